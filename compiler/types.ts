@@ -1,0 +1,46 @@
+/**
+ * The contract of `buildSite(files, options)` (compiler/build.ts): source files in, site files and
+ * diagnostics out, deterministically. The CLI (`build`, `dev`) and the server (finalize) call it alike.
+ */
+import type { ValidationMode } from './config/types.js'
+import type { Diagnostic } from './diagnostics.js'
+import type { SiteFiles } from './files.js'
+
+export interface AnalyticsSettings {
+  posthog?: { key: string; host: string }
+}
+
+/**
+ * Rendered page content from an earlier build, keyed by a hash of everything the render depends on
+ * (page source, snippets it imports, config, compiler version). Plain JSON: the server stores it
+ * beside a deployment and hands it to the next build, so unchanged pages are not rendered again.
+ */
+export interface BuildCache {
+  compilerVersion: string
+  entries: Record<string, unknown>
+}
+
+export interface BuildOptions {
+  mode: ValidationMode
+  cache?: BuildCache
+  analytics?: AnalyticsSettings
+  /** Render only these page slugs (docsctl dev compiles on demand); site-wide outputs are skipped. */
+  only?: readonly string[]
+}
+
+export interface BuildStats {
+  pages: number
+  pagesRendered: number
+  pagesReused: number
+  highlightCalls: number
+  durationMs: number
+}
+
+export interface BuildResult {
+  /** True when no diagnostic is an error; a failed build still returns every diagnostic. */
+  ok: boolean
+  files: SiteFiles
+  diagnostics: Diagnostic[]
+  cache: BuildCache
+  stats: BuildStats
+}
