@@ -9,7 +9,11 @@ const only = process.argv.slice(2)
 /** @param {string} dir @returns {string[]} */
 const walk = (dir) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.test.js') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? walk(join(dir, entry.name))
+      : entry.name.endsWith('.test.js')
+        ? [join(dir, entry.name)]
+        : [],
   )
 const files = walk(root)
   .filter((file) => only.length === 0 || only.some((part) => file.includes(part)))

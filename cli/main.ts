@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+import { Builtins, Cli } from 'clipanion'
+import { cliVersion } from './version.js'
+
+// One file per command path in commands/; register each here, in the order `docsctl --help` lists them.
+const cli = new Cli({ binaryLabel: 'docsctl', binaryName: 'docsctl', binaryVersion: cliVersion })
+cli.register(Builtins.HelpCommand)
+cli.register(Builtins.VersionCommand)
+
+const [, , ...args] = process.argv
+process.exitCode = await cli.run(args)
