@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { readFrontMatter } from '../../../compiler/content/frontmatter.js'
+
+test('reads every spec field and the body after the block', () => {
+  const page = [
+    '---',
+    'title: Setup',
+    'description: Install the CLI',
+    'sidebarTitle: Install',
+    'icon: rocket',
+    'iconType: solid',
+    'mode: wide',
+    'hidden: true',
+    'deprecated: true',
+    'noindex: true',
+    'keywords: [install, cli]',
+    'tag: NEW',
+    'url: https://example.com',
+    'hideApiMarker: true',
+    'hideFooterPagination: true',
+    '---',
+    '# Hello',
+  ].join('\n')
+  const result = readFrontMatter(page, 'guide/setup.mdx', 'strict')
+  assert.deepEqual(result.diagnostics, [])
+  assert.deepEqual(result.data, {
+    title: 'Setup',
+    description: 'Install the CLI',
+    sidebarTitle: 'Install',
+    icon: 'rocket',
+    iconType: 'solid',
+    mode: 'wide',
+    hidden: true,
+    deprecated: true,
+    noindex: true,
+    keywords: ['install', 'cli'],
+    tag: 'NEW',
+    url: 'https://example.com',
+    hideApiMarker: true,
+    hideFooterPagination: true,
+  })
+  assert.equal(result.body, '# Hello')
+  assert.equal(result.bodyLine, 17)
+})
+
+test('strict mode rejects an unknown key with its place and a likely fix', () => {
+  const result = readFrontMatter('---\ntitle: A\ndescripton: B\n---\n', 'a.mdx', 'strict')
+  assert.deepEqual(result.diagnostics, [
+    {
+      severity: 'error',
+      file: 'a.mdx',
+      line: 3,
+      column: 1,
+      path: 'descripton',
+      rule: 'unknown-key',
+      message: 'Unknown front matter key "descripton"; did you mean "description"?',
+    },
+  ])
+})
+
+test('lenient mode drops unknown keys and invalid values with warnings and keeps the rest', () => {
+  const result = readFrontMatter('---\ntitle: A\nopenapi: GET /x\nmode: wde\n---\n', 'a.mdx', 'lenient')
+  assert.deepEqual(result.data, { title: 'A' })
+  assert.deepEqual(
+    result.diagnostics.map((d) => [d.severity, d.rule, d.line, d.column, d.message]),
+    [
+      ['warning', 'unknown-key', 3, 1, 'Unknown front matter key "openapi" ignored'],
+      [
+        'warning',
+        'invalid-value',
+        4,
+        7,
+        'Unexpected "wde" for "mode", expected one of "default", "wide", "custom", "frame", "center"; the key is ignored',
+      ],
+    ],
+  )
+})
+
+test('a missing title, a missing block and broken YAML are reported at their place', () => {
+  const noTitle = readFrontMatter('---\ndescription: x\n---\nbody', 'a.mdx', 'strict')
+  assert.equal(noTitle.data, undefined)
+  assert.equal(noTitle.body, 'body')
+  assert.equal(noTitle.diagnostics[0]?.rule, 'missing-title')
+
+  const noBlock = readFrontMatter('# Just text\n', 'b.mdx', 'lenient')
+  assert.equal(noBlock.data, undefined)
+  assert.equal(noBlock.body, '# Just text\n')
+  assert.equal(noBlock.bodyLine, 1)
+  assert.deepEqual(
+    noBlock.diagnostics.map((d) => [d.severity, d.rule]),
+    [['warning', 'missing-front-matter']],
+  )
+
+  const broken = readFrontMatter('---\ntitle: Setup: the CLI\n---\n', 'c.mdx', 'strict')
+  assert.equal(broken.data, undefined)
+  assert.equal(broken.diagnostics[0]?.rule, 'front-matter-yaml')
+  assert.equal(broken.diagnostics[0]?.severity, 'error')
+  assert.equal(broken.diagnostics[0]?.line, 2)
+})
+
+test('an empty block and Windows line endings are read', () => {
+  const empty = readFrontMatter('---\n---\ntext', 'a.mdx', 'lenient')
+  assert.equal(empty.body, 'text')
+  assert.equal(empty.bodyLine, 3)
+  const crlf = readFrontMatter('---\r\ntitle: Hi\r\n---\r\nbody', 'a.mdx', 'strict')
+  assert.deepEqual(crlf.data, { title: 'Hi' })
+  assert.equal(crlf.body, 'body')
+})
