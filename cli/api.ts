@@ -1,0 +1,376 @@
+/**
+ * The typed REST client of `docsctl`: one place that knows the API's paths and shapes (see the API
+ * contract), retries what is worth retrying and refreshes a session once when the server says 401.
+ */
+import { cliVersion } from './version.js'
+
+export interface ApiIssue {
+  path: string
+  message: string
+}
+
+export interface ApiDiagnostic {
+  severity: 'error' | 'warning'
+  file: string
+  line?: number
+  column?: number
+  path?: string
+  rule: string
+  message: string
+}
+
+export interface Project {
+  id: string
+  slug: string
+  name: string
+  description: string | null
+  deploymentName: string | null
+  url: string
+  liveDeploymentId: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export type DeploymentStatus = 'uploading' | 'building' | 'ready' | 'failed'
+
+export interface Deployment {
+  id: string
+  projectId: string
+  status: DeploymentStatus
+  live: boolean
+  branch: string
+  commitMessage: string | null
+  environment: string | null
+  url: string | null
+  previewUrl: string | null
+  fileCount: number
+  totalBytes: number
+  diagnostics: ApiDiagnostic[]
+  timings: { uploadMs?: number; buildMs?: number }
+  stats?: { pagesRendered: number; pagesReused: number }
+  createdAt: string
+  updatedAt: string
+}
+
+export interface ManifestEntry {
+  path: string
+  sha256: string
+  size: number
+}
+
+export interface DeployKeyRecord {
+  id: string
+  name: string
+  prefix: string
+  createdAt: string
+  lastUsedAt: string | null
+}
+
+export interface PosthogSettings {
+  key: string
+  host: string
+}
+
+export interface AnalyticsConfig {
+  posthog: PosthogSettings | null
+}
+
+export interface User {
+  id: string
+  email: string
+  name: string | null
+}
+
+/** The server answered with an error status; `message` is the server's `error` text. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly issues: ApiIssue[],
+    readonly body: unknown,
+  ) {
+    super(message)
+  }
+  /** The error followed by one indented line per issue, as a person should read it. */
+  describe(): string {
+    return [this.message, ...this.issues.map((issue) => `  ${issue.path}: ${issue.message}`)].join('\n')
+  }
+}
+
+/** The server could not be reached at all (refused, DNS, reset), after the retries. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError'
+  constructor(
+    readonly apiUrl: string,
+    override readonly cause: unknown,
+  ) {
+    const reason = describeCause(cause)
+    super(
+      `Could not reach the docs server at ${apiUrl} (${reason}). Check that it is running and that --api-url or DOCSCTL_API_URL points at it.`,
+    )
+  }
+}
+
+function describeCause(cause: unknown): string {
+  if (cause instanceof Error) {
+    const inner = (cause as Error & { cause?: unknown }).cause
+    if (inner instanceof Error) return (inner as NodeJS.ErrnoException).code ?? inner.message
+    return cause.message
+  }
+  return String(cause)
+}
+
+export interface ApiClientOptions {
+  apiUrl: string
+  /** The bearer token to send, read before every attempt (a refresh may have replaced it). */
+  token?: () => string | undefined
+  /** Called once per request on a 401; answers a new token, or `undefined` when none can be had. */
+  refresh?: () => Promise<string | undefined>
+  /** Attempts for transient failures (network errors, 429, 502, 503, 504); default 4. */
+  attempts?: number
+  /** Base delay of the exponential backoff in ms; default 300. Tests make it small. */
+  backoffMs?: number
+  /** Longest wait honoured from a Retry-After header, in ms; default 30 s. */
+  maxRetryAfterMs?: number
+  fetch?: typeof fetch
+}
+
+interface RequestOptions {
+  json?: unknown
+  body?: BodyInit
+  headers?: Record<string, string>
+  /** Statuses answered as a value rather than thrown (finalize's 202 and 422). */
+  accept?: readonly number[]
+  /** Send no Authorization header (discovery, token exchange). */
+  anonymous?: boolean
+}
+
+export interface ApiResponse<T> {
+  status: number
+  body: T
+}
+
+const transientStatuses = new Set([429, 502, 503, 504])
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** `Retry-After` as seconds or an HTTP date, in ms; `undefined` when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined
+  const seconds = Number(header)
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000
+  const date = Date.parse(header)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+export const normaliseApiUrl = (url: string): string => url.replace(/\/+$/, '')
+
+export class ApiClient {
+  readonly apiUrl: string
+  readonly #options: ApiClientOptions
+  readonly #fetch: typeof fetch
+
+  constructor(options: ApiClientOptions) {
+    this.apiUrl = normaliseApiUrl(options.apiUrl)
+    this.#options = options
+    this.#fetch = options.fetch ?? fetch
+  }
+
+  /** One call with retries; throws ApiError for an unaccepted error status, NetworkError when unreachable. */
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const url = /^https?:\/\//.test(path) ? path : `${this.apiUrl}${path}`
+    const attempts = this.#options.attempts ?? 4
+    const backoff = this.#options.backoffMs ?? 300
+    let refreshed = false
+    for (let attempt = 1; ; attempt++) {
+      const headers: Record<string, string> = {
+        'user-agent': `docsctl/${cliVersion}`,
+        accept: 'application/json',
+        ...options.headers,
+      }
+      const token = options.anonymous ? undefined : this.#options.token?.()
+      if (token) headers.authorization = `Bearer ${token}`
+      let body = options.body
+      if (options.json !== undefined) {
+        headers['content-type'] = 'application/json'
+        body = JSON.stringify(options.json)
+      }
+      let response: Response
+      try {
+        response = await this.#fetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
+      } catch (error) {
+        if (attempt >= attempts) throw new NetworkError(this.apiUrl, error)
+        await sleep(backoff * 2 ** (attempt - 1) * (1 + Math.random() / 2))
+        continue
+      }
+      if (transientStatuses.has(response.status) && attempt < attempts) {
+        await response.body?.cancel()
+        const hinted = retryAfterMs(response.headers.get('retry-after'))
+        const wait = hinted ?? backoff * 2 ** (attempt - 1) * (1 + Math.random() / 2)
+        await sleep(Math.min(wait, this.#options.maxRetryAfterMs ?? 30_000))
+        continue
+      }
+      if (response.status === 401 && !refreshed && !options.anonymous && this.#options.refresh) {
+        refreshed = true
+        if (await this.#options.refresh()) {
+          await response.body?.cancel()
+          attempt--
+          continue
+        }
+      }
+      return this.#finish<T>(response, options)
+    }
+  }
+
+  async #finish<T>(response: Response, options: RequestOptions): Promise<ApiResponse<T>> {
+    const text = await response.text()
+    let parsed: unknown
+    if (text.length > 0) {
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        parsed = undefined
+      }
+    }
+    if (response.ok || options.accept?.includes(response.status)) {
+      return { status: response.status, body: parsed as T }
+    }
+    throw errorFromResponse(response, parsed)
+  }
+
+  // Identity
+  me = async (): Promise<User> => (await this.request<User>('GET', '/me')).body
+
+  // Projects
+  listProjects = async (): Promise<Project[]> =>
+    (await this.request<{ projects: Project[] }>('GET', '/projects/')).body.projects
+  createProject = async (input: { name: string; slug: string; description?: string }): Promise<Project> =>
+    (await this.request<Project>('POST', '/projects/', { json: input })).body
+  /** The project with this slug, or `undefined` when the server answers 404. */
+  async findProjectBySlug(slug: string): Promise<Project | undefined> {
+    const response = await this.request<Project>('GET', `/projects/slug/${encodeURIComponent(slug)}`, {
+      accept: [404],
+    })
+    return response.status === 404 ? undefined : response.body
+  }
+
+  // Deployments
+  createDeployment = async (
+    slug: string,
+    input: { branch?: string; commitMessage?: string; environment?: string; files: ManifestEntry[] },
+  ): Promise<{ deployment: Deployment; missing: string[] }> =>
+    (
+      await this.request<{ deployment: Deployment; missing: string[] }>('POST', deploymentsPath(slug), {
+        json: input,
+      })
+    ).body
+
+  /** One multipart request; each part's field name is the file's path in the manifest. */
+  async uploadBatch(
+    slug: string,
+    deploymentId: string,
+    files: readonly { path: string; bytes: Uint8Array }[],
+  ): Promise<{ received: { path: string; sha256: string }[]; missing: string[] }> {
+    const form = new FormData()
+    for (const file of files) {
+      form.append(
+        file.path,
+        new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }),
+        file.path.split('/').pop(),
+      )
+    }
+    const path = `${deploymentsPath(slug)}/${encodeURIComponent(deploymentId)}/files/batch`
+    return (
+      await this.request<{ received: { path: string; sha256: string }[]; missing: string[] }>('POST', path, {
+        body: form,
+      })
+    ).body
+  }
+
+  async uploadChunk(
+    slug: string,
+    deploymentId: string,
+    sha256: string,
+    offset: number,
+    bytes: Uint8Array,
+  ): Promise<{ sha256: string; received: number; complete: boolean }> {
+    const path = `${deploymentsPath(slug)}/${encodeURIComponent(deploymentId)}/files/chunks/${sha256}?offset=${offset}`
+    return (
+      await this.request<{ sha256: string; received: number; complete: boolean }>('PUT', path, {
+        body: bytes as Uint8Array<ArrayBuffer>,
+        headers: { 'content-type': 'application/octet-stream' },
+      })
+    ).body
+  }
+
+  /** 200 ready, 202 still building, 422 failed build: all three answered with the deployment. */
+  async finalize(
+    slug: string,
+    deploymentId: string,
+    input: { promote?: boolean; waitSeconds?: number },
+  ): Promise<{ status: number; deployment: Deployment; error?: string }> {
+    const path = `${deploymentsPath(slug)}/${encodeURIComponent(deploymentId)}/finalize`
+    const response = await this.request<Deployment | { error: string; deployment: Deployment }>(
+      'POST',
+      path,
+      {
+        json: input,
+        accept: [202, 422],
+      },
+    )
+    const body = response.body
+    if ('deployment' in body)
+      return { status: response.status, deployment: body.deployment, error: body.error }
+    return { status: response.status, deployment: body }
+  }
+
+  getDeployment = async (slug: string, deploymentId: string): Promise<Deployment> =>
+    (await this.request<Deployment>('GET', `${deploymentsPath(slug)}/${encodeURIComponent(deploymentId)}`))
+      .body
+
+  // Deploy keys
+  createDeployKey = async (
+    projectId: string,
+    name: string,
+  ): Promise<{ deployKey: DeployKeyRecord; token: string }> =>
+    (
+      await this.request<{ deployKey: DeployKeyRecord; token: string }>(
+        'POST',
+        `/projects/${encodeURIComponent(projectId)}/deploy-keys`,
+        { json: { name } },
+      )
+    ).body
+
+  // Analytics
+  getAnalytics = async (projectId: string): Promise<AnalyticsConfig> =>
+    (await this.request<AnalyticsConfig>('GET', analyticsPath(projectId))).body
+  setPosthog = async (projectId: string, input: { key: string; host?: string }): Promise<AnalyticsConfig> =>
+    (
+      await this.request<AnalyticsConfig>('PUT', analyticsPath(projectId), {
+        json: { provider: 'posthog', ...input },
+      })
+    ).body
+  unsetAnalytics = async (projectId: string): Promise<void> => {
+    await this.request<unknown>('DELETE', analyticsPath(projectId))
+  }
+}
+
+const deploymentsPath = (slug: string) => `/projects/slug/${encodeURIComponent(slug)}/deployments`
+const analyticsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/analytics`
+
+function errorFromResponse(response: Response, parsed: unknown): ApiError {
+  const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {}
+  const issues = Array.isArray(record.issues)
+    ? record.issues.flatMap((issue: unknown) => {
+        if (typeof issue !== 'object' || issue === null) return []
+        const { path, message } = issue as Record<string, unknown>
+        return [{ path: String(path ?? ''), message: String(message ?? '') }]
+      })
+    : []
+  const message =
+    typeof record.error === 'string' && record.error.length > 0
+      ? record.error
+      : `The server answered ${response.status} ${response.statusText || ''}`.trim()
+  return new ApiError(response.status, message, issues, parsed)
+}
