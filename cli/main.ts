@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 import { Builtins, Cli } from 'clipanion'
+import { LoginCommand } from './commands/login.js'
+import { LogoutCommand } from './commands/logout.js'
+import { WhoamiCommand } from './commands/whoami.js'
 import { cliVersion } from './version.js'
 
 // One file per command path in commands/; register each here, in the order `docsctl --help` lists them.
 const cli = new Cli({ binaryLabel: 'docsctl', binaryName: 'docsctl', binaryVersion: cliVersion })
 cli.register(Builtins.HelpCommand)
 cli.register(Builtins.VersionCommand)
+cli.register(LoginCommand)
+cli.register(LogoutCommand)
+cli.register(WhoamiCommand)
 
 const [, , ...args] = process.argv
 process.exitCode = await cli.run(args)

@@ -1,0 +1,84 @@
+/**
+ * One deployment, start to finish: manifest → create → upload what is missing → finalize → wait for
+ * the build. The site goes live only at finalize, so a push interrupted before it changes nothing.
+ */
+import type { ApiClient, Deployment } from '../api.js'
+import { hashSite } from './manifest.js'
+import type { PushReporter } from './progress.js'
+import { formatBytes } from './progress.js'
+import { planUpload, uploadMissing } from './upload.js'
+
+export interface PushResult {
+  deployment: Deployment
+  /** Files and bytes actually sent (the rest the server already held). */
+  uploadedFiles: number
+  uploadedBytes: number
+  totalFiles: number
+  totalBytes: number
+  /** The server's message for a failed build. */
+  error?: string
+}
+
+export interface DeployInput {
+  client: ApiClient
+  slug: string
+  files: ReadonlyMap<string, Uint8Array>
+  branch: string
+  commitMessage?: string | undefined
+  environment?: string | undefined
+  reporter: PushReporter
+  /** Longest wait for a build after finalize answers 202; default 10 minutes. */
+  buildTimeoutMs?: number
+  pollIntervalMs?: number
+}
+
+export async function deploy(input: DeployInput): Promise<PushResult> {
+  const { client, slug, reporter } = input
+  const site = hashSite(input.files)
+  const { deployment, missing } = await client.createDeployment(slug, {
+    branch: input.branch,
+    ...(input.commitMessage === undefined ? {} : { commitMessage: input.commitMessage }),
+    ...(input.environment === undefined ? {} : { environment: input.environment }),
+    files: site.entries,
+  })
+  reporter.line(
+    `Deployment ${deployment.id}: ${site.entries.length} files (${formatBytes(site.totalBytes)}), branch ${input.branch}`,
+  )
+
+  const plan = planUpload(site, missing)
+  if (plan.files === 0) reporter.line('Nothing to upload: the server already has every file.')
+  else {
+    const progress = reporter.startUpload(plan.files, plan.bytes)
+    try {
+      await uploadMissing({ client, slug, deploymentId: deployment.id, plan, progress })
+    } finally {
+      progress.stop()
+    }
+    reporter.line(`Uploaded ${plan.files} file${plan.files === 1 ? '' : 's'} (${formatBytes(plan.bytes)}).`)
+  }
+
+  const build = reporter.startBuild()
+  try {
+    let answer = await client.finalize(slug, deployment.id, { promote: true, waitSeconds: 20 })
+    let current = answer.deployment
+    const deadline = Date.now() + (input.buildTimeoutMs ?? 600_000)
+    while (current.status === 'building' || current.status === 'uploading') {
+      if (Date.now() > deadline)
+        throw new Error(`the build of ${deployment.id} is still running; check it later with the API`)
+      await new Promise((resolve) => setTimeout(resolve, input.pollIntervalMs ?? 1000))
+      current = await client.getDeployment(slug, deployment.id)
+      build.update(current.status)
+      answer = { status: 200, deployment: current }
+    }
+    return {
+      deployment: current,
+      uploadedFiles: plan.files,
+      uploadedBytes: plan.bytes,
+      totalFiles: site.entries.length,
+      totalBytes: site.totalBytes,
+      ...(answer.error === undefined ? {} : { error: answer.error }),
+    }
+  } finally {
+    build.stop()
+  }
+}
