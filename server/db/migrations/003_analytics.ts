@@ -1,0 +1,40 @@
+/**
+ * Per-project analytics settings (one provider today: PostHog). A public project key and its host
+ * are all a built site needs; nothing secret is stored here.
+ */
+import type { Kysely } from 'kysely'
+
+export interface ProjectAnalyticsTable {
+  project_id: string
+  provider: 'posthog'
+  /** The provider's public project key (phc_…), published in every page of the site. */
+  public_key: string
+  host: string
+  created_at: string
+  updated_at: string
+}
+
+declare module '../schema.js' {
+  interface Database {
+    project_analytics: ProjectAnalyticsTable
+  }
+}
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('project_analytics')
+    .addColumn('project_id', 'text', (column) =>
+      column.notNull().references('projects.id').onDelete('cascade'),
+    )
+    .addColumn('provider', 'text', (column) => column.notNull())
+    .addColumn('public_key', 'text', (column) => column.notNull())
+    .addColumn('host', 'text', (column) => column.notNull())
+    .addColumn('created_at', 'text', (column) => column.notNull())
+    .addColumn('updated_at', 'text', (column) => column.notNull())
+    .addPrimaryKeyConstraint('project_analytics_pkey', ['project_id', 'provider'])
+    .execute()
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('project_analytics').execute()
+}
