@@ -1,0 +1,145 @@
+/**
+ * `loadConfig`: docs.json in, a validated config and the normalised navigation tree out, with every
+ * problem as a positioned diagnostic. The stages, in order: parse with positions (json-source.ts),
+ * resolve `$ref` files (refs.ts), map the hosted platform's navigation (legacy.ts), validate against
+ * schemas/docs.schema.json (schema-errors.ts), normalise navigation (navigation.ts).
+ */
+import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
+import type { SourceFiles } from '../files.js'
+import { formatJsonPath, type JsonPath, readJsonSource } from './json-source.js'
+import { mapLegacyConfig, sourcePathOf } from './legacy.js'
+import { normalizeNavigation } from './navigation.js'
+import { describe, resolveRefs } from './refs.js'
+import { docsValidator } from './schema.js'
+import { type SchemaProblem, translateSchemaErrors } from './schema-errors.js'
+import type { DocsConfig, LoadedConfig, ValidationMode } from './types.js'
+
+export { normalizePageSlug } from './navigation.js'
+export type * from './types.js'
+
+/** Written into `$schema` by `docsctl new`; the CLI lets `DOCSCTL_SCHEMA_URL` override it. */
+export const DEFAULT_SCHEMA_URL = 'http://localhost:8080/schemas/docs.schema.json'
+
+export const CONFIG_FILE = 'docs.json'
+
+export interface LoadConfigOptions {
+  mode: ValidationMode
+}
+
+export function loadConfig(files: SourceFiles, options: LoadConfigOptions): LoadedConfig {
+  const { mode } = options
+  const diagnostics: Diagnostic[] = []
+  const done = (config: DocsConfig | undefined, navigation: LoadedConfig['navigation']): LoadedConfig => ({
+    config,
+    navigation,
+    diagnostics: sortDiagnostics(diagnostics),
+  })
+
+  const bytes = files.get(CONFIG_FILE)
+  if (!bytes) {
+    diagnostics.push({
+      severity: 'error',
+      file: CONFIG_FILE,
+      rule: 'missing-config',
+      message: 'docs.json not found at the root of the docs directory; create one with `docsctl new`',
+    })
+    return done(undefined, undefined)
+  }
+  const read = readJsonSource(CONFIG_FILE, bytes)
+  diagnostics.push(...read.diagnostics)
+  const source = read.source
+  if (!source) return done(undefined, undefined)
+  if (source.value === null || typeof source.value !== 'object' || Array.isArray(source.value)) {
+    diagnostics.push({
+      severity: 'error',
+      file: CONFIG_FILE,
+      line: 1,
+      column: 1,
+      rule: 'invalid-type',
+      message: `expected a JSON object at the top level, found ${describe(source.value)}`,
+    })
+    return done(undefined, undefined)
+  }
+
+  // Paths with a problem already reported; the schema's view of the same spot would only repeat it.
+  const reported = new Set<string>()
+  const document = resolveRefs(files, source, mode, diagnostics, reported)
+
+  const legacy = mapLegacyConfig(document.value)
+  for (const change of legacy.changes) {
+    const displayPath = change.at === 'key' ? change.path.slice(0, -1) : change.path
+    diagnostics.push({
+      severity: mode === 'strict' ? 'error' : 'warning',
+      ...document.locate(change.path, change.at),
+      path: formatJsonPath(displayPath),
+      rule: change.rule,
+      message: mode === 'strict' ? change.unsupported : change.mapped,
+    })
+    if (mode === 'strict') reported.add(formatJsonPath(change.path))
+  }
+
+  const data = legacy.config as Record<string, unknown>
+  const validate = docsValidator()
+  if (!validate(data)) {
+    const problems = translateSchemaErrors(validate.errors ?? [], data)
+    for (const problem of problems) {
+      const sourcePath = sourcePathOf(problem.path, legacy.origins)
+      if (isUnder(formatJsonPath(sourcePath), reported)) continue
+      const structural = isStructural(problem)
+      const severity = mode === 'strict' || structural ? 'error' : 'warning'
+      diagnostics.push({
+        severity,
+        ...document.locate(sourcePath, problem.at),
+        path: formatJsonPath(sourcePathOf(problem.displayPath, legacy.origins)),
+        rule: problem.rule,
+        message:
+          severity === 'warning'
+            ? (problem.lenientMessage ?? `${problem.message}; ignored`)
+            : problem.message,
+      })
+      // Lenient: what the site cannot use is dropped, and the site renders without it.
+      if (severity === 'warning') dropValue(data, problem.path)
+    }
+  }
+
+  const navigation = isRecord(data.navigation) ? normalizeNavigation(data.navigation) : undefined
+  const config = typeof data.name === 'string' && navigation ? (data as unknown as DocsConfig) : undefined
+  return done(config, navigation)
+}
+
+/** Problems that change what pages exist or where they sit; lenient mode cannot ignore those. */
+function isStructural(problem: SchemaProblem): boolean {
+  if (problem.rule === 'unknown-key' || problem.rule === 'unsupported-key') return false
+  const [first] = problem.path
+  return first === undefined || first === 'navigation' || first === 'name'
+}
+
+function isUnder(path: string, reported: ReadonlySet<string>): boolean {
+  for (const prefix of reported) {
+    if (path === prefix) return true
+    if (path.startsWith(prefix) && (path[prefix.length] === '.' || path[prefix.length] === '[')) return true
+  }
+  return false
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/** Deletes the nearest object key on `path` (array entries would shift their neighbours' indices). */
+function dropValue(data: Record<string, unknown>, path: JsonPath): void {
+  for (let length = path.length; length > 0; length--) {
+    const key = path[length - 1]
+    if (typeof key !== 'string') continue
+    let parent: unknown = data
+    for (const segment of path.slice(0, length - 1)) {
+      parent =
+        isRecord(parent) || Array.isArray(parent)
+          ? (parent as Record<string | number, unknown>)[segment]
+          : undefined
+    }
+    if (isRecord(parent)) {
+      delete parent[key]
+      return
+    }
+  }
+}
