@@ -1,0 +1,33 @@
+/**
+ * Content-addressed storage: every uploaded source file and every built site file is a blob named by
+ * the sha256 of its bytes. The filesystem store is the default; an object store can implement this
+ * interface later without touching routes or builds.
+ */
+import type { Readable } from 'node:stream'
+
+export interface BlobStore {
+  has(sha256: string): Promise<boolean>
+  /** The bytes, or undefined when absent. */
+  get(sha256: string): Promise<Buffer | undefined>
+  /** A stream of the bytes, or undefined when absent. */
+  stream(sha256: string): Readable | undefined
+  /** Store bytes (idempotent) and return their sha256. */
+  put(bytes: Uint8Array): Promise<string>
+  /**
+   * Store a stream, refusing it (nothing is kept) when it exceeds `maxBytes` or, if given, does not
+   * hash to `expectedSha256`.
+   */
+  putStream(source: Readable, options: { maxBytes: number; expectedSha256?: string }): Promise<PutResult>
+  /** Large files arrive in ordered chunks under an upload key; returns the bytes held so far. */
+  appendChunk(uploadKey: string, offset: number, bytes: Uint8Array): Promise<ChunkResult>
+  /** Turn a completed chunked upload into a blob if it hashes to `sha256`; drops it either way. */
+  completeChunks(uploadKey: string, sha256: string): Promise<boolean>
+}
+
+export type PutResult =
+  | { ok: true; sha256: string; size: number }
+  | { ok: false; reason: 'too-large' | 'hash-mismatch'; sha256?: string; size: number }
+
+export type ChunkResult = { ok: true; received: number } | { ok: false; expectedOffset: number }
+
+export const isSha256 = (value: string): boolean => /^[0-9a-f]{64}$/.test(value)

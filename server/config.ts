@@ -1,0 +1,234 @@
+/**
+ * The server's settings: each one a flag and an environment variable (flags win), validated once at
+ * start so a bad value stops the process with a message that names the setting and what to fix.
+ */
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+
+export interface ServerConfig {
+  port: number
+  host: string
+  /** SQLite database and blobs live here unless DATABASE_URL points at PostgreSQL. */
+  dataDir: string
+  /** Sites answer on `<slug>.<baseDomain>`; may carry a port (`localhost:8080`). */
+  baseDomain: string
+  /** The only host name on which the API answers (plus bare IP addresses). */
+  apiHost: string
+  databaseUrl: string | undefined
+  /** PostgreSQL schema to use instead of `public` (tests run each in a fresh one). */
+  databaseSchema: string | undefined
+  maxFileBytes: number
+  maxFilesPerDeployment: number
+  /** One multipart batch or one chunk of a large file. */
+  maxRequestBytes: number
+  buildWorkers: number
+  /** How long a session token made by `docs-server token create` stays valid. */
+  tokenTtlSeconds: number
+  rateLimitPerMinute: number
+  /** Seconds a CDN may keep an HTML page (browsers always revalidate). */
+  cdnMaxAgeSeconds: number
+  /** Bytes of hot site files kept in memory. */
+  memoryCacheBytes: number
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+}
+
+interface Setting {
+  flag: string
+  env: string
+  description: string
+  default: string | undefined
+}
+
+/** Every setting, in the order `docs-server --help` lists them. */
+export const settings = {
+  port: { flag: 'port', env: 'PORT', description: 'TCP port to listen on', default: '8080' },
+  host: { flag: 'host', env: 'HOST', description: 'interface to listen on', default: '127.0.0.1' },
+  dataDir: {
+    flag: 'data-dir',
+    env: 'DOCS_DATA_DIR',
+    description: 'folder for the SQLite database and blobs',
+    default: './.docs-data',
+  },
+  baseDomain: {
+    flag: 'base-domain',
+    env: 'DOCS_BASE_DOMAIN',
+    description: 'sites are served at <slug>.<base-domain>',
+    default: 'localhost:8080',
+  },
+  apiHost: {
+    flag: 'api-host',
+    env: 'DOCS_API_HOST',
+    description: 'host name the API answers on',
+    default: 'localhost:8080',
+  },
+  databaseUrl: {
+    flag: 'database-url',
+    env: 'DATABASE_URL',
+    description: 'postgres://… to use PostgreSQL (unset: SQLite in the data dir)',
+    default: undefined,
+  },
+  databaseSchema: {
+    flag: 'database-schema',
+    env: 'DOCS_DATABASE_SCHEMA',
+    description: 'PostgreSQL schema (default public)',
+    default: undefined,
+  },
+  maxFileBytes: {
+    flag: 'max-file-bytes',
+    env: 'DOCS_MAX_FILE_BYTES',
+    description: 'largest file a deployment may hold',
+    default: String(25 * 1024 * 1024),
+  },
+  maxFilesPerDeployment: {
+    flag: 'max-files',
+    env: 'DOCS_MAX_FILES',
+    description: 'most files a deployment may hold',
+    default: '20000',
+  },
+  buildWorkers: {
+    flag: 'build-workers',
+    env: 'DOCS_BUILD_WORKERS',
+    description: 'worker threads that build deployments',
+    default: '2',
+  },
+  tokenTtlSeconds: {
+    flag: 'token-ttl',
+    env: 'DOCS_TOKEN_TTL',
+    description: 'seconds a token from `token create` stays valid',
+    default: String(30 * 24 * 3600),
+  },
+  rateLimitPerMinute: {
+    flag: 'rate-limit',
+    env: 'DOCS_RATE_LIMIT',
+    description: 'API requests a minute per token or IP',
+    default: '600',
+  },
+  cdnMaxAgeSeconds: {
+    flag: 'cdn-max-age',
+    env: 'DOCS_CDN_MAX_AGE',
+    description: 'seconds a CDN may cache an HTML page',
+    default: '300',
+  },
+  memoryCacheBytes: {
+    flag: 'memory-cache-bytes',
+    env: 'DOCS_MEMORY_CACHE_BYTES',
+    description: 'bytes of hot site files held in memory',
+    default: String(64 * 1024 * 1024),
+  },
+  logLevel: { flag: 'log-level', env: 'LOG_LEVEL', description: 'pino log level', default: 'info' },
+} satisfies Record<string, Setting>
+
+type SettingName = keyof typeof settings
+
+export class ConfigError extends Error {}
+
+/** The text of `docs-server --help`. */
+export function configHelp(): string {
+  const rows = Object.values(settings).map((setting: Setting) => {
+    const left = `  --${setting.flag} <value>`.padEnd(32)
+    const fallback = setting.default === undefined ? '' : ` (default ${setting.default})`
+    return `${left}${setting.description}${fallback}\n${''.padEnd(32)}env ${setting.env}`
+  })
+  return [
+    'Usage: docs-server [start] [options]',
+    '       docs-server token create --email <email> [options]',
+    '       docs-server migrate [options]',
+    '',
+    'Options (each also an environment variable; flags win):',
+    ...rows,
+    '  --help                        show this help',
+  ].join('\n')
+}
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+/**
+ * Read settings from flags and the environment. Unknown flags are left in `rest` for subcommands
+ * (`--email`); a bad value throws ConfigError naming the flag, the variable and what is expected.
+ */
+export function loadConfig(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { config: ServerConfig; positionals: string[]; extra: Record<string, string>; help: boolean } {
+  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } }
+  for (const setting of Object.values(settings) as Setting[]) options[setting.flag] = { type: 'string' }
+  options.email = { type: 'string' }
+  options.name = { type: 'string' }
+  let parsed: ReturnType<typeof parseArgs>
+  try {
+    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}. Run docs-server --help for the options.`)
+  }
+  const raw = (name: SettingName): string | undefined => {
+    const setting: Setting = settings[name]
+    const fromFlag = parsed.values[setting.flag]
+    if (typeof fromFlag === 'string') return fromFlag
+    const fromEnv = env[setting.env]
+    if (fromEnv !== undefined && fromEnv !== '') return fromEnv
+    return setting.default
+  }
+  const where = (name: SettingName): string => `--${settings[name].flag} / ${settings[name].env}`
+  const integer = (name: SettingName, min: number, max: number): number => {
+    const value = raw(name) ?? ''
+    const number = Number(value)
+    if (!/^\d+$/.test(value) || number < min || number > max) {
+      throw new ConfigError(`${where(name)}: expected a whole number from ${min} to ${max}, got "${value}"`)
+    }
+    return number
+  }
+  const hostName = (name: SettingName): string => {
+    const value = (raw(name) ?? '').toLowerCase()
+    if (!/^[a-z0-9.-]+(:\d{1,5})?$/.test(value) || value.startsWith('.') || value.endsWith('.')) {
+      throw new ConfigError(
+        `${where(name)}: expected a host name like docs.example.com or localhost:8080, got "${value}"`,
+      )
+    }
+    return value
+  }
+  const databaseUrl = raw('databaseUrl')
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`${where('databaseUrl')}: expected a postgres:// URL, got "${databaseUrl}"`)
+  }
+  const databaseSchema = raw('databaseSchema')
+  if (databaseSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    throw new ConfigError(
+      `${where('databaseSchema')}: expected a lowercase SQL identifier, got "${databaseSchema}"`,
+    )
+  }
+  const logLevel = raw('logLevel') as ServerConfig['logLevel']
+  if (!logLevels.includes(logLevel)) {
+    throw new ConfigError(`${where('logLevel')}: expected one of ${logLevels.join(', ')}, got "${logLevel}"`)
+  }
+  const host = raw('host') ?? ''
+  if (host === '') throw new ConfigError(`${where('host')}: expected an interface address like 127.0.0.1`)
+  const config: ServerConfig = {
+    port: integer('port', 0, 65535),
+    host,
+    dataDir: resolve(raw('dataDir') ?? '.docs-data'),
+    baseDomain: hostName('baseDomain'),
+    apiHost: hostName('apiHost'),
+    databaseUrl,
+    databaseSchema,
+    maxFileBytes: integer('maxFileBytes', 1, 2 ** 40),
+    maxFilesPerDeployment: integer('maxFilesPerDeployment', 1, 1_000_000),
+    maxRequestBytes: 4 * 1024 * 1024,
+    buildWorkers: integer('buildWorkers', 1, 64),
+    tokenTtlSeconds: integer('tokenTtlSeconds', 60, 10 * 365 * 24 * 3600),
+    rateLimitPerMinute: integer('rateLimitPerMinute', 1, 1_000_000),
+    cdnMaxAgeSeconds: integer('cdnMaxAgeSeconds', 0, 365 * 24 * 3600),
+    memoryCacheBytes: integer('memoryCacheBytes', 0, 2 ** 40),
+    logLevel,
+  }
+  const extra: Record<string, string> = {}
+  for (const key of ['email', 'name']) {
+    const value = parsed.values[key]
+    if (typeof value === 'string') extra[key] = value
+  }
+  return { config, positionals: parsed.positionals, extra, help: parsed.values.help === true }
+}
+
+/** Settings for tests and embedding: the defaults with a few overrides. */
+export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return { ...loadConfig([], {}).config, ...overrides }
+}

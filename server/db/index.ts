@@ -1,0 +1,56 @@
+/**
+ * Open the database: better-sqlite3 (WAL) in the data folder by default, PostgreSQL when a URL is
+ * given. Both run the same migrations and the same repositories.
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import SqliteDatabase from 'better-sqlite3'
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { ServerConfig } from '../config.js'
+import { StaticMigrationProvider } from './migrations/index.js'
+import type { Database } from './schema.js'
+
+export type DatabaseEngine = 'sqlite' | 'postgres'
+
+export interface OpenDatabase {
+  db: Kysely<Database>
+  engine: DatabaseEngine
+}
+
+// PostgreSQL returns bigint (int8) as a string by default; sizes here fit in a double.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10))
+
+export function openDatabase(
+  config: Pick<ServerConfig, 'dataDir' | 'databaseUrl' | 'databaseSchema'>,
+): OpenDatabase {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: 10,
+      ...(config.databaseSchema ? { options: `-c search_path=${config.databaseSchema}` } : {}),
+    })
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: 'postgres' }
+  }
+  mkdirSync(config.dataDir, { recursive: true })
+  const sqlite = new SqliteDatabase(join(config.dataDir, 'docs.sqlite'))
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('busy_timeout = 5000')
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), engine: 'sqlite' }
+}
+
+/** Run every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() })
+  const { error, results } = await migrator.migrateToLatest()
+  const failed = results?.find((result) => result.status === 'Error')
+  if (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`)
+  }
+  return (results ?? []).map((result) => result.migrationName)
+}
+
+export type { Database } from './schema.js'

@@ -1,0 +1,20 @@
+/** Every repository over one Kysely instance; app.ts decorates the Fastify instance with this as `repos`. */
+import type { Kysely } from 'kysely'
+import type { Database } from '../schema.js'
+import { deployKeysRepository } from './deploy-keys.js'
+import { deploymentsRepository } from './deployments.js'
+import { projectsRepository, siteHostsRepository } from './projects.js'
+import { accessTokensRepository, usersRepository } from './users.js'
+
+export function createRepositories(db: Kysely<Database>) {
+  return {
+    users: usersRepository(db),
+    accessTokens: accessTokensRepository(db),
+    projects: projectsRepository(db),
+    siteHosts: siteHostsRepository(db),
+    deployments: deploymentsRepository(db),
+    deployKeys: deployKeysRepository(db),
+  }
+}
+
+export type Repositories = ReturnType<typeof createRepositories>

@@ -1,0 +1,101 @@
+import type { Kysely, Selectable } from 'kysely'
+import { newId, nowIso } from '../../ids.js'
+import type { Database, ProjectsTable } from '../schema.js'
+
+export type ProjectRow = Selectable<ProjectsTable>
+
+export function projectsRepository(db: Kysely<Database>) {
+  return {
+    listByOwner: (ownerId: string): Promise<ProjectRow[]> =>
+      db
+        .selectFrom('projects')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+
+    findById: (id: string): Promise<ProjectRow | undefined> =>
+      db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    findBySlug: (slug: string): Promise<ProjectRow | undefined> =>
+      db.selectFrom('projects').selectAll().where('slug', '=', slug).executeTakeFirst(),
+
+    /** `undefined` when the slug is taken (the unique index decides, so two racing creates cannot both win). */
+    async create(input: {
+      ownerId: string
+      slug: string
+      name: string
+      description: string | null
+    }): Promise<ProjectRow | undefined> {
+      const now = nowIso()
+      const row: ProjectRow = {
+        id: newId('prj'),
+        owner_id: input.ownerId,
+        slug: input.slug,
+        name: input.name,
+        description: input.description,
+        deployment_name: null,
+        live_deployment_id: null,
+        created_at: now,
+        updated_at: now,
+      }
+      const result = await db
+        .insertInto('projects')
+        .values(row)
+        .onConflict((conflict) => conflict.column('slug').doNothing())
+        .executeTakeFirst()
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? row : undefined
+    },
+
+    async update(
+      id: string,
+      changes: { name?: string; description?: string | null; deploymentName?: string | null },
+    ): Promise<ProjectRow | undefined> {
+      await db
+        .updateTable('projects')
+        .set({
+          ...(changes.name !== undefined ? { name: changes.name } : {}),
+          ...(changes.description !== undefined ? { description: changes.description } : {}),
+          ...(changes.deploymentName !== undefined ? { deployment_name: changes.deploymentName } : {}),
+          updated_at: nowIso(),
+        })
+        .where('id', '=', id)
+        .execute()
+      return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst()
+    },
+
+    /** Promotion: one row update, so a reader sees the old site or the new one, never a mix. */
+    async setLiveDeployment(projectId: string, deploymentId: string): Promise<void> {
+      await db
+        .updateTable('projects')
+        .set({ live_deployment_id: deploymentId, updated_at: nowIso() })
+        .where('id', '=', projectId)
+        .execute()
+    },
+  }
+}
+
+export function siteHostsRepository(db: Kysely<Database>) {
+  return {
+    /** The custom-domain lookup: a verified host mapped to its project and mount path. */
+    find: (host: string) =>
+      db.selectFrom('site_hosts').selectAll().where('host', '=', host.toLowerCase()).executeTakeFirst(),
+
+    async add(host: string, projectId: string, pathPrefix = ''): Promise<void> {
+      await db
+        .insertInto('site_hosts')
+        .values({
+          host: host.toLowerCase(),
+          project_id: projectId,
+          path_prefix: pathPrefix,
+          created_at: nowIso(),
+        })
+        .execute()
+    },
+
+    async remove(host: string): Promise<void> {
+      await db.deleteFrom('site_hosts').where('host', '=', host.toLowerCase()).execute()
+    },
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The one error shape of the API: `{error, issues?}`. Route code throws ApiError; the error handler in
+ * app.ts turns it, schema validation failures and anything unexpected into that shape.
+ */
+export interface Issue {
+  path: string
+  message: string
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly issues?: Issue[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message)
+  }
+}
+
+export const badRequest = (message: string, issues?: Issue[]): ApiError => new ApiError(400, message, issues)
+export const unauthorized = (message = 'Sign in: missing, unknown or expired token'): ApiError =>
+  new ApiError(401, message, undefined, { 'www-authenticate': 'Bearer' })
+export const forbidden = (message: string): ApiError => new ApiError(403, message)
+export const notFound = (message = 'Not found'): ApiError => new ApiError(404, message)
+export const conflict = (message: string, issues?: Issue[]): ApiError => new ApiError(409, message, issues)
+export const tooLarge = (message: string, issues?: Issue[]): ApiError => new ApiError(413, message, issues)

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+/**
+ * The `docs-server` binary: `start` (the default) listens and shuts down cleanly; `token create
+ * --email <email>` prints a session token as its last line; `migrate` runs migrations and exits.
+ */
+import { buildApp } from './app.js'
+import { ConfigError, configHelp, loadConfig, type ServerConfig } from './config.js'
+import { migrateToLatest, openDatabase } from './db/index.js'
+import { createRepositories } from './db/repositories/index.js'
+
+async function start(config: ServerConfig): Promise<void> {
+  const app = await buildApp(config, { logger: { level: config.logLevel } })
+  app.server.requestTimeout = 120_000
+  app.server.keepAliveTimeout = 72_000
+  let closing = false
+  const shutdown = (signal: string) => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests and builds')
+    // Fastify's close stops accepting, waits for open requests, then runs onClose (builds, database).
+    const force = setTimeout(() => {
+      app.log.error('shutdown took longer than 60 s; exiting')
+      process.exit(1)
+    }, 60_000)
+    force.unref()
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', () => shutdown('SIGINT'))
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  await app.listen({ port: config.port, host: config.host })
+  app.log.info(
+    {
+      api: `http://${config.apiHost}/`,
+      sites: `http://<slug>.${config.baseDomain}/`,
+      dataDir: config.dataDir,
+    },
+    'docs-server ready',
+  )
+}
+
+async function createToken(config: ServerConfig, email: string | undefined, name: string | undefined) {
+  if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw new ConfigError('token create needs --email <address>, for example --email you@example.com')
+  }
+  const { db } = openDatabase(config)
+  try {
+    await migrateToLatest(db)
+    const repos = createRepositories(db)
+    const user = await repos.users.findOrCreate(email, name ?? null)
+    const { token, expiresAt } = await repos.accessTokens.issue(user.id, config.tokenTtlSeconds)
+    process.stdout.write(`Session token for ${user.email} (expires ${expiresAt}):\n${token}\n`)
+  } finally {
+    await db.destroy()
+  }
+}
+
+async function migrate(config: ServerConfig): Promise<void> {
+  const { db, engine } = openDatabase(config)
+  try {
+    const applied = await migrateToLatest(db)
+    process.stdout.write(
+      applied.length
+        ? `Applied on ${engine}: ${applied.join(', ')}\n`
+        : `Database (${engine}) is up to date\n`,
+    )
+  } finally {
+    await db.destroy()
+  }
+}
+
+async function main(args: string[]): Promise<number> {
+  const { config, positionals, extra, help } = loadConfig(args)
+  if (help) {
+    process.stdout.write(`${configHelp()}\n`)
+    return 0
+  }
+  const command = positionals.join(' ')
+  if (command === '' || command === 'start') await start(config)
+  else if (command === 'token create') await createToken(config, extra.email, extra.name)
+  else if (command === 'migrate') await migrate(config)
+  else throw new ConfigError(`Unknown command "${command}": expected start, token create or migrate`)
+  return 0
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0) process.exitCode = code
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError) process.stderr.write(`docs-server: ${error.message}\n`)
+    else process.stderr.write(`docs-server: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = 1
+  },
+)

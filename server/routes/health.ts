@@ -1,0 +1,30 @@
+/** `GET /health`: the process answers and the database responds. */
+import type { FastifyPluginAsync } from 'fastify'
+import { sql } from 'kysely'
+
+export const healthRoutes: FastifyPluginAsync = async (app) => {
+  app.get(
+    '/health',
+    {
+      config: { rateLimit: false },
+      schema: {
+        tags: ['health'],
+        summary: 'Check the server and its database',
+        response: {
+          200: { $ref: 'Health#' },
+          503: { $ref: 'Health#' },
+        },
+      },
+    },
+    async (_request, reply) => {
+      const timestamp = new Date().toISOString()
+      try {
+        await sql`select 1`.execute(app.db)
+        return { ok: true, timestamp }
+      } catch (error) {
+        app.log.error({ err: error }, 'health check: database unreachable')
+        return reply.code(503).send({ ok: false, timestamp, error: 'database unreachable' })
+      }
+    },
+  )
+}
