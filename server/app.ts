@@ -18,7 +18,11 @@ import { type DatabaseEngine, migrateToLatest, openDatabase } from './db/index.j
 import { createRepositories, type Repositories } from './db/repositories/index.js'
 import type { Database } from './db/schema.js'
 import { ApiError, type Issue } from './errors.js'
+import { analyticsRoutes } from './routes/analytics.js'
+import { deployKeyRoutes } from './routes/deploy-keys.js'
 import { healthRoutes } from './routes/health.js'
+import { meRoutes } from './routes/me.js'
+import { oauthRoutes } from './routes/oauth.js'
 import { openapiRoutes } from './routes/openapi.js'
 import { apiSchemas } from './schemas.js'
 
@@ -140,6 +144,10 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
 
   // Routes: one plugin per resource. Other areas add one line each here.
   await app.register(healthRoutes)
+  await app.register(oauthRoutes)
+  await app.register(meRoutes)
+  await app.register(deployKeyRoutes)
+  await app.register(analyticsRoutes)
 
   return app
 }
