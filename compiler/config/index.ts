@@ -9,7 +9,7 @@ import type { SourceFiles } from '../files.js'
 import { formatJsonPath, type JsonPath, readJsonSource } from './json-source.js'
 import { mapLegacyConfig, sourcePathOf } from './legacy.js'
 import { normalizeNavigation } from './navigation.js'
-import { describe, resolveRefs } from './refs.js'
+import { describe, type Located, resolveRefs } from './refs.js'
 import { docsValidator } from './schema.js'
 import { type SchemaProblem, translateSchemaErrors } from './schema-errors.js'
 import type { DocsConfig, LoadedConfig, ValidationMode } from './types.js'
@@ -27,12 +27,34 @@ export interface LoadConfigOptions {
 }
 
 export function loadConfig(files: SourceFiles, options: LoadConfigOptions): LoadedConfig {
+  const { config, navigation, diagnostics } = loadConfigWithSource(files, options)
+  return { config, navigation, diagnostics }
+}
+
+/** What site checks need beyond `LoadedConfig`: the validated data and where each of its parts is. */
+export interface ConfigWithSource extends LoadedConfig {
+  /** docs.json after `$ref` resolution and legacy mapping (lenient: invalid parts dropped). */
+  data: Record<string, unknown> | undefined
+  /** File and position of a path of `data`, and that path as the author wrote it. */
+  locate(path: JsonPath, at?: 'value' | 'key'): Located & { path: string }
+}
+
+export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOptions): ConfigWithSource {
   const { mode } = options
   const diagnostics: Diagnostic[] = []
-  const done = (config: DocsConfig | undefined, navigation: LoadedConfig['navigation']): LoadedConfig => ({
+  let locateIn: ConfigWithSource['locate'] = (path) => ({
+    file: CONFIG_FILE,
+    line: 1,
+    column: 1,
+    path: formatJsonPath(path),
+  })
+  let validated: Record<string, unknown> | undefined
+  const done = (config: DocsConfig | undefined, navigation: LoadedConfig['navigation']): ConfigWithSource => ({
     config,
     navigation,
     diagnostics: sortDiagnostics(diagnostics),
+    data: validated,
+    locate: (path, at) => locateIn(path, at),
   })
 
   const bytes = files.get(CONFIG_FILE)
@@ -79,6 +101,11 @@ export function loadConfig(files: SourceFiles, options: LoadConfigOptions): Load
   }
 
   const data = legacy.config as Record<string, unknown>
+  validated = data
+  locateIn = (path, at = 'value') => {
+    const sourcePath = sourcePathOf(path, legacy.origins)
+    return { ...document.locate(sourcePath, at), path: formatJsonPath(sourcePath) }
+  }
   const validate = docsValidator()
   if (!validate(data)) {
     const problems = translateSchemaErrors(validate.errors ?? [], data)

@@ -147,12 +147,27 @@ export function readJsonSource(
       positionAt({ lineStarts }, nesting.offset),
     )
   }
+  const start = text.search(/\S/)
+  const opening = text[start]
+  if (opening !== '{' && opening !== '[' && opening !== '/') {
+    const found = text.slice(start).split('\n')[0]?.slice(0, 30) ?? ''
+    return fail(
+      'invalid-json',
+      `file is not JSON: expected "{" to open an object, found ${JSON.stringify(found)}`,
+      positionAt({ lineStarts }, start),
+    )
+  }
   const errors: ParseError[] = []
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false })
+  const seen = new Set<number>()
   for (const error of errors) {
+    // The parser may report one spot twice as it recovers; the author needs it once.
+    if (seen.has(error.offset)) continue
+    seen.add(error.offset)
     const code = printParseErrorCode(error.error)
     let message = parseErrorWording[code] ?? code
     const found = text.slice(error.offset, error.offset + Math.max(1, Math.min(error.length, 20)))
+    if (code === 'InvalidSymbol') message += ` ${JSON.stringify(found)}`
     if (code === 'ValueExpected' || code === 'PropertyNameExpected') {
       // A trailing comma is the common cause: `[1, 2,]`.
       const before = text.slice(0, error.offset).trimEnd()

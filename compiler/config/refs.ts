@@ -188,6 +188,16 @@ export function resolveRefs(
       )
       return value
     }
+    if (mode === 'lenient' && !isTabEntry(path)) {
+      diagnostics.push({
+        severity: 'warning',
+        file: source.file,
+        ...locate(source, refPath),
+        path: formatJsonPath(path),
+        rule: 'unsupported-ref',
+        message: '"$ref" outside navigation.tabs resolved; only tab entries may be split into files here',
+      })
+    }
     mounts.push({ path, source: referenced })
     const resolved = walk(referenced.value, path, referenced, [], [...chain, target]) as Record<
       string,

@@ -148,8 +148,11 @@ export function translateSchemaErrors(errors: readonly ErrorObject[], data: unkn
       const node = dereference(branch) ?? branch
       return Array.isArray(node.enum) ? node.enum : []
     })
-    const expectedWords =
-      enums.length > 0 && enums.length <= 20 && expected.length === 1
+    // Groups nested in `pages` are the hosted platform's; legacy.ts speaks about those.
+    const isPageEntry = branches.some((branch) => branch.$ref === '#/definitions/pageSlug')
+    const expectedWords = isPageEntry
+      ? 'a page slug (a string)'
+      : enums.length > 0 && enums.length <= 20 && expected.length === 1
         ? `one of ${quoteList(enums)}`
         : expected.join(' or ')
     problems.push({

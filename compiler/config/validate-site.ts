@@ -1,0 +1,198 @@
+/**
+ * `validateSite`: docs.json checked against the site it describes. Beyond the schema: every page in
+ * navigation exists as `<slug>.mdx` or `<slug>.md`, no page is listed twice in one tab, every tab has
+ * somewhere to go, logo and favicon files exist, and every page's front matter parses and is valid.
+ */
+import { readFrontMatter } from '../content/frontmatter.js'
+import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
+import { decodeUtf8, isSafeRelativePath, type SourceFiles } from '../files.js'
+import { type ConfigWithSource, loadConfigWithSource } from './index.js'
+import type { JsonPath } from './json-source.js'
+import { normalizePageSlug } from './navigation.js'
+import { didYouMean } from './schema-errors.js'
+import type { LoadedConfig, ValidationMode } from './types.js'
+
+export interface SiteValidation extends LoadedConfig {
+  /** Page slug → its source file (`guide/setup` → `guide/setup.mdx`), for every page found. */
+  pageFiles: Map<string, string>
+}
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/** External assets are not ours to check. */
+const isExternal = (reference: string): boolean => /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(reference)
+
+export function validateSite(files: SourceFiles, options: { mode: ValidationMode }): SiteValidation {
+  const loaded = loadConfigWithSource(files, options)
+  const diagnostics: Diagnostic[] = [...loaded.diagnostics]
+  const pageFiles = new Map<string, string>()
+  const result = (): SiteValidation => ({
+    config: loaded.config,
+    navigation: loaded.navigation,
+    diagnostics: sortDiagnostics(diagnostics),
+    pageFiles,
+  })
+  const data = loaded.data
+  if (!data || !loaded.navigation) return result()
+
+  const checks = new SiteChecks(files, options.mode, loaded, diagnostics, pageFiles)
+  checks.navigation(data.navigation)
+  checks.asset(data.logo, ['logo'], 'logo')
+  checks.asset(data.favicon, ['favicon'], 'favicon')
+  checks.frontMatter()
+  return result()
+}
+
+class SiteChecks {
+  /** Slugs of every page file, for "did you mean" on a missing page. */
+  private readonly knownSlugs: string[]
+
+  constructor(
+    private readonly files: SourceFiles,
+    private readonly mode: ValidationMode,
+    private readonly loaded: ConfigWithSource,
+    private readonly diagnostics: Diagnostic[],
+    private readonly pageFiles: Map<string, string>,
+  ) {
+    this.knownSlugs = [...files.keys()].filter((path) => /\.mdx?$/.test(path)).map(normalizePageSlug)
+  }
+
+  private report(path: JsonPath, at: 'value' | 'key', severity: Diagnostic['severity'], rule: string, message: string) {
+    const { path: shown, ...place } = this.loaded.locate(path, at)
+    this.diagnostics.push({ severity, ...place, path: shown, rule, message })
+  }
+
+  navigation(navigation: unknown): void {
+    if (!isObject(navigation)) return
+    // One scope per tab; pages and groups outside tabs share the first tab's scope.
+    const outside = new Map<string, JsonPath>()
+    this.scope(navigation, ['navigation'], outside)
+    const tabs = Array.isArray(navigation.tabs) ? navigation.tabs : []
+    tabs.forEach((tab, index) => {
+      if (!isObject(tab)) return
+      const path: JsonPath = ['navigation', 'tabs', index]
+      // An unresolved `$ref` was reported already.
+      const unresolved = tab.$ref !== undefined
+      if (!unresolved && tab.groups === undefined && tab.pages === undefined && tab.href === undefined) {
+        this.report(
+          path,
+          'value',
+          'error',
+          'empty-tab',
+          `tab ${JSON.stringify(tab.tab ?? '')} has nothing to show; add "groups", "pages" or "href"`,
+        )
+      }
+      this.scope(tab, path, index === 0 ? outside : new Map())
+    })
+    const hidden = Array.isArray(navigation.hidden) ? navigation.hidden : []
+    hidden.forEach((slug, index) => {
+      if (typeof slug === 'string') this.page(slug, ['navigation', 'hidden', index])
+    })
+  }
+
+  /** The pages and groups of one tab (or of the navigation itself). */
+  private scope(holder: Json, path: JsonPath, seen: Map<string, JsonPath>): void {
+    this.pages(holder.pages, [...path, 'pages'], seen)
+    const groups = Array.isArray(holder.groups) ? holder.groups : []
+    groups.forEach((group, index) => {
+      this.group(group, [...path, 'groups', index], seen)
+    })
+  }
+
+  private group(group: unknown, path: JsonPath, seen: Map<string, JsonPath>): void {
+    if (isObject(group)) this.pages(group.pages, [...path, 'pages'], seen)
+  }
+
+  private pages(pages: unknown, path: JsonPath, seen: Map<string, JsonPath>): void {
+    if (!Array.isArray(pages)) return
+    pages.forEach((entry, index) => {
+      const entryPath = [...path, index]
+      if (isObject(entry)) {
+        this.group(entry, entryPath, seen)
+        return
+      }
+      if (typeof entry !== 'string') return
+      const slug = normalizePageSlug(entry)
+      const first = seen.get(slug)
+      if (first) {
+        this.report(
+          entryPath,
+          'value',
+          this.mode === 'strict' ? 'error' : 'warning',
+          'duplicate-page',
+          `page "${slug}" is listed twice in this tab (first at ${this.loaded.locate(first).path}); remove one`,
+        )
+      } else seen.set(slug, entryPath)
+      this.page(entry, entryPath)
+    })
+  }
+
+  /** A page slug must name a file under the root. */
+  private page(entry: string, path: JsonPath): void {
+    const slug = normalizePageSlug(entry)
+    if (!isSafeRelativePath(slug)) {
+      this.report(path, 'value', 'error', 'invalid-page', `page ${JSON.stringify(entry)} is not a path inside the docs root`)
+      return
+    }
+    for (const extension of ['.mdx', '.md']) {
+      if (this.files.has(slug + extension)) {
+        this.pageFiles.set(slug, slug + extension)
+        return
+      }
+    }
+    const suggestion = didYouMean(slug, this.knownSlugs)
+    this.report(
+      path,
+      'value',
+      'error',
+      'missing-page',
+      `page "${slug}" not found: expected ${slug}.mdx or ${slug}.md${suggestion ? `; did you mean "${suggestion}"?` : ''}`,
+    )
+  }
+
+  /** `logo`/`favicon`: a path or a `{ light, dark }` pair of paths, each a file of the site. */
+  asset(value: unknown, path: JsonPath, what: string): void {
+    const references: [string, JsonPath][] = []
+    if (typeof value === 'string') references.push([value, path])
+    else if (isObject(value)) {
+      for (const mode of ['light', 'dark'] as const) {
+        const reference = value[mode]
+        if (typeof reference === 'string') references.push([reference, [...path, mode]])
+      }
+    }
+    for (const [reference, referencePath] of references) {
+      if (isExternal(reference)) continue
+      const file = reference.replace(/^(\.\/)+/, '').replace(/^\/+/, '')
+      if (isSafeRelativePath(file) && this.files.has(file)) continue
+      this.report(
+        referencePath,
+        'value',
+        this.mode === 'strict' ? 'error' : 'warning',
+        'missing-file',
+        `${what} file "${file}" not found under the docs root`,
+      )
+    }
+  }
+
+  /** Every page in navigation: its front matter parses and is valid (title required). */
+  frontMatter(): void {
+    for (const file of this.pageFiles.values()) {
+      const bytes = this.files.get(file)
+      if (!bytes) continue
+      const text = decodeUtf8(bytes)
+      if (text === undefined) {
+        this.diagnostics.push({
+          severity: 'error',
+          file,
+          rule: 'invalid-encoding',
+          message: 'file is not valid UTF-8; save it as UTF-8',
+        })
+        continue
+      }
+      this.diagnostics.push(...readFrontMatter(text, file, this.mode).diagnostics)
+    }
+  }
+}
