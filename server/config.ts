@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { readSignInConfig, type SignInConfig, signInSettings } from './auth/oauth/settings.js'
 
 export interface ServerConfig {
   port: number
@@ -30,6 +31,8 @@ export interface ServerConfig {
   /** Bytes of hot site files kept in memory. */
   memoryCacheBytes: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** Identity provider, public URL and brute-force limit of the CLI sign-in. */
+  signIn: SignInConfig
 }
 
 interface Setting {
@@ -116,6 +119,7 @@ export const settings = {
     default: String(64 * 1024 * 1024),
   },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', description: 'pino log level', default: 'info' },
+  ...signInSettings,
 } satisfies Record<string, Setting>
 
 type SettingName = keyof typeof settings
@@ -219,6 +223,7 @@ export function loadConfig(
     cdnMaxAgeSeconds: integer('cdnMaxAgeSeconds', 0, 365 * 24 * 3600),
     memoryCacheBytes: integer('memoryCacheBytes', 0, 2 ** 40),
     logLevel,
+    signIn: readSignInConfig(raw, hostName('apiHost')),
   }
   const extra: Record<string, string> = {}
   for (const key of ['email', 'name']) {

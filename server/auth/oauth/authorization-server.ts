@@ -1,0 +1,327 @@
+/**
+ * The OAuth 2.0 authorization server for the CLI (RFC 6749 with PKCE, RFC 7636; native-app rules of
+ * RFC 8252): one public client, `docsctl`, redirected to a loopback listener. This module holds the
+ * protocol decisions; routes only translate HTTP to these calls, and identity providers only answer
+ * "who is this" for a pending sign-in.
+ */
+import { OAuthError } from './errors.js'
+import { isCodeVerifier, isS256Challenge, verifyCodeVerifier } from './pkce.js'
+import { checkLoopbackRedirectUri, redirectWithParams } from './redirect-uri.js'
+import {
+  AUTHORIZATION_CODE_PREFIX,
+  hashSecret,
+  newOpaqueId,
+  newSecret,
+  REFRESH_TOKEN_PREFIX,
+} from './secrets.js'
+import type { SignedInUser, SignInStore } from './store.js'
+import type { OAuthRequestRow } from './tables.js'
+
+export const CLI_CLIENT_ID = 'docsctl'
+
+/** How access tokens are minted: the server core owns their format and hashing, sign-in only issues them. */
+export interface AccessTokenMinter {
+  /** A fresh token (`dsa_…`), its stored hash and a row id. */
+  mint(): { token: string; tokenHash: string; id: string }
+}
+
+export interface AuthorizationServerOptions {
+  store: SignInStore
+  accessTokens: AccessTokenMinter
+  newUserId: () => string
+  /** Lifetimes in seconds. */
+  accessTokenTtl?: number
+  refreshTokenTtl?: number
+  codeTtl?: number
+  pendingSignInTtl?: number
+  now?: () => Date
+}
+
+/** A validated /oauth/authorize request, waiting for the user to prove who they are. */
+export interface AuthorizationRequest {
+  clientId: string
+  redirectUri: string
+  state: string
+  codeChallenge: string
+}
+
+/**
+ * What /oauth/authorize should do. Per RFC 6749 §4.1.2.1 an invalid client or redirect URI is shown to
+ * the user and never redirected (that would make the server an open redirector); other errors go back
+ * to the client's redirect URI with `error` and `state`.
+ */
+export type AuthorizeOutcome =
+  | { kind: 'proceed'; request: AuthorizationRequest }
+  | { kind: 'show-error'; message: string }
+  | { kind: 'redirect-error'; location: string }
+
+export interface TokenResponse {
+  access_token: string
+  token_type: 'Bearer'
+  expires_in: number
+  refresh_token: string
+}
+
+export interface UpstreamHandoff {
+  verifier?: string | undefined
+  nonce?: string | undefined
+}
+
+const one = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
+
+export class AuthorizationServer {
+  readonly #store: SignInStore
+  readonly #accessTokens: AccessTokenMinter
+  readonly #newUserId: () => string
+  readonly #now: () => Date
+  readonly accessTokenTtl: number
+  readonly refreshTokenTtl: number
+  readonly codeTtl: number
+  readonly pendingSignInTtl: number
+
+  constructor(options: AuthorizationServerOptions) {
+    this.#store = options.store
+    this.#accessTokens = options.accessTokens
+    this.#newUserId = options.newUserId
+    this.#now = options.now ?? (() => new Date())
+    this.accessTokenTtl = options.accessTokenTtl ?? 3600
+    this.refreshTokenTtl = options.refreshTokenTtl ?? 30 * 24 * 3600
+    this.codeTtl = options.codeTtl ?? 60
+    this.pendingSignInTtl = options.pendingSignInTtl ?? 600
+  }
+
+  get store(): SignInStore {
+    return this.#store
+  }
+
+  /** Checks the query of GET /oauth/authorize. */
+  checkAuthorizeRequest(query: Record<string, unknown>): AuthorizeOutcome {
+    const clientId = one(query.client_id)
+    if (clientId !== CLI_CLIENT_ID) {
+      return { kind: 'show-error', message: `Unknown client_id; the only client is "${CLI_CLIENT_ID}".` }
+    }
+    const redirectUri = one(query.redirect_uri)
+    if (!redirectUri) return { kind: 'show-error', message: 'Missing redirect_uri.' }
+    const checked = checkLoopbackRedirectUri(redirectUri)
+    if (!checked.ok) return { kind: 'show-error', message: `Invalid redirect_uri: ${checked.reason}.` }
+
+    const state = one(query.state)
+    const refuse = (error: string, description: string): AuthorizeOutcome => ({
+      kind: 'redirect-error',
+      location: redirectWithParams(redirectUri, { error, error_description: description, state }),
+    })
+    if (one(query.response_type) !== 'code') {
+      return refuse('unsupported_response_type', 'response_type must be "code"')
+    }
+    // The CLI matches `state` against its own copy; without one it could not tell our answer from a forged one.
+    if (!state || state.length > 512)
+      return refuse('invalid_request', 'state is required (at most 512 characters)')
+    if (one(query.code_challenge_method) !== 'S256') {
+      return refuse('invalid_request', 'code_challenge_method must be S256')
+    }
+    const codeChallenge = one(query.code_challenge)
+    if (!codeChallenge || !isS256Challenge(codeChallenge)) {
+      return refuse('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier')
+    }
+    return { kind: 'proceed', request: { clientId, redirectUri, state, codeChallenge } }
+  }
+
+  /** Records a pending sign-in; its id doubles as the `state` sent to the upstream identity provider. */
+  async beginSignIn(
+    request: AuthorizationRequest,
+    provider: string,
+    handoff: UpstreamHandoff = {},
+    id: string = newOpaqueId(),
+  ): Promise<string> {
+    const now = this.#now()
+    await this.#store.deleteExpired(now)
+    const row: OAuthRequestRow = {
+      id,
+      client_id: request.clientId,
+      redirect_uri: request.redirectUri,
+      state: request.state,
+      code_challenge: request.codeChallenge,
+      provider,
+      upstream_verifier: handoff.verifier ?? null,
+      upstream_nonce: handoff.nonce ?? null,
+      csrf_hash: null,
+      expires_at: new Date(now.getTime() + this.pendingSignInTtl * 1000).toISOString(),
+      created_at: now.toISOString(),
+    }
+    await this.#store.createRequest(row)
+    return id
+  }
+
+  async findPendingSignIn(id: string): Promise<OAuthRequestRow | undefined> {
+    return this.#store.findRequest(id, this.#now())
+  }
+
+  /**
+   * The user proved who they are: ends the pending sign-in, creates the user on first sign-in and sends
+   * the browser back to the CLI with a single-use code and the CLI's own `state`.
+   */
+  async completeSignIn(
+    pending: OAuthRequestRow,
+    identity: { email: string; name: string | null },
+  ): Promise<{ location: string; user: SignedInUser } | undefined> {
+    // Only the first completion counts, so a pending sign-in cannot yield two codes.
+    if (!(await this.#store.completeRequest(pending.id))) return undefined
+    const now = this.#now()
+    const user = await this.#store.findOrCreateUser(identity, this.#newUserId, now)
+    const code = newSecret(AUTHORIZATION_CODE_PREFIX)
+    await this.#store.createCode({
+      id: newOpaqueId(),
+      code_hash: hashSecret(code),
+      user_id: user.id,
+      client_id: pending.client_id,
+      redirect_uri: pending.redirect_uri,
+      code_challenge: pending.code_challenge,
+      family_id: null,
+      used_at: null,
+      expires_at: new Date(now.getTime() + this.codeTtl * 1000).toISOString(),
+      created_at: now.toISOString(),
+    })
+    return { location: redirectWithParams(pending.redirect_uri, { code, state: pending.state }), user }
+  }
+
+  /** Sends the browser back to the CLI with an error instead of a code (the user declined or failed). */
+  async abandonSignIn(pending: OAuthRequestRow, error: string, description: string): Promise<string> {
+    await this.#store.completeRequest(pending.id)
+    return redirectWithParams(pending.redirect_uri, {
+      error,
+      error_description: description,
+      state: pending.state,
+    })
+  }
+
+  /** POST /oauth/token: dispatches on grant_type. */
+  async token(body: Record<string, unknown>): Promise<TokenResponse> {
+    const clientId = one(body.client_id)
+    const grantType = one(body.grant_type)
+    if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required')
+    if (grantType === 'authorization_code') {
+      if (clientId !== CLI_CLIENT_ID)
+        throw new OAuthError('invalid_client', `client_id must be "${CLI_CLIENT_ID}"`)
+      return this.#exchangeCode(body)
+    }
+    if (grantType === 'refresh_token') {
+      // client_id is optional on refresh for a public client (RFC 6749 §6), but must be ours when given.
+      if (clientId !== undefined && clientId !== CLI_CLIENT_ID) {
+        throw new OAuthError('invalid_client', `client_id must be "${CLI_CLIENT_ID}"`)
+      }
+      return this.#refresh(body)
+    }
+    throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token')
+  }
+
+  async #exchangeCode(body: Record<string, unknown>): Promise<TokenResponse> {
+    const code = one(body.code)
+    const redirectUri = one(body.redirect_uri)
+    const codeVerifier = one(body.code_verifier)
+    if (!code) throw new OAuthError('invalid_request', 'code is required')
+    if (!redirectUri) throw new OAuthError('invalid_request', 'redirect_uri is required')
+    if (!codeVerifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)')
+    if (!isCodeVerifier(codeVerifier)) {
+      throw new OAuthError(
+        'invalid_request',
+        'code_verifier must be 43-128 characters of A-Z a-z 0-9 - . _ ~',
+      )
+    }
+    const now = this.#now()
+    const consumed = await this.#store.consumeCode(hashSecret(code), now)
+    if (!consumed) throw new OAuthError('invalid_grant', 'The authorization code is not valid')
+    if ('reused' in consumed) {
+      // RFC 6749 §4.1.2: a code presented twice may have been stolen; revoke what the first use produced.
+      if (consumed.reused.family_id) await this.#store.revokeFamily(consumed.reused.family_id, now)
+      throw new OAuthError('invalid_grant', 'The authorization code has already been used')
+    }
+    if (consumed.expires_at <= now.toISOString()) {
+      throw new OAuthError('invalid_grant', 'The authorization code has expired; sign in again')
+    }
+    if (consumed.client_id !== CLI_CLIENT_ID)
+      throw new OAuthError('invalid_grant', 'The code was issued to another client')
+    if (consumed.redirect_uri !== redirectUri) {
+      throw new OAuthError(
+        'invalid_grant',
+        'redirect_uri does not match the one of the authorization request',
+      )
+    }
+    if (!verifyCodeVerifier(codeVerifier, consumed.code_challenge)) {
+      throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge')
+    }
+    const user = await this.#store.findUser(consumed.user_id)
+    if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists')
+    const familyId = newOpaqueId()
+    await this.#store.linkCodeToFamily(consumed.id, familyId)
+    return this.#issue(user.id, familyId, now)
+  }
+
+  async #refresh(body: Record<string, unknown>): Promise<TokenResponse> {
+    const refreshToken = one(body.refresh_token)
+    if (!refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required')
+    if (!refreshToken.startsWith(REFRESH_TOKEN_PREFIX) || refreshToken.length > 256) {
+      throw new OAuthError('invalid_grant', 'The refresh token is not valid')
+    }
+    const now = this.#now()
+    const spent = await this.#store.rotateRefreshToken(hashSecret(refreshToken), now)
+    if ('refused' in spent) {
+      const why = {
+        unknown: 'The refresh token is not valid',
+        expired: 'The refresh token has expired; sign in again',
+        revoked: 'The refresh token has been revoked; sign in again',
+        replayed: 'The refresh token was already used, so this session has been revoked; sign in again',
+      }[spent.refused]
+      throw new OAuthError('invalid_grant', why)
+    }
+    const user = await this.#store.findUser(spent.user_id)
+    if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists')
+    return this.#issue(user.id, spent.family_id, now)
+  }
+
+  async #issue(userId: string, familyId: string, now: Date): Promise<TokenResponse> {
+    const access = this.#accessTokens.mint()
+    await this.#store.insertAccessToken({
+      id: access.id,
+      token_hash: access.tokenHash,
+      user_id: userId,
+      expires_at: new Date(now.getTime() + this.accessTokenTtl * 1000).toISOString(),
+      created_at: now.toISOString(),
+      family_id: familyId,
+    })
+    const refreshToken = newSecret(REFRESH_TOKEN_PREFIX)
+    await this.#store.insertRefreshToken({
+      id: newOpaqueId(),
+      token_hash: hashSecret(refreshToken),
+      family_id: familyId,
+      user_id: userId,
+      client_id: CLI_CLIENT_ID,
+      rotated_at: null,
+      revoked_at: null,
+      expires_at: new Date(now.getTime() + this.refreshTokenTtl * 1000).toISOString(),
+      created_at: now.toISOString(),
+    })
+    return {
+      access_token: access.token,
+      token_type: 'Bearer',
+      expires_in: this.accessTokenTtl,
+      refresh_token: refreshToken,
+    }
+  }
+
+  /**
+   * POST /oauth/revoke (RFC 7009). Revoking a refresh token ends its whole sign-in; revoking an access
+   * token ends that token. Unknown tokens are not an error, so the answer reveals nothing.
+   */
+  async revoke(token: string, accessTokenHash: (token: string) => string): Promise<void> {
+    const now = this.#now()
+    if (token.startsWith(REFRESH_TOKEN_PREFIX)) {
+      const row = await this.#store.findRefreshToken(hashSecret(token))
+      if (row) await this.#store.revokeFamily(row.family_id, now)
+      return
+    }
+    const access = await this.#store.findAccessToken(accessTokenHash(token))
+    if (!access) return
+    if (access.family_id) await this.#store.revokeFamily(access.family_id, now)
+    else await this.#store.deleteAccessToken(access.id)
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Deploy keys of a project: `dk_…` credentials for CI that may only deploy. Managed with a user token
+ * only; the value is returned once, at creation, and revoking a key stops it on the next request.
+ */
+import type { FastifyPluginAsync } from 'fastify'
+import { requireProjectAccess, requireUser } from '../auth/actor.js'
+import { notFound } from '../errors.js'
+
+const projectParams = {
+  type: 'object',
+  properties: { projectId: { type: 'string', maxLength: 100 } },
+  required: ['projectId'],
+} as const
+
+const errors = {
+  400: { $ref: 'Error#' },
+  401: { $ref: 'Error#' },
+  403: { $ref: 'Error#' },
+  404: { $ref: 'Error#' },
+}
+
+export const deployKeyRoutes: FastifyPluginAsync = async (app) => {
+  app.get<{ Params: { projectId: string } }>(
+    '/projects/:projectId/deploy-keys',
+    {
+      schema: {
+        tags: ['deploy-keys'],
+        summary: 'List the active deploy keys of a project (never their values)',
+        params: projectParams,
+        response: { 200: { $ref: 'DeployKeyList#' }, ...errors },
+      },
+    },
+    async (request) => {
+      requireUser(request)
+      const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
+      const rows = await app.repos.deployKeys.listActive(project.id)
+      return {
+        deployKeys: rows.map((row) => ({
+          id: row.id,
+          name: row.name,
+          prefix: row.prefix,
+          createdAt: row.created_at,
+          lastUsedAt: row.last_used_at,
+        })),
+      }
+    },
+  )
+
+  app.post<{ Params: { projectId: string }; Body: { name: string } }>(
+    '/projects/:projectId/deploy-keys',
+    {
+      schema: {
+        tags: ['deploy-keys'],
+        summary: 'Create a deploy key; its value (dk_…) is in this response only',
+        params: projectParams,
+        body: { $ref: 'DeployKeyCreate#' },
+        response: { 201: { $ref: 'DeployKeyCreated#' }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      requireUser(request)
+      const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
+      const created = await app.repos.deployKeys.create(project.id, request.body.name.trim())
+      request.log.info({ projectId: project.id, deployKeyId: created.deployKey.id }, 'deploy key created')
+      return reply.code(201).header('cache-control', 'no-store').send(created)
+    },
+  )
+
+  app.delete<{ Params: { projectId: string; keyId: string } }>(
+    '/projects/:projectId/deploy-keys/:keyId',
+    {
+      schema: {
+        tags: ['deploy-keys'],
+        summary: 'Revoke a deploy key at once',
+        params: {
+          type: 'object',
+          properties: {
+            projectId: { type: 'string', maxLength: 100 },
+            keyId: { type: 'string', maxLength: 100 },
+          },
+          required: ['projectId', 'keyId'],
+        },
+        response: { 204: { type: 'null' }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      requireUser(request)
+      const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
+      if (!(await app.repos.deployKeys.revoke(project.id, request.params.keyId))) {
+        throw notFound(`No active deploy key "${request.params.keyId}" in this project`)
+      }
+      request.log.info({ projectId: project.id, deployKeyId: request.params.keyId }, 'deploy key revoked')
+      return reply.code(204).send()
+    },
+  )
+}
