@@ -13,6 +13,7 @@ import { actor } from './auth/actor.js'
 import { hashToken } from './auth/tokens.js'
 import { FilesystemBlobStore } from './blobs/filesystem.js'
 import type { BlobStore } from './blobs/store.js'
+import { BuildPipeline } from './builds/pipeline.js'
 import type { ServerConfig } from './config.js'
 import { type DatabaseEngine, migrateToLatest, openDatabase } from './db/index.js'
 import { createRepositories, type Repositories } from './db/repositories/index.js'
@@ -20,11 +21,14 @@ import type { Database } from './db/schema.js'
 import { ApiError, type Issue } from './errors.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
+import { deploymentRoutes } from './routes/deployments.js'
 import { healthRoutes } from './routes/health.js'
 import { meRoutes } from './routes/me.js'
 import { oauthRoutes } from './routes/oauth.js'
 import { openapiRoutes } from './routes/openapi.js'
+import { projectRoutes } from './routes/projects.js'
 import { apiSchemas } from './schemas.js'
+import { SiteServer } from './sites/site-server.js'
 
 /** Optional hooks that other areas fill in; each has a safe default. */
 export interface AppHooks {
@@ -40,6 +44,8 @@ declare module 'fastify' {
     repos: Repositories
     blobs: BlobStore
     hooks: AppHooks
+    builds: BuildPipeline
+    sites: SiteServer
   }
 }
 
@@ -65,14 +71,15 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   await repos.deployments.failInterrupted()
   const blobs = new FilesystemBlobStore(join(config.dataDir, 'blobs'))
 
-  let dispatchSite: ((request: IncomingMessage, response: ServerResponse) => void) | undefined
+  const sites = new SiteServer(config, repos, blobs)
+  const dispatchSite = sites.handle
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: config.maxRequestBytes,
     // Site requests skip Fastify entirely on a real socket: the hot path is a plain Node handler.
     serverFactory: (handler) =>
       createServer((request, response) => {
-        if (dispatchSite && !isApiHost(config, hostOf(request))) dispatchSite(request, response)
+        if (!isApiHost(config, hostOf(request))) dispatchSite(request, response)
         else handler(request, response)
       }) as Server,
     ajv: {
@@ -85,8 +92,23 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   app.decorate('repos', repos)
   app.decorate('blobs', blobs)
   app.decorate('hooks', { loadAnalytics: async () => undefined, ...options.hooks })
+  app.decorate('sites', sites)
+  const builds = new BuildPipeline(app, blobs.root, config.buildWorkers)
+  app.decorate('builds', builds)
+  // Close waits for in-flight builds (they write to the database) before closing the database.
   app.addHook('onClose', async () => {
+    await builds.close()
     await db.destroy()
+  })
+  // inject() and any request that reached Fastify on a site host: same handler as the socket fast path.
+  app.addHook('onRequest', async (request, reply) => {
+    if (isApiHost(config, request.headers.host?.toLowerCase())) return
+    reply.hijack()
+    await new Promise<void>((resolve) => {
+      reply.raw.once('finish', resolve)
+      reply.raw.once('close', resolve)
+      dispatchSite(request.raw, reply.raw)
+    })
   })
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
@@ -144,6 +166,8 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
 
   // Routes: one plugin per resource. Other areas add one line each here.
   await app.register(healthRoutes)
+  await app.register(projectRoutes)
+  await app.register(deploymentRoutes)
   await app.register(oauthRoutes)
   await app.register(meRoutes)
   await app.register(deployKeyRoutes)

@@ -21,3 +21,12 @@ export function apiSchemas(): NamedSchema[] {
     .map((name) => JSON.parse(readFileSync(`${folder}/${name}`, 'utf8')) as NamedSchema)
   return loaded
 }
+
+// OpenAPI metadata that routes declare next to their schemas (read by routes/openapi.ts).
+declare module 'fastify' {
+  interface FastifySchema {
+    tags?: string[]
+    summary?: string
+    consumes?: string[]
+  }
+}

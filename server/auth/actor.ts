@@ -5,7 +5,7 @@
  *   request.actor = {kind:'user', userId} | {kind:'deployKey', projectId, keyId} | null
  *
  * - `requireUser(request)` → the user id; 401 without a valid token, 403 for a deploy key.
- * - `requireProjectAccess(request, projectIdOrSlug, {allowDeployKey})` → the project row; another
+ * - `requireProjectAccess(request, projectIdOrSlug, {allowDeployKey, by?})` → the project row; another
  *   user's (or another key's) project is always 404, a deploy key on a non-deploy route is 403.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
@@ -87,13 +87,12 @@ export function requireActor(request: FastifyRequest): Actor {
 export async function requireProjectAccess(
   request: FastifyRequest,
   projectIdOrSlug: string,
-  options: { allowDeployKey: boolean },
+  options: { allowDeployKey: boolean; by?: 'id' | 'slug' },
 ): Promise<ProjectRow> {
   const current = requireActor(request)
   const { projects } = request.server.repos
-  const project = projectIdOrSlug.startsWith('prj_')
-    ? await projects.findById(projectIdOrSlug)
-    : await projects.findBySlug(projectIdOrSlug)
+  const byId = options.by ? options.by === 'id' : projectIdOrSlug.startsWith('prj_')
+  const project = byId ? await projects.findById(projectIdOrSlug) : await projects.findBySlug(projectIdOrSlug)
   const notYours = notFound(`No project "${projectIdOrSlug}" among yours`)
   if (!project) throw notYours
   if (current.kind === 'user') {

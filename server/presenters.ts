@@ -1,0 +1,53 @@
+/** Database rows → the API's records (see schemas/api/Project.json and Deployment.json). */
+import type { ServerConfig } from './config.js'
+import type { DeploymentRow } from './db/repositories/deployments.js'
+import type { ProjectRow } from './db/repositories/projects.js'
+
+/** Local base domains (`localhost:8080`, `*.localhost`, any host with a port) are served over http. */
+export const siteScheme = (baseDomain: string): 'http' | 'https' =>
+  /(^|\.)localhost(:\d+)?$/.test(baseDomain) || /:\d+$/.test(baseDomain) ? 'http' : 'https'
+
+export const siteUrl = (config: Pick<ServerConfig, 'baseDomain'>, slug: string): string =>
+  `${siteScheme(config.baseDomain)}://${slug}.${config.baseDomain}/`
+
+export const previewUrl = (config: Pick<ServerConfig, 'baseDomain'>, deploymentId: string, slug: string) =>
+  `${siteScheme(config.baseDomain)}://${deploymentId}--${slug}.${config.baseDomain}/`
+
+export function presentProject(config: ServerConfig, row: ProjectRow) {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    deploymentName: row.deployment_name,
+    url: siteUrl(config, row.slug),
+    liveDeploymentId: row.live_deployment_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+export function presentDeployment(config: ServerConfig, project: ProjectRow, row: DeploymentRow) {
+  const live = project.live_deployment_id === row.id
+  const stats = row.stats
+    ? (JSON.parse(row.stats) as { pagesRendered: number; pagesReused: number })
+    : undefined
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    status: row.status,
+    live,
+    branch: row.branch,
+    commitMessage: row.commit_message,
+    environment: row.environment,
+    url: live ? siteUrl(config, project.slug) : null,
+    previewUrl: row.status === 'ready' ? previewUrl(config, row.id, project.slug) : null,
+    fileCount: Number(row.file_count),
+    totalBytes: Number(row.total_bytes),
+    diagnostics: JSON.parse(row.diagnostics) as unknown[],
+    timings: JSON.parse(row.timings) as Record<string, number>,
+    ...(stats ? { stats } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}

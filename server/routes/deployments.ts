@@ -1,0 +1,409 @@
+/**
+ * Deployments of a project, addressed by slug: create with a manifest, upload the missing files
+ * (multipart batches, or ordered chunks for large files), finalize (build in a worker, optionally
+ * promote), list, read, promote. A deploy key of the project may use every route here.
+ */
+import multipart from '@fastify/multipart'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import { isSafeRelativePath } from '../../compiler/files.js'
+import { requireProjectAccess } from '../auth/actor.js'
+import type { DeploymentRow, ManifestEntry } from '../db/repositories/deployments.js'
+import { decodeCursor } from '../db/repositories/deployments.js'
+import type { ProjectRow } from '../db/repositories/projects.js'
+import { ApiError, badRequest, conflict, type Issue, notFound, tooLarge } from '../errors.js'
+import { presentDeployment } from '../presenters.js'
+
+const errors = {
+  400: { $ref: 'Error#' },
+  401: { $ref: 'Error#' },
+  403: { $ref: 'Error#' },
+  404: { $ref: 'Error#' },
+  409: { $ref: 'Error#' },
+}
+const slugParams = {
+  type: 'object',
+  required: ['slug'],
+  properties: { slug: { type: 'string', maxLength: 100 } },
+} as const
+const deploymentParams = {
+  type: 'object',
+  required: ['slug', 'id'],
+  properties: { slug: { type: 'string', maxLength: 100 }, id: { type: 'string', maxLength: 100 } },
+} as const
+
+/** Why a manifest path cannot be a site file, or undefined when it can. */
+export function manifestPathProblem(path: string): string | undefined {
+  if (path.includes('\0')) return 'must not contain NUL'
+  if (path.includes('\\')) return 'must use "/" separators, not backslashes'
+  if (path.startsWith('/')) return 'must be relative (no leading "/")'
+  if (/[#?]/.test(path)) return 'must not contain "#" or "?"'
+  if (!isSafeRelativePath(path)) return 'must stay inside the docs folder: no empty, "." or ".." segments'
+  return undefined
+}
+
+export const deploymentRoutes: FastifyPluginAsync = async (app) => {
+  const { config, repos, blobs } = app
+  const deploymentIn = async (request: FastifyRequest<{ Params: { slug: string; id: string } }>) => {
+    const project = await requireProjectAccess(request, request.params.slug, {
+      allowDeployKey: true,
+      by: 'slug',
+    })
+    const deployment = await repos.deployments.findInProject(project.id, request.params.id)
+    if (!deployment) throw notFound(`No deployment "${request.params.id}" in project "${project.slug}"`)
+    return { project, deployment }
+  }
+  const requireUploading = (deployment: DeploymentRow) => {
+    if (deployment.status !== 'uploading') {
+      throw conflict(
+        `Deployment ${deployment.id} is ${deployment.status}; files can only be added while uploading`,
+      )
+    }
+  }
+  /** Re-read the project so `live` reflects a promotion that just happened. */
+  const present = async (project: ProjectRow, deployment: DeploymentRow) => {
+    const fresh = (await repos.projects.findById(project.id)) ?? project
+    return presentDeployment(config, fresh, deployment)
+  }
+
+  await app.register(multipart, {
+    limits: {
+      fileSize: config.maxRequestBytes,
+      files: config.maxFilesPerDeployment,
+      fields: 0,
+      fieldNameSize: 1100,
+      parts: config.maxFilesPerDeployment,
+    },
+  })
+  // Chunks of large files arrive raw; Fastify enforces bodyLimit (4 MB) and answers 413 beyond it.
+  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  )
+
+  app.post<{
+    Params: { slug: string }
+    Body: {
+      branch: string
+      commitMessage?: string | null
+      environment?: string | null
+      files?: ManifestEntry[]
+    }
+  }>(
+    '/projects/slug/:slug/deployments',
+    {
+      schema: {
+        tags: ['deployments'],
+        summary: 'Create a deployment from a file manifest; answers the hashes to upload',
+        params: slugParams,
+        body: { $ref: 'DeploymentCreate#' },
+        response: { 201: { $ref: 'DeploymentCreated#' }, 413: { $ref: 'Error#' }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const project = await requireProjectAccess(request, request.params.slug, {
+        allowDeployKey: true,
+        by: 'slug',
+      })
+      const files = request.body.files ?? []
+      if (files.length > config.maxFilesPerDeployment) {
+        throw tooLarge(
+          `A deployment holds at most ${config.maxFilesPerDeployment} files; this one lists ${files.length}`,
+          [{ path: 'body/files', message: `more than ${config.maxFilesPerDeployment} files` }],
+        )
+      }
+      const issues: Issue[] = []
+      const seen = new Set<string>()
+      files.forEach((file, index) => {
+        const problem = manifestPathProblem(file.path)
+        if (problem) issues.push({ path: `body/files/${index}/path`, message: problem })
+        else if (seen.has(file.path))
+          issues.push({ path: `body/files/${index}/path`, message: `duplicate path ${file.path}` })
+        seen.add(file.path)
+        if (file.size > config.maxFileBytes) {
+          issues.push({
+            path: `body/files/${index}/size`,
+            message: `larger than the ${config.maxFileBytes}-byte limit`,
+          })
+        }
+      })
+      if (issues.some((issue) => issue.message.startsWith('larger'))) {
+        throw tooLarge('A file is larger than the limit', issues)
+      }
+      if (issues.length) throw badRequest('Invalid file manifest', issues)
+      const { deployment, missing } = await repos.deployments.create({
+        projectId: project.id,
+        branch: request.body.branch,
+        commitMessage: request.body.commitMessage ?? null,
+        environment: request.body.environment ?? null,
+        files,
+        blobExists: (sha256) => blobs.has(sha256),
+      })
+      return reply.code(201).send({ deployment: presentDeployment(config, project, deployment), missing })
+    },
+  )
+
+  app.post<{ Params: { slug: string; id: string } }>(
+    '/projects/slug/:slug/deployments/:id/files/batch',
+    {
+      schema: {
+        tags: ['deployments'],
+        summary: 'Upload files: multipart, one part per file named by its manifest path, at most 4 MB',
+        params: deploymentParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: { $ref: 'FilesBatchResult#' }, 413: { $ref: 'Error#' }, ...errors },
+      },
+    },
+    async (request) => {
+      const declared = Number(request.headers['content-length'] ?? 0)
+      if (declared > config.maxRequestBytes) {
+        throw tooLarge(`A batch may hold at most ${config.maxRequestBytes} bytes; send fewer files a request`)
+      }
+      const { deployment } = await deploymentIn(request)
+      requireUploading(deployment)
+      if (!request.isMultipart())
+        throw badRequest('Expected a multipart/form-data body with one part per file')
+
+      const received: { path: string; sha256: string }[] = []
+      const issues: Issue[] = []
+      let total = 0
+      try {
+        for await (const part of request.parts()) {
+          if (part.type !== 'file') continue
+          const path = part.fieldname
+          const [entry] = await repos.deployments.filesByPath(deployment.id, [path])
+          if (!entry) {
+            part.file.resume()
+            issues.push({ path, message: 'not in the deployment manifest' })
+            continue
+          }
+          const stored = await blobs.putStream(part.file, {
+            maxBytes: Number(entry.size),
+            expectedSha256: entry.sha256,
+          })
+          total += stored.size
+          if (part.file.truncated || total > config.maxRequestBytes) {
+            throw tooLarge(
+              `A batch may hold at most ${config.maxRequestBytes} bytes; send fewer files a request`,
+            )
+          }
+          if (!stored.ok) {
+            issues.push({
+              path,
+              message:
+                stored.reason === 'too-large'
+                  ? `larger than the ${entry.size} bytes the manifest declares`
+                  : `content hashes to ${stored.sha256}, the manifest declares ${entry.sha256}`,
+            })
+            continue
+          }
+          await repos.deployments.markReceived(deployment.id, entry.sha256)
+          received.push({ path, sha256: entry.sha256 })
+        }
+      } catch (error) {
+        if (error instanceof ApiError) throw error
+        const code = (error as { code?: string }).code
+        if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT') {
+          throw tooLarge(
+            `A batch may hold at most ${config.maxRequestBytes} bytes; send fewer files a request`,
+          )
+        }
+        throw badRequest(`Malformed multipart body: ${(error as Error).message}`, [
+          { path: 'body', message: 'truncated or invalid multipart/form-data' },
+        ])
+      }
+      if (issues.length) throw badRequest('Some files were refused; nothing of theirs was stored', issues)
+      return { received, missing: await repos.deployments.missingHashes(deployment.id) }
+    },
+  )
+
+  app.put<{
+    Params: { slug: string; id: string; sha256: string }
+    Querystring: { offset: number }
+    Body: Buffer
+  }>(
+    '/projects/slug/:slug/deployments/:id/files/chunks/:sha256',
+    {
+      schema: {
+        tags: ['deployments'],
+        summary: 'Upload a large file in ordered chunks (application/octet-stream, at most 4 MB each)',
+        params: {
+          type: 'object',
+          required: ['slug', 'id', 'sha256'],
+          properties: {
+            ...deploymentParams.properties,
+            sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          },
+        },
+        querystring: {
+          type: 'object',
+          required: ['offset'],
+          properties: { offset: { type: 'integer', minimum: 0 } },
+        },
+        consumes: ['application/octet-stream'],
+        response: { 200: { $ref: 'ChunkResult#' }, 413: { $ref: 'Error#' }, ...errors },
+      },
+    },
+    async (request) => {
+      const { deployment } = await deploymentIn(request)
+      requireUploading(deployment)
+      const { sha256 } = request.params
+      const entry = await repos.deployments.fileWithHash(deployment.id, sha256)
+      if (!entry) throw notFound(`No file with sha256 ${sha256} in deployment ${deployment.id}`)
+      const size = Number(entry.size)
+      if (entry.received === 1) return { sha256, received: size, complete: true }
+      if (!Buffer.isBuffer(request.body)) {
+        throw badRequest('Expected Content-Type: application/octet-stream with the chunk bytes')
+      }
+      const offset = request.query.offset
+      if (offset + request.body.length > size) {
+        throw badRequest(`The chunk runs past the ${size} bytes the manifest declares`, [
+          { path: 'querystring/offset', message: `offset + length must not exceed ${size}` },
+        ])
+      }
+      const uploadKey = `${deployment.id}-${sha256}`
+      const appended = await blobs.appendChunk(uploadKey, offset, request.body)
+      if (!appended.ok) {
+        throw conflict(`Expected the chunk at offset ${appended.expectedOffset}`, [
+          { path: 'querystring/offset', message: `expected ${appended.expectedOffset}` },
+        ])
+      }
+      if (appended.received < size) return { sha256, received: appended.received, complete: false }
+      if (!(await blobs.completeChunks(uploadKey, sha256))) {
+        throw badRequest(
+          'The uploaded bytes do not hash to the declared sha256; upload the file again from offset 0',
+          [{ path: 'params/sha256', message: 'hash mismatch' }],
+        )
+      }
+      await repos.deployments.markReceived(deployment.id, sha256)
+      return { sha256, received: size, complete: true }
+    },
+  )
+
+  app.post<{ Params: { slug: string; id: string }; Body: { promote: boolean; waitSeconds: number } }>(
+    '/projects/slug/:slug/deployments/:id/finalize',
+    {
+      schema: {
+        tags: ['deployments'],
+        summary: 'Check the upload is complete, build in a worker, promote when asked (default)',
+        params: deploymentParams,
+        body: { $ref: 'Finalize#' },
+        response: {
+          200: { $ref: 'Deployment#' },
+          202: { $ref: 'Deployment#' },
+          422: { $ref: 'FailedBuild#' },
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body ?? { promote: true, waitSeconds: 20 }
+      const { project, deployment } = await deploymentIn(request)
+      if (deployment.status === 'uploading') {
+        const missing = await repos.deployments.missingPaths(deployment.id)
+        if (missing.length) {
+          throw badRequest(
+            `${missing.length} file(s) are not uploaded yet`,
+            missing.map((path) => ({ path, message: 'missing' })),
+          )
+        }
+        const uploadMs = Date.now() - Date.parse(deployment.created_at)
+        if (await repos.deployments.claimForBuild(deployment.id, uploadMs)) {
+          const claimed = (await repos.deployments.findById(deployment.id)) ?? deployment
+          void app.builds.start(project, claimed, body.promote ?? true)
+        }
+      }
+      const job = app.builds.running(deployment.id)
+      if (job) {
+        const waitMs = Math.min(body.waitSeconds ?? 20, 60) * 1000
+        let timer: NodeJS.Timeout | undefined
+        await Promise.race([job, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))])
+        clearTimeout(timer)
+      }
+      const current = (await repos.deployments.findById(deployment.id)) ?? deployment
+      const record = await present(project, current)
+      if (current.status === 'failed') {
+        return reply
+          .code(422)
+          .send({ error: current.error ?? 'The build failed; see diagnostics', deployment: record })
+      }
+      return reply.code(current.status === 'ready' ? 200 : 202).send(record)
+    },
+  )
+
+  app.get<{ Params: { slug: string }; Querystring: { limit: number; cursor?: string } }>(
+    '/projects/slug/:slug/deployments',
+    {
+      schema: {
+        tags: ['deployments'],
+        summary: 'List deployments, newest first',
+        params: slugParams,
+        querystring: {
+          type: 'object',
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            cursor: { type: 'string', maxLength: 500 },
+          },
+        },
+        response: { 200: { $ref: 'DeploymentList#' }, ...errors },
+      },
+    },
+    async (request) => {
+      const project = await requireProjectAccess(request, request.params.slug, {
+        allowDeployKey: true,
+        by: 'slug',
+      })
+      const cursor = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor)
+      if (request.query.cursor !== undefined && !cursor) {
+        throw badRequest('Invalid cursor: pass nextCursor from the previous page', [
+          { path: 'querystring/cursor', message: 'not a cursor this server issued' },
+        ])
+      }
+      const page = await repos.deployments.list(project.id, request.query.limit, cursor)
+      return {
+        deployments: page.deployments.map((row) => presentDeployment(config, project, row)),
+        nextCursor: page.nextCursor,
+      }
+    },
+  )
+
+  app.get<{ Params: { slug: string; id: string } }>(
+    '/projects/slug/:slug/deployments/:id',
+    {
+      schema: {
+        tags: ['deployments'],
+        summary: 'Read one deployment',
+        params: deploymentParams,
+        response: { 200: { $ref: 'Deployment#' }, ...errors },
+      },
+    },
+    async (request) => {
+      const { project, deployment } = await deploymentIn(request)
+      return presentDeployment(config, project, deployment)
+    },
+  )
+
+  app.post<{ Params: { slug: string; id: string } }>(
+    '/projects/slug/:slug/deployments/:id/promote',
+    {
+      schema: {
+        tags: ['deployments'],
+        summary: 'Make a ready deployment live (rollback is promoting an older one)',
+        params: deploymentParams,
+        response: { 200: { $ref: 'Deployment#' }, ...errors },
+      },
+    },
+    async (request) => {
+      const project = await requireProjectAccess(request, request.params.slug, {
+        allowDeployKey: false,
+        by: 'slug',
+      })
+      const deployment = await repos.deployments.findInProject(project.id, request.params.id)
+      if (!deployment) throw notFound(`No deployment "${request.params.id}" in project "${project.slug}"`)
+      if (deployment.status !== 'ready') {
+        throw conflict(`Only a ready deployment can go live; ${deployment.id} is ${deployment.status}`)
+      }
+      await repos.projects.setLiveDeployment(project.id, deployment.id)
+      app.sites.hosts.forgetProject(project.id)
+      return present(project, deployment)
+    },
+  )
+}

@@ -1,0 +1,195 @@
+/** Projects of the signed-in user: list, create, read by id or slug, update. */
+import type { FastifyPluginAsync } from 'fastify'
+import { requireProjectAccess, requireUser } from '../auth/actor.js'
+import { badRequest, conflict, type Issue } from '../errors.js'
+import { presentProject } from '../presenters.js'
+
+/** Host labels that must never become a site, because the service or a mail/CDN set-up may need them. */
+export const reservedSlugs = new Set([
+  'api',
+  'www',
+  'admin',
+  'app',
+  'docs',
+  'static',
+  'assets',
+  'mail',
+  'smtp',
+  'imap',
+  'pop',
+  'ftp',
+  'cdn',
+  'dashboard',
+  'auth',
+  'login',
+  'oauth',
+  'status',
+  'help',
+  'support',
+  'blog',
+  'dev',
+  'staging',
+  'preview',
+  'localhost',
+  'root',
+  'system',
+  'internal',
+  'ns1',
+  'ns2',
+  'mx',
+  'webmail',
+  'billing',
+  'security',
+])
+
+/** Why a slug cannot be a project's host label, or undefined when it can. */
+export function slugProblem(slug: string): string | undefined {
+  if (slug.length < 3 || slug.length > 63) return 'must be 3 to 63 characters'
+  if (!/^[a-z0-9-]+$/.test(slug)) return 'may hold only lowercase letters a-z, digits and "-"'
+  if (slug.startsWith('-') || slug.endsWith('-')) return 'must not start or end with "-"'
+  if (slug.includes('--')) return 'must not contain "--" (reserved for preview hosts)'
+  if (reservedSlugs.has(slug)) return `"${slug}" is reserved; choose another`
+  return undefined
+}
+
+const projectIdParams = {
+  type: 'object',
+  required: ['projectId'],
+  properties: { projectId: { type: 'string', minLength: 1, maxLength: 100 } },
+} as const
+const errors = {
+  400: { $ref: 'Error#' },
+  401: { $ref: 'Error#' },
+  403: { $ref: 'Error#' },
+  404: { $ref: 'Error#' },
+}
+
+export const projectRoutes: FastifyPluginAsync = async (app) => {
+  app.get(
+    '/projects/',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: "List the caller's projects",
+        response: { 200: { $ref: 'ProjectList#' }, ...errors },
+      },
+    },
+    async (request) => {
+      const userId = requireUser(request)
+      const rows = await app.repos.projects.listByOwner(userId)
+      return { projects: rows.map((row) => presentProject(app.config, row)) }
+    },
+  )
+
+  app.post<{ Body: { name: string; slug: string; description?: string | null } }>(
+    '/projects/',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Create a project',
+        body: { $ref: 'ProjectCreate#' },
+        response: { 201: { $ref: 'Project#' }, 409: { $ref: 'Error#' }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const userId = requireUser(request)
+      const { slug, description } = request.body
+      const name = request.body.name.trim()
+      const issues: Issue[] = []
+      const problem = slugProblem(slug)
+      if (problem) issues.push({ path: 'body/slug', message: problem })
+      if (name === '') issues.push({ path: 'body/name', message: 'must not be blank' })
+      if (issues.length) throw badRequest('Invalid project', issues)
+      const row = await app.repos.projects.create({
+        ownerId: userId,
+        slug,
+        name,
+        description: description ?? null,
+      })
+      if (!row)
+        throw conflict(`The slug "${slug}" is taken; choose another`, [
+          { path: 'body/slug', message: 'taken' },
+        ])
+      return reply.code(201).send(presentProject(app.config, row))
+    },
+  )
+
+  app.get<{ Params: { slug: string } }>(
+    '/projects/slug/:slug',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Read a project by slug',
+        params: {
+          type: 'object',
+          required: ['slug'],
+          properties: { slug: { type: 'string', maxLength: 100 } },
+        },
+        response: { 200: { $ref: 'Project#' }, ...errors },
+      },
+    },
+    async (request) => {
+      const row = await requireProjectAccess(request, request.params.slug, {
+        allowDeployKey: false,
+        by: 'slug',
+      })
+      return presentProject(app.config, row)
+    },
+  )
+
+  app.get<{ Params: { projectId: string } }>(
+    '/projects/:projectId',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Read a project by id',
+        params: projectIdParams,
+        response: { 200: { $ref: 'Project#' }, ...errors },
+      },
+    },
+    async (request) => {
+      const row = await requireProjectAccess(request, request.params.projectId, {
+        allowDeployKey: false,
+        by: 'id',
+      })
+      return presentProject(app.config, row)
+    },
+  )
+
+  app.patch<{
+    Params: { projectId: string }
+    Body: { name?: string; description?: string | null; deploymentName?: string | null; slug?: unknown }
+  }>(
+    '/projects/:projectId',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: "Update a project's name, description or deployment name",
+        params: projectIdParams,
+        body: { $ref: 'ProjectUpdate#' },
+        response: { 200: { $ref: 'Project#' }, ...errors },
+      },
+    },
+    async (request) => {
+      const project = await requireProjectAccess(request, request.params.projectId, {
+        allowDeployKey: false,
+        by: 'id',
+      })
+      const { name, description, deploymentName } = request.body
+      if (request.body.slug !== undefined) {
+        throw badRequest('The slug cannot be changed; create a new project instead', [
+          { path: 'body/slug', message: 'not updatable' },
+        ])
+      }
+      if (name !== undefined && name.trim() === '') {
+        throw badRequest('Invalid project', [{ path: 'body/name', message: 'must not be blank' }])
+      }
+      const row = await app.repos.projects.update(project.id, {
+        ...(name !== undefined ? { name: name.trim() } : {}),
+        ...(description !== undefined ? { description } : {}),
+        ...(deploymentName !== undefined ? { deploymentName } : {}),
+      })
+      return presentProject(app.config, row ?? project)
+    },
+  )
+}

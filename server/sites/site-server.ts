@@ -1,0 +1,275 @@
+/**
+ * The hot path: Host + path → bytes. Runs as a plain Node request handler (app.ts hands site hosts
+ * here before Fastify routing), reads only the in-memory caches, the site manifest and the blob store.
+ *
+ * URLs: a page `guide/setup/index.html` is canonical at `/guide/setup/` (the compiler's relative links
+ * assume the trailing slash); `/guide/setup`, `/guide/setup.html` and `/guide/setup/index.html`
+ * redirect there. `Accept: text/markdown` on a page answers its `.md` export.
+ */
+import { createHash } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { BlobStore } from '../blobs/store.js'
+import type { SiteFileEntry, SiteManifest } from '../builds/site-manifest.js'
+import type { ServerConfig } from '../config.js'
+import type { Repositories } from '../db/repositories/index.js'
+import { LruCache } from './lru.js'
+import { HostResolver, type SiteTarget } from './resolve-host.js'
+import { pageUrlPath, renderSitemap } from './sitemap.js'
+
+/** Files bigger than this are streamed from the blob store instead of cached in memory. */
+const maxCachedFile = 1024 * 1024
+/** `_assets/site.3f9a0c1b.css`: a content hash in the name, so the bytes at that URL never change. */
+const hashedAsset = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i
+
+type Encoding = 'br' | 'gzip' | 'identity'
+
+function preferredEncoding(header: string | undefined, entry: SiteFileEntry): Encoding {
+  if (!header) return 'identity'
+  if (entry.br && /\bbr\b(?!;q=0(\.0*)?\b)/.test(header)) return 'br'
+  if (entry.gzip && /\bgzip\b(?!;q=0(\.0*)?\b)/.test(header)) return 'gzip'
+  return 'identity'
+}
+
+export class SiteServer {
+  readonly hosts: HostResolver
+  readonly #manifests = new LruCache<string, SiteManifest>(256)
+  readonly #files: LruCache<string, Buffer>
+  readonly #sitemaps = new LruCache<string, { body: Buffer; etag: string }>(256)
+
+  constructor(
+    private readonly config: ServerConfig,
+    private readonly repos: Repositories,
+    private readonly blobs: BlobStore,
+  ) {
+    this.hosts = new HostResolver(config, repos)
+    this.#files = new LruCache<string, Buffer>(config.memoryCacheBytes, (bytes) => bytes.length)
+  }
+
+  /** Node request handler; never throws (an unexpected failure is a plain 500 without details). */
+  handle = (request: IncomingMessage, response: ServerResponse): void => {
+    this.#serve(request, response).catch(() => {
+      if (!response.headersSent) {
+        response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+        response.end('Internal error\n')
+      } else response.destroy()
+    })
+  }
+
+  async #serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    response.setHeader('x-content-type-options', 'nosniff')
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return this.#text(response, 405, 'Only GET and HEAD are served on a docs site\n', {
+        allow: 'GET, HEAD',
+      })
+    }
+    const host = (request.headers.host ?? '').toLowerCase()
+    const lookup = await this.hosts.resolve(host)
+    if ('missing' in lookup)
+      return this.#text(response, 404, `${lookup.missing}\n`, { 'cache-control': 'no-store' })
+    const site = lookup.target
+    if (site.preview) response.setHeader('x-robots-tag', 'noindex')
+    const manifest = await this.#manifest(site.deploymentId)
+    if (!manifest)
+      return this.#text(response, 404, 'This deployment has no files\n', { 'cache-control': 'no-store' })
+
+    const rawUrl = request.url ?? '/'
+    const queryAt = rawUrl.indexOf('?')
+    const query = queryAt === -1 ? '' : rawUrl.slice(queryAt)
+    let path: string
+    try {
+      path = decodeURIComponent(queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt))
+    } catch {
+      return this.#text(response, 400, 'Malformed percent-encoding in the path\n')
+    }
+    if (!path.startsWith('/') || path.includes('\0') || path.split('/').includes('..')) {
+      return this.#text(response, 400, 'Invalid path\n')
+    }
+    if (site.pathPrefix) {
+      if (path === site.pathPrefix) return this.#redirect(response, `${site.pathPrefix}/${query}`)
+      if (!path.startsWith(`${site.pathPrefix}/`)) return this.#notFound(request, response, site, manifest)
+      path = path.slice(site.pathPrefix.length)
+    }
+    const base = `${site.origin}${site.pathPrefix}`
+    const key = path.slice(1)
+
+    if (key === 'sitemap.xml' && !manifest.files['sitemap.xml'])
+      return this.#sitemap(request, response, site, manifest, base)
+
+    const prefix = site.pathPrefix
+    const files = manifest.files
+    if (key === '' || key.endsWith('/')) {
+      const page = `${key}index.html`
+      if (files[page]) return this.#page(request, response, site, manifest, page, base)
+      const asFile = key.slice(0, -1)
+      if (asFile && files[asFile]) return this.#redirect(response, `${prefix}/${encodeURI(asFile)}${query}`)
+      return this.#notFound(request, response, site, manifest)
+    }
+    if (key === 'index.html' || key.endsWith('/index.html')) {
+      if (files[key])
+        return this.#redirect(response, `${prefix}/${encodeURI(key.slice(0, -'index.html'.length))}${query}`)
+    } else if (files[key]) {
+      return this.#file(request, response, site, files[key], {})
+    }
+    if (files[`${key}/index.html`]) return this.#redirect(response, `${prefix}/${encodeURI(key)}/${query}`)
+    if (key.endsWith('.html') && files[`${key.slice(0, -5)}/index.html`]) {
+      return this.#redirect(response, `${prefix}/${encodeURI(key.slice(0, -5))}/${query}`)
+    }
+    return this.#notFound(request, response, site, manifest)
+  }
+
+  /** An HTML page, or its markdown export for `Accept: text/markdown`. */
+  async #page(
+    request: IncomingMessage,
+    response: ServerResponse,
+    site: SiteTarget,
+    manifest: SiteManifest,
+    page: string,
+    base: string,
+  ): Promise<void> {
+    const urlPath = pageUrlPath(page) ?? ''
+    const headers: Record<string, string> = { vary: 'Accept, Accept-Encoding' }
+    const links = [`<${base}/${encodeURI(urlPath)}>; rel="canonical"`]
+    if (manifest.files['llms.txt']) links.push(`<${base}/llms.txt>; rel="llms-txt"`)
+    headers.link = links.join(', ')
+    const markdown = manifest.files[`${urlPath === '' ? 'index' : urlPath.slice(0, -1)}.md`]
+    if (markdown && /\btext\/markdown\b/.test(request.headers.accept ?? '')) {
+      return this.#file(request, response, site, markdown, headers)
+    }
+    const entry = manifest.files[page]
+    if (entry) return this.#file(request, response, site, entry, headers)
+  }
+
+  async #file(
+    request: IncomingMessage,
+    response: ServerResponse,
+    site: SiteTarget,
+    entry: SiteFileEntry,
+    extra: Record<string, string>,
+    status = 200,
+  ): Promise<void> {
+    const encoding = preferredEncoding(request.headers['accept-encoding'] as string | undefined, entry)
+    const variant = encoding === 'identity' ? entry : (entry[encoding] ?? entry)
+    const etag = `"${entry.sha256.slice(0, 32)}${encoding === 'identity' ? '' : `-${encoding}`}"`
+    response.setHeader('content-type', entry.contentType)
+    response.setHeader('etag', etag)
+    response.setHeader('cache-tag', `project-${site.projectId},deployment-${site.deploymentId}`)
+    response.setHeader('surrogate-key', `project-${site.projectId} deployment-${site.deploymentId}`)
+    if (status === 200 && hashedAsset.test(request.url ?? '')) {
+      response.setHeader('cache-control', 'public, max-age=31536000, immutable')
+    } else {
+      // Browsers revalidate every time (cheap with the ETag); a CDN may keep the page for a while and
+      // is purged by Cache-Tag / Surrogate-Key when a deployment is promoted.
+      response.setHeader('cache-control', 'public, max-age=0, must-revalidate')
+      response.setHeader('cdn-cache-control', `public, max-age=${this.config.cdnMaxAgeSeconds}`)
+      response.setHeader('surrogate-control', `max-age=${this.config.cdnMaxAgeSeconds}`)
+    }
+    const vary = extra.vary ?? (entry.br || entry.gzip ? 'Accept-Encoding' : undefined)
+    if (vary) response.setHeader('vary', vary)
+    for (const [name, value] of Object.entries(extra)) if (name !== 'vary') response.setHeader(name, value)
+    if (encoding !== 'identity' && variant !== entry) response.setHeader('content-encoding', encoding)
+    if (status === 200 && request.headers['if-none-match'] === etag) {
+      response.writeHead(304)
+      response.end()
+      return
+    }
+    response.setHeader('content-length', variant.size)
+    if (request.method === 'HEAD') {
+      response.writeHead(status)
+      response.end()
+      return
+    }
+    const cached = this.#files.get(variant.sha256)
+    if (cached) {
+      response.writeHead(status)
+      response.end(cached)
+      return
+    }
+    if (variant.size <= maxCachedFile) {
+      const bytes = await this.blobs.get(variant.sha256)
+      if (!bytes) return this.#text(response, 500, 'A file of this deployment is missing from storage\n')
+      this.#files.set(variant.sha256, bytes)
+      response.writeHead(status)
+      response.end(bytes)
+      return
+    }
+    const stream = this.blobs.stream(variant.sha256)
+    if (!stream) return this.#text(response, 500, 'A file of this deployment is missing from storage\n')
+    response.writeHead(status)
+    stream.on('error', () => response.destroy())
+    stream.pipe(response)
+  }
+
+  async #notFound(
+    request: IncomingMessage,
+    response: ServerResponse,
+    site: SiteTarget,
+    manifest: SiteManifest,
+  ) {
+    const page = manifest.files['404.html']
+    if (page) return this.#file(request, response, site, page, {}, 404)
+    return this.#text(response, 404, 'Page not found\n')
+  }
+
+  async #sitemap(
+    request: IncomingMessage,
+    response: ServerResponse,
+    site: SiteTarget,
+    manifest: SiteManifest,
+    base: string,
+  ): Promise<void> {
+    const cacheKey = `${site.deploymentId} ${base}`
+    let sitemap = this.#sitemaps.get(cacheKey)
+    if (!sitemap) {
+      const body = Buffer.from(renderSitemap(manifest, base))
+      sitemap = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` }
+      this.#sitemaps.set(cacheKey, sitemap)
+    }
+    response.setHeader('content-type', 'application/xml; charset=utf-8')
+    response.setHeader('etag', sitemap.etag)
+    response.setHeader('cache-control', 'public, max-age=0, must-revalidate')
+    response.setHeader('cdn-cache-control', `public, max-age=${this.config.cdnMaxAgeSeconds}`)
+    response.setHeader('cache-tag', `project-${site.projectId},deployment-${site.deploymentId}`)
+    response.setHeader('surrogate-key', `project-${site.projectId} deployment-${site.deploymentId}`)
+    if (request.headers['if-none-match'] === sitemap.etag) {
+      response.writeHead(304)
+      response.end()
+      return
+    }
+    response.setHeader('content-length', sitemap.body.length)
+    response.writeHead(200)
+    response.end(request.method === 'HEAD' ? undefined : sitemap.body)
+  }
+
+  async #manifest(deploymentId: string): Promise<SiteManifest | undefined> {
+    const cached = this.#manifests.get(deploymentId)
+    if (cached) return cached
+    const row = await this.repos.deployments.findById(deploymentId)
+    if (!row?.site_manifest_sha256) return undefined
+    const bytes = await this.blobs.get(row.site_manifest_sha256)
+    if (!bytes) return undefined
+    // Manifests of ready deployments never change, so they stay cached until evicted.
+    const manifest = JSON.parse(bytes.toString('utf8')) as SiteManifest
+    this.#manifests.set(deploymentId, manifest)
+    return manifest
+  }
+
+  #redirect(response: ServerResponse, location: string): void {
+    response.writeHead(301, {
+      location,
+      'cache-control': 'public, max-age=0, must-revalidate',
+      'cdn-cache-control': `public, max-age=${this.config.cdnMaxAgeSeconds}`,
+      'content-length': 0,
+    })
+    response.end()
+  }
+
+  #text(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+    const bytes = Buffer.from(body)
+    response.writeHead(status, {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': bytes.length,
+      ...headers,
+    })
+    response.end(bytes)
+  }
+}
