@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { Builtins, Cli } from 'clipanion'
+import { BuildCommand } from './commands/build.js'
+import { DevCommand } from './commands/dev.js'
 import { LoginCommand } from './commands/login.js'
 import { LogoutCommand } from './commands/logout.js'
 import { WhoamiCommand } from './commands/whoami.js'
@@ -12,6 +14,8 @@ cli.register(Builtins.VersionCommand)
 cli.register(LoginCommand)
 cli.register(LogoutCommand)
 cli.register(WhoamiCommand)
+cli.register(DevCommand)
+cli.register(BuildCommand)
 
 const [, , ...args] = process.argv
 process.exitCode = await cli.run(args)

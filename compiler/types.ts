@@ -26,6 +26,11 @@ export interface BuildOptions {
   analytics?: AnalyticsSettings
   /** Render only these page slugs (docsctl dev compiles on demand); site-wide outputs are skipped. */
   only?: readonly string[]
+  /**
+   * Render pages in this many worker threads (one highlighter and processor each). 0 or 1 renders
+   * in the calling thread, the default: the server already runs builds inside its own worker.
+   */
+  workers?: number
 }
 
 export interface BuildStats {

@@ -1,0 +1,65 @@
+import { Command, Option, UsageError } from 'clipanion'
+import open from 'open'
+import pc from 'picocolors'
+import { startDevServer } from '../dev/server.js'
+import { resolveSiteDir } from '../site-dir.js'
+
+export class DevCommand extends Command {
+  static override paths = [['dev']]
+  static override usage = Command.Usage({
+    description: 'Preview the site locally with live reload',
+    details: `
+      Serves the docs folder at http://localhost:3000 (or \`--port\`), compiling each page when it is
+      first opened, so even a large site is visible at once. Saving a page, snippet or docs.json
+      reloads the open tab. Needs no sign-in and no network. While docs.json is invalid, the preview
+      shows its problems and recovers when the file is fixed.
+    `,
+    examples: [
+      ['Preview the docs in the current folder', 'docsctl dev'],
+      [
+        'Preview ./docs on port 4000 without opening a browser',
+        'docsctl dev --dir docs --port 4000 --no-open',
+      ],
+    ],
+  })
+
+  port = Option.String('--port', '3000', { description: 'Port to listen on (default: 3000)' })
+  dir = Option.String('--dir', { description: 'The docs folder (default: ., ./docs or ./apps/docs)' })
+  noOpen = Option.Boolean('--no-open', false, { description: 'Do not open a browser tab' })
+
+  override async execute(): Promise<number> {
+    const port = Number(this.port)
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port must be a whole number from 0 to 65535, not "${this.port}"`)
+    const dir = resolveSiteDir(this.dir)
+    const log = (line: string) => {
+      const colour = line.startsWith('error')
+        ? pc.red
+        : line.startsWith('warning')
+          ? pc.yellow
+          : (text: string) => text
+      this.context.stdout.write(`${colour(line)}\n`)
+    }
+    let server: Awaited<ReturnType<typeof startDevServer>>
+    try {
+      server = await startDevServer({ dir, port, log })
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      const message =
+        code === 'EADDRINUSE' ? `port ${port} is in use; pass another with --port` : (error as Error).message
+      this.context.stderr.write(`${pc.red('error')} ${message}\n`)
+      return 1
+    }
+    this.context.stdout.write(
+      `${pc.green('➜')} Previewing ${dir} at ${pc.cyan(server.url)} (Ctrl-C to stop)\n`,
+    )
+    if (!this.noOpen) open(server.url).catch(() => undefined)
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve()
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    })
+    await server.close()
+    return 0
+  }
+}

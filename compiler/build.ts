@@ -1,0 +1,324 @@
+/**
+ * `buildSite(files, options)`: source files in, site files and diagnostics out, deterministically.
+ * The stages, in order: load docs.json (config/), find the pages (pages.ts), render each page body
+ * (content/, reusing the cache, in worker threads when asked), wrap every page in the shell (theme/),
+ * then the site-wide outputs (outputs/). The CLI (`build`, `dev`) and the server call this alike.
+ */
+import { availableParallelism } from 'node:os'
+import { performance } from 'node:perf_hooks'
+import { loadConfig } from './config/index.js'
+import type { DocsConfig, NavigationTree, ValidationMode } from './config/types.js'
+import { readFrontMatter } from './content/frontmatter.js'
+import type { RenderedPage } from './content/render-page.js'
+import { type Diagnostic, hasErrors, sortDiagnostics } from './diagnostics.js'
+import type { SiteFiles, SourceFiles } from './files.js'
+import { type LlmsPage, renderLlmsFullTxt, renderLlmsTxt } from './outputs/llms.js'
+import { renderMarkdownExport } from './outputs/markdown-export.js'
+import { renderNotFoundBody } from './outputs/not-found.js'
+import { renderRobotsTxt } from './outputs/robots.js'
+import { renderSearchIndex, SEARCH_INDEX_PATH, type SearchEntry } from './outputs/search-index.js'
+import { collectStaticAssets } from './outputs/static-assets.js'
+import {
+  type CacheEntry,
+  compilerVersion,
+  dependencyFingerprint,
+  lookup,
+  pageKey,
+  siteKey,
+} from './pool/cache.js'
+import type { RenderOutcome, RenderTask } from './pool/protocol.js'
+import { renderOne } from './pool/render-one.js'
+import { renderInPool } from './pool/render-pool.js'
+import { themeFiles } from './theme/assets.js'
+import type { PageSummary, SiteContext } from './theme/context.js'
+import { iconSvg } from './theme/icons.js'
+import { indexLocations, indexNeighbours } from './theme/navigation.js'
+import { renderShell } from './theme/page.js'
+import { markdownOutputPath, pageOutputPath, ROOT_FILE_SLUG } from './theme/urls.js'
+import type { BuildCache, BuildOptions, BuildResult } from './types.js'
+
+const encoder = new TextEncoder()
+
+/** Below this many pages to render, starting workers costs more than it saves. */
+const POOL_THRESHOLD = 32
+
+/** The number of render workers a command-line build should use: one per core. */
+export const defaultWorkers = (): number => availableParallelism()
+
+export async function buildSite(files: SourceFiles, options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now()
+  const { mode } = options
+  const loaded = loadConfig(files, { mode })
+  const diagnostics: Diagnostic[] = [...loaded.diagnostics]
+  const emptyCache: BuildCache = { compilerVersion: compilerVersion(), entries: {} }
+  const { config, navigation } = loaded
+  if (!config || !navigation) {
+    return {
+      ok: false,
+      files: new Map(),
+      diagnostics: sortDiagnostics(diagnostics),
+      cache: options.cache ?? emptyCache,
+      stats: {
+        pages: 0,
+        pagesRendered: 0,
+        pagesReused: 0,
+        highlightCalls: 0,
+        durationMs: performance.now() - started,
+      },
+    }
+  }
+
+  const discovered = discoverPages(files, navigation, mode)
+  diagnostics.push(...discovered.diagnostics)
+  const allPages = discovered.pages
+  const pageSlugs = new Set(allPages.map((page) => page.slug))
+  const wanted = options.only ? new Set(options.only) : undefined
+  const selected = wanted ? allPages.filter((page) => wanted.has(page.slug)) : allPages
+
+  // Render what the cache cannot supply.
+  const site = siteKey(mode, [...pageSlugs])
+  const rendered = new Map<string, RenderedPage>()
+  const nextEntries: Record<string, unknown> = options.only ? { ...(options.cache?.entries ?? {}) } : {}
+  const tasks: (RenderTask & { key: string })[] = []
+  for (const page of selected) {
+    const key = pageKey(site, page.file, files.get(page.file)!)
+    const hit = lookup(options.cache, key, files)
+    if (hit) {
+      rendered.set(page.slug, hit.page)
+      nextEntries[key] = hit
+    } else tasks.push({ file: page.file, slug: page.slug, key })
+  }
+  const outcomes = await renderPages(tasks, files, pageSlugs, options)
+  let highlightCalls = 0
+  tasks.forEach((task, index) => {
+    const outcome = outcomes[index]!
+    if (!outcome.ok) {
+      diagnostics.push({
+        severity: 'error',
+        file: task.file,
+        rule: 'render-failed',
+        message: outcome.message,
+      })
+      return
+    }
+    highlightCalls += outcome.highlightCalls
+    rendered.set(task.slug, outcome.page)
+    const entry: CacheEntry = { page: outcome.page, dependencies: dependencyFingerprint(outcome.page, files) }
+    nextEntries[task.key] = entry
+  })
+  for (const page of selected) diagnostics.push(...(rendered.get(page.slug)?.diagnostics ?? []))
+
+  const context = siteContext(config, navigation, allPages, rendered, files, options)
+  const output: SiteFiles = new Map()
+  for (const [path, bytes] of themeFiles().files) output.set(path, bytes)
+  const assetPaths = new Set<string>()
+  for (const page of selected) {
+    const body = rendered.get(page.slug)
+    if (!body) continue
+    const html = renderShell(context, {
+      slug: page.slug,
+      title: body.title,
+      ...(body.description ? { description: body.description } : {}),
+      html: body.html,
+      toc: body.toc,
+      frontMatter: { ...body.frontMatter },
+    })
+    output.set(pageOutputPath(page.slug), encoder.encode(html))
+    output.set(markdownOutputPath(page.slug), encoder.encode(renderMarkdownExport(body)))
+    for (const asset of body.assets) assetPaths.add(asset)
+  }
+  for (const [path, bytes] of collectStaticAssets(files, config, assetPaths, !wanted)) output.set(path, bytes)
+  if (!wanted) writeSiteOutputs(output, context, allPages, rendered)
+
+  const sorted: SiteFiles = new Map([...output.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  const allDiagnostics = sortDiagnostics(diagnostics)
+  return {
+    ok: !hasErrors(allDiagnostics),
+    files: sorted,
+    diagnostics: allDiagnostics,
+    cache: { compilerVersion: compilerVersion(), entries: nextEntries },
+    stats: {
+      pages: selected.length,
+      pagesRendered: tasks.length,
+      pagesReused: selected.length - tasks.length,
+      highlightCalls,
+      durationMs: performance.now() - started,
+    },
+  }
+}
+
+async function renderPages(
+  tasks: readonly RenderTask[],
+  files: SourceFiles,
+  pageSlugs: ReadonlySet<string>,
+  options: BuildOptions,
+): Promise<RenderOutcome[]> {
+  const workers = options.workers ?? 0
+  if (workers > 1 && tasks.length >= POOL_THRESHOLD) {
+    try {
+      return await renderInPool(tasks, { files, pageSlugs, mode: options.mode, workers })
+    } catch {
+      // A worker that cannot start (or died) must not fail the build: render in this thread instead.
+    }
+  }
+  const outcomes: RenderOutcome[] = []
+  for (const task of tasks) outcomes.push(await renderOne(task, files, pageSlugs, options.mode))
+  return outcomes
+}
+
+function siteContext(
+  config: DocsConfig,
+  navigation: NavigationTree,
+  pages: readonly SitePage[],
+  rendered: ReadonlyMap<string, RenderedPage>,
+  files: SourceFiles,
+  options: BuildOptions,
+): SiteContext {
+  const summaries = new Map<string, PageSummary>()
+  for (const page of pages) {
+    const front = rendered.get(page.slug)?.frontMatter ?? frontMatterOf(files, page.file, options.mode)
+    if (!front) continue
+    const summary: PageSummary = { title: front.title }
+    if (front.sidebarTitle) summary.sidebarTitle = front.sidebarTitle
+    if (front.url) summary.url = front.url
+    if (front.tag) summary.tag = front.tag
+    if (front.deprecated) summary.deprecated = true
+    if (front.hidden) summary.hidden = true
+    const icon = front.icon ? iconSvg(front.icon, front.iconType) : undefined
+    if (icon) summary.iconSvg = icon
+    summaries.set(page.slug, summary)
+  }
+  const firstPageOfTab = navigation.tabs.map(
+    (_, tab) =>
+      navigation.pages.find(
+        (location) => location.tab === tab && !location.hidden && summaries.has(location.slug),
+      )?.slug,
+  )
+  const theme = themeFiles()
+  const context: SiteContext = {
+    config,
+    navigation,
+    pages: summaries,
+    firstPageOfTab,
+    locations: indexLocations(navigation),
+    neighbours: indexNeighbours(navigation),
+    assets: { css: theme.cssPath, js: theme.jsPath, searchIndex: SEARCH_INDEX_PATH },
+    iconSvg: (name) => iconSvg(name, undefined),
+  }
+  if (options.analytics) context.analytics = options.analytics
+  return context
+}
+
+/** Front matter of a page that was not rendered in this build (docsctl dev renders on demand). */
+function frontMatterOf(files: SourceFiles, file: string, mode: BuildOptions['mode']) {
+  const bytes = files.get(file)
+  if (!bytes) return undefined
+  return readFrontMatter(new TextDecoder().decode(bytes), file, mode).data
+}
+
+function writeSiteOutputs(
+  output: SiteFiles,
+  context: SiteContext,
+  pages: readonly SitePage[],
+  rendered: ReadonlyMap<string, RenderedPage>,
+): void {
+  const { config } = context
+  const listed: LlmsPage[] = []
+  const search: SearchEntry[] = []
+  const disallowed: string[] = []
+  const indexing = config.seo?.indexing ?? 'navigable'
+  for (const page of pages) {
+    const body = rendered.get(page.slug)
+    if (!body) continue
+    const location = context.locations.get(page.slug)
+    const section = location?.groups.at(-1)
+    const hidden = !location || location.hidden || body.frontMatter.hidden === true
+    if (body.frontMatter.noindex === true || (indexing === 'navigable' && hidden)) disallowed.push(page.slug)
+    if (hidden) continue
+    const llmsPage: LlmsPage = { slug: page.slug, title: body.title, markdown: renderMarkdownExport(body) }
+    if (body.description) llmsPage.description = body.description
+    if (section) llmsPage.section = section
+    listed.push(llmsPage)
+    const entry: SearchEntry = {
+      url: page.slug === 'index' ? '' : `${page.slug}/`,
+      title: body.title,
+      headings: body.toc.map((heading) => heading.text),
+      text: body.text,
+    }
+    if (section) entry.section = section
+    if (body.description) entry.description = body.description
+    if (body.frontMatter.keywords) entry.keywords = body.frontMatter.keywords
+    search.push(entry)
+  }
+  output.set('llms.txt', encoder.encode(renderLlmsTxt(config, listed)))
+  output.set('llms-full.txt', encoder.encode(renderLlmsFullTxt(config, listed)))
+  output.set('robots.txt', encoder.encode(renderRobotsTxt(disallowed)))
+  output.set(SEARCH_INDEX_PATH, renderSearchIndex(search))
+  const home = context.firstPageOfTab[0]
+  output.set(
+    '404.html',
+    encoder.encode(
+      renderShell(context, {
+        slug: ROOT_FILE_SLUG,
+        title: 'Page not found',
+        html: renderNotFoundBody(home),
+        toc: [],
+        frontMatter: { noindex: true, hideFooterPagination: true },
+      }),
+    ),
+  )
+  // A site without an `index` page still answers at its root: send readers to the first page.
+  if (!rendered.has('index') && home) {
+    const target = `${home}/`
+    output.set(
+      'index.html',
+      encoder.encode(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeText(config.name)}</title><meta http-equiv="refresh" content="0; url=${escapeText(target)}"><link rel="canonical" href="${escapeText(target)}"></head><body><p><a href="${escapeText(target)}">Continue to ${escapeText(config.name)}</a></p></body></html>\n`,
+      ),
+    )
+  }
+}
+
+const escapeText = (text: string): string =>
+  text.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char] ?? char)
+
+interface SitePage {
+  slug: string
+  file: string
+  inNavigation: boolean
+}
+
+const isSnippetPath = (path: string): boolean =>
+  path.startsWith('snippets/') || path.split('/').some((segment) => segment.startsWith('_'))
+
+function discoverPages(
+  files: SourceFiles,
+  navigation: NavigationTree,
+  mode: ValidationMode,
+): { pages: SitePage[]; diagnostics: Diagnostic[] } {
+  const pages: SitePage[] = []
+  const diagnostics: Diagnostic[] = []
+  const seen = new Set<string>()
+  for (const location of navigation.pages) {
+    if (seen.has(location.slug)) continue
+    seen.add(location.slug)
+    const file = [`${location.slug}.mdx`, `${location.slug}.md`].find((candidate) => files.has(candidate))
+    if (file) {
+      pages.push({ slug: location.slug, file, inNavigation: true })
+      continue
+    }
+    diagnostics.push({
+      severity: mode === 'strict' ? 'error' : 'warning',
+      file: 'docs.json',
+      rule: 'missing-page',
+      message: `Navigation page "${location.slug}" has no file; expected ${location.slug}.mdx`,
+    })
+  }
+  const unlisted = [...files.keys()]
+    .filter((path) => path.endsWith('.mdx') && !isSnippetPath(path))
+    .map((path) => path.slice(0, -'.mdx'.length))
+    .filter((slug) => !seen.has(slug))
+    .sort()
+  for (const slug of unlisted) pages.push({ slug, file: `${slug}.mdx`, inNavigation: false })
+  return { pages, diagnostics }
+}

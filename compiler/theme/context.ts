@@ -1,0 +1,49 @@
+/** What the shell templates need about the whole site, computed once per build. */
+import type { DocsConfig, NavigationTree, PageLocation } from '../config/types.js'
+import type { AnalyticsSettings } from '../types.js'
+import type { PageNeighbours } from './navigation.js'
+
+/** Sidebar and pagination facts about one page, from its front matter. */
+export interface PageSummary {
+  title: string
+  sidebarTitle?: string
+  /** Inline SVG of the page's icon, when it has one the icon set knows. */
+  iconSvg?: string
+  /** Front matter `url`: the navigation entry links out instead of to the page. */
+  url?: string
+  tag?: string
+  deprecated?: boolean
+  hidden?: boolean
+}
+
+/** Site paths (relative to the root) of the hashed theme files. */
+export interface ThemeAssetPaths {
+  css: string
+  js: string
+  searchIndex: string
+}
+
+export interface SiteContext {
+  config: DocsConfig
+  navigation: NavigationTree
+  pages: ReadonlyMap<string, PageSummary>
+  /** The first visible page of each tab (by tab index), where a tab link leads. */
+  firstPageOfTab: readonly (string | undefined)[]
+  /** Navigation facts by page slug and pagination neighbours, indexed once per build. */
+  locations: ReadonlyMap<string, PageLocation>
+  neighbours: ReadonlyMap<string, PageNeighbours>
+  assets: ThemeAssetPaths
+  /** Icon SVG by name for group and tab icons from docs.json. */
+  iconSvg: (name: string) => string | undefined
+  analytics?: AnalyticsSettings
+}
+
+/** The page being wrapped by the shell. */
+export interface ShellPage {
+  slug: string
+  title: string
+  description?: string
+  html: string
+  toc: { depth: 2 | 3; id: string; text: string }[]
+  frontMatter: Record<string, unknown>
+}

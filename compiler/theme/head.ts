@@ -1,0 +1,72 @@
+/** The `<head>`: title, meta, favicon, the hashed stylesheet and script, the no-flash colour mode, analytics. */
+import type { AnalyticsSettings } from '../types.js'
+import type { SiteContext } from './context.js'
+import { configAsset } from './header.js'
+import { escapeHtml, join } from './html.js'
+import { siteHref } from './urls.js'
+
+export interface HeadOptions {
+  slug: string
+  title: string
+  description?: string
+  keywords?: string[]
+  noindex: boolean
+}
+
+/**
+ * Runs before first paint: applies the stored or system colour mode so a dark reader never sees a
+ * light flash. `appearance.strict` locks the default mode and ignores any stored choice.
+ */
+const colourModeScript =
+  "(function(){var d=document.documentElement,m=d.getAttribute('data-appearance')||'system';try{if(d.getAttribute('data-appearance-strict')!=='true'){var s=localStorage.getItem('docs-theme');if(s==='light'||s==='dark')m=s}}catch(e){}if(m==='system')m=window.matchMedia&&matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light';d.setAttribute('data-theme',m)})()"
+
+export function renderHead(site: SiteContext, options: HeadOptions): string {
+  const { config } = site
+  const { slug } = options
+  const title = options.title === config.name ? config.name : `${options.title} - ${config.name}`
+  const description = options.description ?? config.description
+  const metatags = Object.entries(config.seo?.metatags ?? {})
+    .filter(([name]) => name !== 'robots' || !options.noindex)
+    .map(([name, content]) =>
+      name.startsWith('og:')
+        ? `<meta property="${escapeHtml(name)}" content="${escapeHtml(content)}">`
+        : `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`,
+    )
+    .join('')
+  return join(
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    description && `<meta name="description" content="${escapeHtml(description)}">`,
+    options.keywords?.length
+      ? `<meta name="keywords" content="${escapeHtml(options.keywords.join(', '))}">`
+      : '',
+    options.noindex && '<meta name="robots" content="noindex">',
+    metatags,
+    `<meta name="docs-root" content="${escapeHtml(siteHref(slug, ''))}">`,
+    `<meta name="docs-search-index" content="${escapeHtml(siteHref(slug, site.assets.searchIndex))}">`,
+    renderFavicon(site, slug),
+    `<link rel="stylesheet" href="${escapeHtml(siteHref(slug, site.assets.css))}">`,
+    `<script>${colourModeScript}</script>`,
+    `<script src="${escapeHtml(siteHref(slug, site.assets.js))}" defer></script>`,
+    renderAnalytics(site.analytics),
+    '</head>',
+  )
+}
+
+function renderFavicon(site: SiteContext, slug: string): string {
+  const favicon = site.config.favicon
+  if (!favicon) return ''
+  if (typeof favicon === 'string') return `<link rel="icon" href="${escapeHtml(configAsset(slug, favicon))}">`
+  return `<link rel="icon" href="${escapeHtml(configAsset(slug, favicon.light))}" media="(prefers-color-scheme: light)"><link rel="icon" href="${escapeHtml(configAsset(slug, favicon.dark))}" media="(prefers-color-scheme: dark)">`
+}
+
+/** JSON for inline scripts: `<` escaped so a value can never close the script element. */
+const scriptJson = (value: string): string => JSON.stringify(value).replace(/</g, '\\u003c')
+
+/** PostHog's loader, only when the project configured it: nothing third-party loads otherwise. */
+export function renderAnalytics(analytics: AnalyticsSettings | undefined): string {
+  const posthog = analytics?.posthog
+  if (!posthog) return ''
+  const host = posthog.host.replace(/\/+$/, '')
+  return `<script>(function(){var k=${scriptJson(posthog.key)},h=${scriptJson(host)};window.posthog=window.posthog||[];var s=document.createElement('script');s.async=true;s.src=h.replace('.i.posthog.com','-assets.i.posthog.com')+'/static/array.js';s.onload=function(){window.posthog&&window.posthog.init&&window.posthog.init(k,{api_host:h,person_profiles:'identified_only'})};document.head.appendChild(s)})()</script>`
+}

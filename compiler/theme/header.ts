@@ -1,0 +1,81 @@
+/**
+ * The header: menu button (phones), logo, search button, navbar links, version and language
+ * dropdowns, colour-mode toggle; below it the tabs of the navigation.
+ */
+import type { NavLink } from '../config/types.js'
+import type { SiteContext } from './context.js'
+import { escapeHtml, join } from './html.js'
+import { externalAttributes, tabHref } from './sidebar.js'
+import { configHref, pageHref, siteHref } from './urls.js'
+
+export function renderHeader(site: SiteContext, slug: string, tabIndex: number, hasSidebar: boolean): string {
+  const { config } = site
+  const strict = config.appearance?.strict === true
+  const navbarLinks = config.navbar?.links ?? []
+  const primary = config.navbar?.primary
+  const links = join(
+    ...navbarLinks.map(
+      (link) =>
+        `<a class="d-navbar-link" href="${escapeHtml(configHref(slug, link.href))}"${externalAttributes(link.href)}>${escapeHtml(link.label)}</a>`,
+    ),
+    primary &&
+      `<a class="d-navbar-primary" href="${escapeHtml(configHref(slug, primary.href))}"${externalAttributes(primary.href)}>${escapeHtml(primary.label ?? 'Get started')}</a>`,
+  )
+  const menuButton = hasSidebar
+    ? '<label class="d-menu-button" for="d-nav-toggle"><span class="d-visually-hidden">Open navigation</span><svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg></label>'
+    : ''
+  const searchPrompt = config.search?.prompt ?? 'Search…'
+  const toggle = strict
+    ? ''
+    : `<button type="button" class="d-icon-button d-theme-toggle" data-theme-toggle aria-label="Toggle dark mode"><svg class="d-icon-sun" aria-hidden="true" viewBox="0 0 24 24" width="18" height="18"><circle cx="12" cy="12" r="4" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg><svg class="d-icon-moon" aria-hidden="true" viewBox="0 0 24 24" width="18" height="18"><path d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/></svg></button>`
+  const bar = `<div class="d-header-bar">${menuButton}${renderLogo(site, slug)}<button type="button" class="d-search-button" data-search-open aria-label="Search (Ctrl K)"><svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><circle cx="11" cy="11" r="7" fill="none" stroke="currentColor" stroke-width="2"/><path d="m20 20-3.5-3.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg><span class="d-search-prompt">${escapeHtml(searchPrompt)}</span><kbd>Ctrl K</kbd></button><div class="d-header-end">${renderDropdown('Version', site.navigation.versions, slug)}${renderDropdown('Language', site.navigation.languages, slug)}<nav class="d-navbar" aria-label="Site links">${links}</nav>${toggle}</div></div>`
+  return `<header class="d-header">${bar}${renderTabs(site, slug, tabIndex)}</header>`
+}
+
+function renderLogo(site: SiteContext, slug: string): string {
+  const { config } = site
+  const logo = config.logo
+  const home = pageHref(slug, site.firstPageOfTab[0] ?? 'index')
+  if (!logo) return `<a class="d-logo d-logo-text" href="${escapeHtml(home)}">${escapeHtml(config.name)}</a>`
+  const themed = typeof logo === 'string' ? { light: logo, dark: logo } : logo
+  const alt = typeof logo === 'string' ? config.name : (logo.alt ?? config.name)
+  const href = typeof logo === 'string' || !logo.href ? home : configHref(slug, logo.href)
+  const source = (path: string) => escapeHtml(configAsset(slug, path))
+  const images =
+    themed.light === themed.dark
+      ? `<img src="${source(themed.light)}" alt="${escapeHtml(alt)}" height="28">`
+      : `<img class="d-only-light" src="${source(themed.light)}" alt="${escapeHtml(alt)}" height="28"><img class="d-only-dark" src="${source(themed.dark)}" alt="${escapeHtml(alt)}" height="28">`
+  return `<a class="d-logo" href="${escapeHtml(href)}">${images}</a>`
+}
+
+/** A docs.json asset path (`/logo/light.svg`, `logo/light.svg` or a URL) relative to the page. */
+export function configAsset(slug: string, path: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) return path
+  return siteHref(slug, path.replace(/^\/+/, ''))
+}
+
+function renderDropdown(label: string, links: readonly NavLink[], slug: string): string {
+  if (links.length === 0) return ''
+  const first = links[0]!
+  const items = links
+    .map(
+      (link) =>
+        `<li><a href="${escapeHtml(configHref(slug, link.href))}"${externalAttributes(link.href)}>${escapeHtml(link.label)}</a></li>`,
+    )
+    .join('')
+  return `<details class="d-dropdown"><summary aria-label="${label}: ${escapeHtml(first.label)}">${escapeHtml(first.label)}</summary><ul>${items}</ul></details>`
+}
+
+function renderTabs(site: SiteContext, slug: string, tabIndex: number): string {
+  const tabs = site.navigation.tabs
+  if (tabs.length < 2 && !tabs.some((tab) => tab.label !== null)) return ''
+  const items = tabs
+    .map((tab, index) => {
+      const href = tabHref(site, slug, index) ?? siteHref(slug, '')
+      const current = index === tabIndex ? ' aria-current="true"' : ''
+      const icon = tab.icon ? site.iconSvg(tab.icon) : undefined
+      return `<li><a class="d-tab" href="${escapeHtml(href)}"${current}${tab.href ? externalAttributes(tab.href) : ''}>${icon ? `<span class="d-nav-icon" aria-hidden="true">${icon}</span>` : ''}${escapeHtml(tab.label ?? site.config.name)}</a></li>`
+    })
+    .join('')
+  return `<nav class="d-tabs" aria-label="Sections"><ul>${items}</ul></nav>`
+}

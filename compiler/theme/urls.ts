@@ -1,0 +1,45 @@
+/**
+ * Every URL the shell writes is relative to the page, so one build serves at `{slug}.{base_domain}/`
+ * and under any path prefix. A page `guide/setup` lives at `guide/setup/index.html`; the root page
+ * `index` at `index.html`.
+ */
+
+/** The output file of a page slug. */
+export const pageOutputPath = (slug: string): string =>
+  slug === 'index' ? 'index.html' : `${slug}/index.html`
+
+/** The `.md` export of a page slug. */
+export const markdownOutputPath = (slug: string): string => `${slug}.md`
+
+/** The shell's slug for files at the site root that are not pages (404.html): no page is current. */
+export const ROOT_FILE_SLUG = ''
+
+/** `../../` for a page two folders deep, `` for the root page: the prefix that reaches the site root. */
+export function rootPrefix(slug: string): string {
+  if (slug === 'index' || slug === ROOT_FILE_SLUG) return ''
+  return '../'.repeat(slug.split('/').length)
+}
+
+/** The relative link from page `fromSlug` to the site path `sitePath` (a file or `slug/`). */
+export const siteHref = (fromSlug: string, sitePath: string): string =>
+  rootPrefix(fromSlug) + sitePath || './'
+
+/** The relative link from one page to another page. */
+export const pageHref = (fromSlug: string, toSlug: string): string =>
+  siteHref(fromSlug, toSlug === 'index' ? '' : `${toSlug}/`)
+
+export const isExternal = (href: string): boolean =>
+  /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//')
+
+/**
+ * A link written in docs.json (navbar, anchors, versions): external URLs stay as they are, `/path`
+ * and `path` are site paths made relative to the page.
+ */
+export function configHref(fromSlug: string, href: string): string {
+  if (isExternal(href) || href.startsWith('#')) return href
+  const [path = '', hash = ''] = href.replace(/^\/+/, '').split(/(?=#)/)
+  const clean = path.replace(/\.mdx?$/, '')
+  if (clean === '' || clean === 'index') return siteHref(fromSlug, '') + hash
+  const looksLikeFile = /\.[a-z0-9]+$/i.test(clean) || clean.endsWith('/')
+  return siteHref(fromSlug, looksLikeFile ? clean : `${clean}/`) + hash
+}
