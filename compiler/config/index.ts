@@ -49,7 +49,10 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
     path: formatJsonPath(path),
   })
   let validated: Record<string, unknown> | undefined
-  const done = (config: DocsConfig | undefined, navigation: LoadedConfig['navigation']): ConfigWithSource => ({
+  const done = (
+    config: DocsConfig | undefined,
+    navigation: LoadedConfig['navigation'],
+  ): ConfigWithSource => ({
     config,
     navigation,
     diagnostics: sortDiagnostics(diagnostics),

@@ -56,11 +56,9 @@ function computeLineStarts(text: string): number[] {
   return starts
 }
 
-/** Deepest nesting of arrays/objects, scanning outside strings; cheap and never recursive. */
-function nestingDepth(text: string): { depth: number; offset: number } {
+/** Offset where arrays/objects first nest deeper than the limit (-1 if never); never recursive. */
+function tooDeepAt(text: string): number {
   let depth = 0
-  let deepest = 0
-  let offset = 0
   let inString = false
   for (let index = 0; index < text.length; index++) {
     const char = text.charCodeAt(index)
@@ -70,13 +68,10 @@ function nestingDepth(text: string): { depth: number; offset: number } {
     } else if (char === 34) inString = true
     else if (char === 123 || char === 91) {
       depth++
-      if (depth > deepest) {
-        deepest = depth
-        offset = index
-      }
+      if (depth > MAX_JSON_DEPTH) return index
     } else if (char === 125 || char === 93) depth--
   }
-  return { depth: deepest, offset }
+  return -1
 }
 
 const parseErrorWording: Record<string, string> = {
@@ -139,12 +134,12 @@ export function readJsonSource(
   const lineStarts = computeLineStarts(text)
   if (text.trim() === '')
     return fail('empty-file', 'file is empty; expected a JSON object', { line: 1, column: 1 })
-  const nesting = nestingDepth(text)
-  if (nesting.depth > MAX_JSON_DEPTH) {
+  const deepAt = tooDeepAt(text)
+  if (deepAt >= 0) {
     return fail(
       'too-deep',
-      `nesting is ${nesting.depth} levels deep; at most ${MAX_JSON_DEPTH} are allowed`,
-      positionAt({ lineStarts }, nesting.offset),
+      `nested more than ${MAX_JSON_DEPTH} levels deep here; flatten the structure`,
+      positionAt({ lineStarts }, deepAt),
     )
   }
   const start = text.search(/\S/)

@@ -60,7 +60,13 @@ class SiteChecks {
     this.knownSlugs = [...files.keys()].filter((path) => /\.mdx?$/.test(path)).map(normalizePageSlug)
   }
 
-  private report(path: JsonPath, at: 'value' | 'key', severity: Diagnostic['severity'], rule: string, message: string) {
+  private report(
+    path: JsonPath,
+    at: 'value' | 'key',
+    severity: Diagnostic['severity'],
+    rule: string,
+    message: string,
+  ) {
     const { path: shown, ...place } = this.loaded.locate(path, at)
     this.diagnostics.push({ severity, ...place, path: shown, rule, message })
   }
@@ -134,7 +140,13 @@ class SiteChecks {
   private page(entry: string, path: JsonPath): void {
     const slug = normalizePageSlug(entry)
     if (!isSafeRelativePath(slug)) {
-      this.report(path, 'value', 'error', 'invalid-page', `page ${JSON.stringify(entry)} is not a path inside the docs root`)
+      this.report(
+        path,
+        'value',
+        'error',
+        'invalid-page',
+        `page ${JSON.stringify(entry)} is not a path inside the docs root`,
+      )
       return
     }
     for (const extension of ['.mdx', '.md']) {

@@ -1,0 +1,112 @@
+/**
+ * Finding the docs directory and reading it into the compiler's input (path → bytes). `validate`,
+ * `build`, `dev` and `push` all read a site the same way, so what validates is what deploys.
+ */
+import { existsSync } from 'node:fs'
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises'
+import { join, relative, resolve, sep } from 'node:path'
+import ignore, { type Ignore } from 'ignore'
+
+/** Where `docsctl` looks for docs.json when no directory is given, in order. */
+export const SITE_DIR_CANDIDATES = ['.', 'docs', join('apps', 'docs')] as const
+
+/**
+ * The docs directory: `arg` when given; otherwise the first of the current directory, `./docs` and
+ * `./apps/docs` that holds a docs.json; otherwise the current directory.
+ */
+export function resolveSiteDir(arg?: string, cwd: string = process.cwd()): string {
+  if (arg !== undefined && arg !== '') return resolve(cwd, arg)
+  for (const candidate of SITE_DIR_CANDIDATES) {
+    const dir = resolve(cwd, candidate)
+    if (existsSync(join(dir, 'docs.json'))) return dir
+  }
+  return resolve(cwd)
+}
+
+export interface SiteFilesRead {
+  /** POSIX relative path → bytes. */
+  files: Map<string, Uint8Array>
+  /** Entries that were skipped, each with the reason, for the command to print. */
+  problems: string[]
+}
+
+/** Read errors that mean "this entry is gone or unreadable", not a bug. */
+const isFsError = (error: unknown): error is NodeJS.ErrnoException =>
+  error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string'
+
+/**
+ * Every file under `dir`, skipping entries whose names start with `.`, `node_modules`, and what
+ * `.docsignore` (gitignore syntax) lists. Symlinks are followed only when they stay inside `dir`.
+ */
+export async function readSiteFiles(dir: string): Promise<SiteFilesRead> {
+  const files = new Map<string, Uint8Array>()
+  const problems: string[] = []
+  const root = await realpath(dir)
+  const rules = await loadIgnore(root)
+  const visited = new Set<string>([root])
+
+  const isInside = (path: string) => path === root || path.startsWith(root + sep)
+
+  const walk = async (absolute: string, relativeDir: string): Promise<void> => {
+    const entries = await readdir(absolute, { withFileTypes: true })
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    await Promise.all(
+      entries.map(async (entry) => {
+        if (entry.name.startsWith('.') || entry.name === 'node_modules') return
+        const path = relativeDir ? `${relativeDir}/${entry.name}` : entry.name
+        const full = join(absolute, entry.name)
+        try {
+          let target = full
+          let isDirectory = entry.isDirectory()
+          if (entry.isSymbolicLink()) {
+            target = await realpath(full)
+            if (!isInside(target)) {
+              problems.push(`${path}: skipped, a symlink pointing outside the docs directory`)
+              return
+            }
+            isDirectory = (await stat(target)).isDirectory()
+          } else if (!entry.isFile() && !isDirectory) {
+            return
+          }
+          if (rules.ignores(isDirectory ? `${path}/` : path)) return
+          if (isDirectory) {
+            // A symlinked directory may lead back to one already read.
+            const real = entry.isSymbolicLink() ? target : await realpath(full)
+            if (visited.has(real)) return
+            visited.add(real)
+            await walk(full, path)
+            return
+          }
+          files.set(path, new Uint8Array(await readFile(target)))
+        } catch (error) {
+          if (!isFsError(error)) throw error
+          problems.push(
+            `${path}: skipped, ${error.code === 'EACCES' ? 'permission denied' : (error.code ?? 'unreadable')}`,
+          )
+        }
+      }),
+    )
+  }
+  await walk(root, '')
+  // Stable order whatever order the reads finished in.
+  const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  problems.sort()
+  return { files: sorted, problems }
+}
+
+async function loadIgnore(root: string): Promise<Ignore> {
+  const rules = ignore()
+  try {
+    const info = await lstat(join(root, '.docsignore'))
+    if (info.isFile()) rules.add(await readFile(join(root, '.docsignore'), 'utf8'))
+  } catch (error) {
+    if (!isFsError(error)) throw error
+  }
+  return rules
+}
+
+/** A path relative to the current directory, for messages: `docs` rather than `/home/me/site/docs`. */
+export function displayPath(dir: string, cwd: string = process.cwd()): string {
+  const shown = relative(cwd, dir)
+  return shown === '' ? '.' : shown.startsWith('..') ? dir : shown
+}

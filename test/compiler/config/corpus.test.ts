@@ -1,0 +1,55 @@
+/**
+ * The four real sites in ../shared/corpus, written for a hosted platform: strict validation reports
+ * precisely what is not supported here (pinned in fixtures/corpus/<site>.strict.txt; UPDATE=1 to
+ * regenerate), and a lenient load succeeds with every page of their navigation.
+ */
+import assert from 'node:assert/strict'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { readSiteFiles } from '../../../cli/site-dir.js'
+import { fromPackageRoot } from '../../../compiler/assets.js'
+import { validateSite } from '../../../compiler/config/validate-site.js'
+import { formatDiagnostic } from '../../../compiler/diagnostics.js'
+
+const corpusRoot = process.env.DOCS_CORPUS ?? '/work/shared/corpus'
+const sites = ['x402', 'rallly', 'cline', 'mem0']
+const expectedDir = fromPackageRoot('test', 'compiler', 'config', 'fixtures', 'corpus')
+
+/** Page slugs as the raw JSON lists them, found without our loader: every string inside a `pages` list. */
+function slugsInNavigation(value: unknown, inPages = false, into = new Set<string>()): Set<string> {
+  if (typeof value === 'string' && inPages) into.add(value.replace(/^\//, ''))
+  else if (Array.isArray(value)) for (const item of value) slugsInNavigation(item, inPages, into)
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) slugsInNavigation(child, key === 'pages', into)
+  }
+  return into
+}
+
+for (const site of sites) {
+  const dir = join(corpusRoot, site)
+  test(`corpus ${site}: strict diagnostics are the pinned ones`, { skip: !existsSync(dir) }, async () => {
+    const { files } = await readSiteFiles(dir)
+    const { diagnostics } = validateSite(files, { mode: 'strict' })
+    const actual = diagnostics
+      .map((diagnostic) => `${diagnostic.severity} ${formatDiagnostic(diagnostic)}\n`)
+      .join('')
+    const expectedFile = join(expectedDir, `${site}.strict.txt`)
+    if (process.env.UPDATE === '1') writeFileSync(expectedFile, actual)
+    assert.equal(actual, readFileSync(expectedFile, 'utf8'))
+    assert.ok(!actual.includes('anyOf'))
+  })
+
+  test(`corpus ${site}: lenient load succeeds and lists every page`, { skip: !existsSync(dir) }, async () => {
+    const { files } = await readSiteFiles(dir)
+    const result = validateSite(files, { mode: 'lenient' })
+    const errors = result.diagnostics.filter((diagnostic) => diagnostic.severity === 'error')
+    assert.deepEqual(errors.map(formatDiagnostic), [])
+    assert.ok(result.config)
+    const raw = JSON.parse(readFileSync(join(dir, 'docs.json'), 'utf8')) as { navigation: unknown }
+    const listed = slugsInNavigation(raw.navigation)
+    const loaded = new Set(result.navigation?.pages.map((page) => page.slug))
+    assert.deepEqual([...loaded].sort(), [...listed].sort())
+    for (const slug of loaded) assert.ok(result.pageFiles.has(slug), `page file for ${slug}`)
+  })
+}

@@ -1,0 +1,315 @@
+import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { readSiteFiles } from '../../../cli/site-dir.js'
+import { fromPackageRoot } from '../../../compiler/assets.js'
+import { loadConfig } from '../../../compiler/config/index.js'
+import { mapLegacyConfig } from '../../../compiler/config/legacy.js'
+import { type Diagnostic, formatDiagnostic } from '../../../compiler/diagnostics.js'
+
+const encoder = new TextEncoder()
+const site = (docs: string | Uint8Array, extra: Record<string, string> = {}) =>
+  new Map<string, Uint8Array>([
+    ['docs.json', typeof docs === 'string' ? encoder.encode(docs) : docs],
+    ...Object.entries(extra).map(([path, text]) => [path, encoder.encode(text)] as [string, Uint8Array]),
+  ])
+const lines = (diagnostics: Diagnostic[]) => diagnostics.map(formatDiagnostic)
+
+test('the issue example: an unknown key names line, column, path and the likely fix', () => {
+  const docs = `{
+  "name": "Acme",
+  "navigation": {
+    "tabs": [
+      {
+        "tab": "Guides",
+        "pages": ["index"]
+      },
+      {
+        "tab": "More",
+        "groups": [],
+        "icon": "book",
+        "href": "https://example.com",
+        "grups": []
+      }
+    ]
+  }
+}`
+  const { diagnostics } = loadConfig(site(docs), { mode: 'strict' })
+  assert.deepEqual(lines(diagnostics), [
+    'docs.json:14:9 navigation.tabs[1]: unknown key "grups"; did you mean "groups"?',
+  ])
+  assert.equal(diagnostics[0]?.rule, 'unknown-key')
+})
+
+test('the full fixture normalises into tabs, groups, hidden pages and links', async () => {
+  const { files } = await readSiteFiles(fromPackageRoot('fixtures', 'sites', 'full'))
+  const { config, navigation, diagnostics } = loadConfig(files, { mode: 'strict' })
+  assert.deepEqual(diagnostics, [])
+  assert.equal(config?.name, 'Acme Docs')
+  assert.ok(navigation)
+  assert.deepEqual(
+    navigation.tabs.map((tab) => [tab.label, tab.href ?? null, tab.items.length]),
+    [
+      ['Guides', null, 4],
+      ['API Reference', null, 1],
+      ['Blog', 'https://acme.example.com/blog', 0],
+    ],
+  )
+  const [start, concepts, internals] = navigation.tabs[0]?.items ?? []
+  assert.deepEqual(
+    [start, concepts, internals].map(
+      (item) => item?.kind === 'group' && [item.label, item.expanded, item.hidden],
+    ),
+    [
+      ['Getting Started', true, false],
+      ['Concepts', true, false],
+      ['Internals', false, true],
+    ],
+  )
+  assert.deepEqual(navigation.pages, [
+    { slug: 'index', tab: 0, groups: ['Getting Started'], hidden: false },
+    { slug: 'quickstart', tab: 0, groups: ['Getting Started'], hidden: false },
+    { slug: 'concepts/projects', tab: 0, groups: ['Concepts'], hidden: false },
+    { slug: 'concepts/deployments', tab: 0, groups: ['Concepts'], hidden: false },
+    { slug: 'concepts/internals', tab: 0, groups: ['Internals'], hidden: true },
+    { slug: 'api/overview', tab: 1, groups: ['Endpoints'], hidden: false },
+    { slug: 'api/projects', tab: 1, groups: ['Endpoints'], hidden: false },
+    { slug: 'changelog', tab: 0, groups: [], hidden: true },
+  ])
+  assert.deepEqual(navigation.versions, [
+    { label: 'v2', href: 'https://docs.acme.example.com' },
+    { label: 'v1', href: 'https://v1.docs.acme.example.com' },
+  ])
+  assert.deepEqual(navigation.languages[1], {
+    label: 'Deutsch',
+    href: 'https://de.docs.acme.example.com',
+    locale: 'de',
+  })
+  assert.deepEqual(navigation.global.anchors, [
+    { label: 'GitHub', href: 'https://github.com/acme', icon: 'github' },
+  ])
+})
+
+test('a site without tabs gets one unlabelled tab; slugs lose leading slashes and extensions', () => {
+  const docs = JSON.stringify({
+    name: 'Acme',
+    navigation: {
+      pages: ['/intro.mdx'],
+      groups: [
+        { group: 'A', pages: ['a'] },
+        { group: 'B', pages: ['b', 'intro'] },
+      ],
+    },
+  })
+  const { navigation } = loadConfig(site(docs), { mode: 'strict' })
+  assert.equal(navigation?.tabs.length, 1)
+  assert.equal(navigation?.tabs[0]?.label, null)
+  assert.deepEqual(
+    navigation?.pages.map((page) => page.slug),
+    ['intro', 'a', 'b'],
+  )
+  const groups = navigation?.tabs[0]?.items.filter((item) => item.kind === 'group')
+  assert.deepEqual(
+    groups?.map((group) => group.kind === 'group' && group.expanded),
+    [true, false],
+  )
+})
+
+test('lenient mode drops unknown keys with warnings and keeps the rest', () => {
+  const docs = JSON.stringify({
+    name: 'Acme',
+    theme: 'mint',
+    feedback: { thumbsRating: true },
+    appearance: { default: 'darkk' },
+    navigation: { pages: ['index'] },
+  })
+  const { config, diagnostics } = loadConfig(site(docs), { mode: 'lenient' })
+  assert.ok(diagnostics.every((diagnostic) => diagnostic.severity === 'warning'))
+  assert.deepEqual(lines(diagnostics), [
+    'docs.json:1:16 "theme" is not supported here: sites use the built-in theme; ignored',
+    'docs.json:1:31 unknown key "feedback" ignored',
+    'docs.json:1:88 appearance.default: expected one of "system", "light", "dark", found "darkk"; did you mean "dark"?; ignored',
+  ])
+  assert.deepEqual(Object.keys(config ?? {}).sort(), ['appearance', 'name', 'navigation'])
+  assert.deepEqual(config?.appearance, {})
+})
+
+test('lenient mode still fails on a navigation of the wrong shape', () => {
+  const docs = JSON.stringify({ name: 'Acme', navigation: { groups: 'Start' } })
+  const { diagnostics } = loadConfig(site(docs), { mode: 'lenient' })
+  assert.deepEqual(
+    diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.message]),
+    [['error', 'expected an array, found "Start"']],
+  )
+})
+
+test('lenient mode maps anchors, dropdowns, products, menus and nested groups onto tabs and groups', () => {
+  const docs = JSON.stringify(
+    {
+      name: 'Acme',
+      navigation: {
+        anchors: [
+          {
+            anchor: 'Docs',
+            icon: 'book',
+            tabs: [{ tab: 'Start', groups: [{ group: 'One', pages: ['a'] }] }],
+          },
+          { anchor: 'Community', href: 'https://example.com' },
+        ],
+        products: [{ product: 'Cloud', pages: ['b'] }],
+        dropdowns: [
+          {
+            dropdown: 'SDKs',
+            tabs: [
+              {
+                tab: 'JS',
+                menu: [{ item: 'Client', groups: [{ group: 'Deep', pages: ['c'] }], pages: ['d'] }],
+              },
+            ],
+          },
+        ],
+      },
+    },
+    null,
+    2,
+  )
+  const { navigation, diagnostics } = loadConfig(site(docs), { mode: 'lenient' })
+  assert.ok(
+    diagnostics.every((diagnostic) => diagnostic.severity === 'warning'),
+    lines(diagnostics).join('\n'),
+  )
+  assert.deepEqual(
+    navigation?.tabs.map((tab) => tab.label),
+    ['Start', 'Community', 'JS', 'Cloud'],
+  )
+  assert.deepEqual(
+    navigation?.pages.map((page) => [page.slug, page.groups.join('/')]),
+    [
+      ['a', 'One'],
+      ['d', 'Client'],
+      ['c', 'Client/Deep'],
+      ['b', ''],
+    ],
+  )
+})
+
+test('mapLegacyConfig writes out a config in our shape', () => {
+  const { config, changes } = mapLegacyConfig({
+    name: 'Acme',
+    anchors: [{ name: 'Blog', url: 'https://example.com/blog' }],
+    navigation: { global: { anchors: [{ anchor: 'GitHub', href: 'https://github.com' }] }, groups: [] },
+  })
+  assert.deepEqual(config, {
+    name: 'Acme',
+    navigation: {
+      global: {
+        anchors: [
+          { label: 'GitHub', href: 'https://github.com' },
+          { label: 'Blog', href: 'https://example.com/blog' },
+        ],
+      },
+      groups: [],
+    },
+  })
+  assert.deepEqual(
+    changes.map((change) => change.mapped),
+    ['"anchor" read as "label"', 'top-level "anchors" mapped onto navigation.global.anchors'],
+  )
+})
+
+test('strict mode reports legacy navigation as not supported here', () => {
+  const docs =
+    '{\n  "name": "Acme",\n  "navigation": {\n    "products": [{ "product": "Cloud", "pages": ["b"] }]\n  }\n}'
+  const { diagnostics } = loadConfig(site(docs), { mode: 'strict' })
+  assert.deepEqual(lines(diagnostics), [
+    'docs.json:4:5 navigation: "products" is not supported here; use "tabs" (each product becomes a tab)',
+  ])
+})
+
+test('a tab $ref resolves relative to the referring file and reports positions in that file', () => {
+  const docs = '{ "name": "Acme", "navigation": { "tabs": [{ "$ref": "nav/tab.json" }] } }'
+  const tab = '{\n  "tab": "API",\n  "pages": ["index"],\n  "icn": "code"\n}'
+  const { navigation, diagnostics } = loadConfig(site(docs, { 'nav/tab.json': tab }), { mode: 'strict' })
+  assert.deepEqual(lines(diagnostics), [
+    'nav/tab.json:4:3 navigation.tabs[0]: unknown key "icn"; did you mean "icon"?',
+  ])
+  assert.equal(navigation?.tabs[0]?.label, 'API')
+})
+
+test('bad input gets one clear diagnostic, never an exception', async (t) => {
+  const cases: [string, string | Uint8Array, string][] = [
+    ['missing docs.json', '', ''],
+    ['empty file', '', 'docs.json:1:1 file is empty; expected a JSON object'],
+    ['whitespace only', '  \n\n', 'docs.json:1:1 file is empty; expected a JSON object'],
+    ['not JSON', 'hello', 'docs.json:1:1 file is not JSON: expected "{" to open an object, found "hello"'],
+    [
+      'a string',
+      '"name"',
+      'docs.json:1:1 file is not JSON: expected "{" to open an object, found "\\"name\\""',
+    ],
+    [
+      'comments',
+      '{\n  "name": "A", // x\n  "navigation": {"pages": ["a"]}\n}',
+      'docs.json:2:16 comments are not allowed in JSON; remove the comment',
+    ],
+    ['unterminated', '{ "name": "A"', 'docs.json:1:14 expected "}" to close the object'],
+    [
+      'non-UTF-8 bytes',
+      new Uint8Array([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
+      'docs.json file is not valid UTF-8 (bad byte 0xff at byte 6); save it as UTF-8',
+    ],
+    [
+      'a 5 MB file',
+      `{"name": "${'x'.repeat(5 * 1024 * 1024)}"}`,
+      'docs.json file is 5.0 MB; a config file may be at most 2 MB',
+    ],
+    [
+      'deeply nested navigation',
+      `{"name":"A","navigation":{"groups":[${'{"group":"g","pages":['.repeat(2000)}${']}'.repeat(2000)}]}}`,
+      'docs.json:1:718 nested more than 64 levels deep here; flatten the structure',
+    ],
+  ]
+  for (const [name, docs, expected] of cases) {
+    await t.test(name, () => {
+      const files = name === 'missing docs.json' ? new Map<string, Uint8Array>() : site(docs)
+      const result = loadConfig(files, { mode: 'strict' })
+      assert.equal(result.config, undefined)
+      assert.equal(result.diagnostics[0]?.severity, 'error')
+      if (expected) assert.equal(formatDiagnostic(result.diagnostics[0] as Diagnostic), expected)
+      else assert.equal(result.diagnostics[0]?.rule, 'missing-config')
+    })
+  }
+})
+
+test('a BOM is a warning and positions still match the editor', () => {
+  const bytes = encoder.encode('\uFEFF{\n  "name": "A",\n  "navigation": { "pages": ["a"] },\n  "x": 1\n}')
+  const { diagnostics, config } = loadConfig(site(bytes), { mode: 'strict' })
+  assert.ok(config)
+  assert.deepEqual(
+    diagnostics.map((diagnostic) => `${diagnostic.severity} ${formatDiagnostic(diagnostic)}`),
+    [
+      'warning docs.json:1:1 file starts with a byte order mark; save it as UTF-8 without BOM',
+      'error docs.json:4:3 unknown key "x"; expected one of "$schema", "name", "slug", "description", "logo", "favicon", "appearance", "navbar", "navigation", "api", "contextual", "search", "seo", "metadata"',
+    ],
+  )
+})
+
+test('$ref escaping the root or looping is reported, not followed', () => {
+  const outside = site('{ "name": "A", "navigation": { "tabs": [{ "$ref": "../../etc/passwd" }] } }')
+  assert.deepEqual(lines(loadConfig(outside, { mode: 'strict' }).diagnostics), [
+    'docs.json:1:51 navigation.tabs[0]: "$ref" "../../etc/passwd" points outside the docs root',
+  ])
+  const absolute = site('{ "name": "A", "navigation": { "tabs": [{ "$ref": "/../secret.json" }] } }')
+  assert.equal(loadConfig(absolute, { mode: 'strict' }).diagnostics[0]?.rule, 'ref-outside-root')
+  const loop = site('{ "name": "A", "navigation": { "tabs": [{ "$ref": "docs.json" }] } }')
+  assert.deepEqual(lines(loadConfig(loop, { mode: 'lenient' }).diagnostics), [
+    'docs.json:1:51 navigation.tabs[0]: "$ref" "docs.json" makes a cycle: docs.json → docs.json',
+  ])
+})
+
+test('messages never expose raw schema wording', async () => {
+  const { files } = await readSiteFiles(join(fromPackageRoot('fixtures', 'invalid'), 'union-types'))
+  const { diagnostics } = loadConfig(files, { mode: 'strict' })
+  for (const diagnostic of diagnostics)
+    assert.doesNotMatch(diagnostic.message, /anyOf|oneOf|must match|schema/)
+})
