@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 import { Builtins, Cli } from 'clipanion'
+import { AnalyticsGetCommand } from './commands/analytics-get.js'
+import { AnalyticsSetCommand } from './commands/analytics-set.js'
+import { AnalyticsUnsetCommand } from './commands/analytics-unset.js'
 import { BuildCommand } from './commands/build.js'
 import { DevCommand } from './commands/dev.js'
 import { LoginCommand } from './commands/login.js'
 import { LogoutCommand } from './commands/logout.js'
+import { PushCommand } from './commands/push.js'
 import { WhoamiCommand } from './commands/whoami.js'
 import { cliVersion } from './version.js'
 
@@ -14,6 +18,10 @@ cli.register(Builtins.VersionCommand)
 cli.register(LoginCommand)
 cli.register(LogoutCommand)
 cli.register(WhoamiCommand)
+cli.register(PushCommand)
+cli.register(AnalyticsGetCommand)
+cli.register(AnalyticsSetCommand)
+cli.register(AnalyticsUnsetCommand)
 cli.register(DevCommand)
 cli.register(BuildCommand)
 

@@ -1,0 +1,174 @@
+import { stat } from 'node:fs/promises'
+import { Command, Option } from 'clipanion'
+import pc from 'picocolors'
+import { validateSite } from '../../compiler/config/validate-site.js'
+import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../compiler/diagnostics.js'
+import { ApiClient, ApiError } from '../api.js'
+import { CommandFailure, reportFailure } from '../auth/failure.js'
+import { requireSession, resolveApiUrl, sessionFailure } from '../auth/session.js'
+import { deploy } from '../push/deploy.js'
+import { detectGitContext } from '../push/git-context.js'
+import { createReporter, formatBytes } from '../push/progress.js'
+import { isInteractive, offerToCreateProject, readSiteIdentity, resolveProjectSlug } from '../push/project.js'
+import { readSiteFiles, resolveSiteDir } from '../site-dir.js'
+
+export class PushCommand extends Command {
+  static override paths = [['push']]
+  static override usage = Command.Usage({
+    description: 'Deploy a docs directory',
+    details: `
+      Validates docs.json strictly, uploads the files the server does not already have (in batches of
+      at most 4 MB), builds the site on the server and makes it live.
+
+      The project slug comes from --project, then DOCSCTL_PROJECT, then "slug" in docs.json. Credentials
+      come from --api-key, then DOCSCTL_API_KEY (a project deploy key, for CI), then the session of
+      \`docsctl login\`. The branch and message default to DOCSCTL_BRANCH / DOCSCTL_COMMIT_MESSAGE, then
+      the CI provider's environment or git.
+    `,
+    examples: [
+      ['Deploy the docs in this directory (or ./docs, ./apps/docs)', 'docsctl push'],
+      ['Deploy a directory to a named project', 'docsctl push ./site --project acme-docs'],
+      ['Deploy from CI with a deploy key', 'DOCSCTL_API_KEY=dk_… docsctl push --project acme-docs'],
+    ],
+  })
+
+  dir = Option.String({ required: false, name: 'dir' })
+  project = Option.String('--project', {
+    description: 'Project slug (default: DOCSCTL_PROJECT, then docs.json "slug")',
+  })
+  apiKey = Option.String('--api-key', {
+    description: 'Project deploy key (default: DOCSCTL_API_KEY, then the login session)',
+  })
+  apiUrl = Option.String('--api-url', {
+    description: 'API address (default: DOCSCTL_API_URL or http://localhost:8080)',
+  })
+  branch = Option.String('--branch', {
+    description: 'Branch of the deployment (default: from git or CI, else main)',
+  })
+  message = Option.String('--message', {
+    description: 'Commit message of the deployment (default: the last commit)',
+  })
+
+  override async execute(): Promise<number> {
+    const env = process.env
+    const stdout = this.context.stdout
+    const reporter = createReporter(this.context.stderr as typeof process.stderr)
+    const apiKey = this.apiKey ?? env.DOCSCTL_API_KEY
+    let apiUrl = ''
+    try {
+      const dir = await resolveSiteDir(this.dir)
+      const files = await this.collect(dir)
+
+      const git = await detectGitContext({ cwd: dir, branch: this.branch, message: this.message, env })
+      const slug = await resolveProjectSlug(this.project, dir, env)
+
+      let client: ApiClient
+      if (apiKey) {
+        apiUrl = resolveApiUrl(this.apiUrl, env)
+        client = new ApiClient({ apiUrl, token: () => apiKey })
+      } else {
+        const signedIn = await requireSession(this.apiUrl, env).catch((error: unknown) => {
+          if (error instanceof CommandFailure)
+            throw new CommandFailure(
+              `${error.message}\nIn CI, pass a project deploy key with DOCSCTL_API_KEY instead.`,
+            )
+          throw error
+        })
+        client = signedIn.client
+        apiUrl = client.apiUrl
+        if (!(await client.findProjectBySlug(slug))) {
+          if (!isInteractive(git.isCi))
+            throw new CommandFailure(
+              `No project "${slug}" exists on ${apiUrl} for your account. Run \`docsctl push\` once in a terminal to create it (it asks, then prints a deploy key for CI), or fix the slug: --project, DOCSCTL_PROJECT or "slug" in docs.json.`,
+            )
+          const created = await offerToCreateProject({
+            client,
+            slug,
+            suggestedName: (await readSiteIdentity(dir)).name,
+            write: (text) => stdout.write(text),
+          })
+          if (!created) {
+            stdout.write('Nothing deployed.\n')
+            return 1
+          }
+        }
+      }
+
+      const result = await deploy({
+        client,
+        slug,
+        files,
+        branch: git.branch,
+        commitMessage: git.commitMessage,
+        reporter,
+      })
+      const deployment = result.deployment
+      const warnings = deployment.diagnostics.filter((diagnostic) => diagnostic.severity === 'warning')
+      if (deployment.status !== 'ready') {
+        for (const diagnostic of sortDiagnostics(deployment.diagnostics))
+          this.context.stderr.write(
+            `${diagnostic.severity === 'error' ? pc.red('error') : pc.yellow('warning')} ${formatDiagnostic(diagnostic)}\n`,
+          )
+        throw new CommandFailure(
+          `The build of ${deployment.id} failed${result.error ? `: ${result.error}` : ''}. The live site is unchanged; fix the problems above and push again.`,
+        )
+      }
+      for (const diagnostic of warnings)
+        this.context.stderr.write(`${pc.yellow('warning')} ${formatDiagnostic(diagnostic)}\n`)
+      const where = deployment.url ?? deployment.previewUrl
+      stdout.write(
+        `${pc.green('Deployed')} ${deployment.id}: uploaded ${result.uploadedFiles} of ${result.totalFiles} files (${formatBytes(result.uploadedBytes)}).\n`,
+      )
+      stdout.write(`${deployment.live ? 'Live at' : 'Preview at'} ${where}\n`)
+      return 0
+    } catch (error) {
+      return reportFailure(
+        this.context,
+        apiKey ? deployKeyFailure(error, this.project ?? env.DOCSCTL_PROJECT) : sessionFailure(error, apiUrl),
+      )
+    }
+  }
+
+  /** Read the site and validate it strictly, exactly as `docsctl validate` reports problems. */
+  private async collect(dir: string): Promise<Map<string, Uint8Array>> {
+    const info = await stat(dir).catch((error: NodeJS.ErrnoException) => {
+      throw new CommandFailure(
+        error.code === 'ENOENT'
+          ? `The directory ${dir} does not exist.`
+          : `Cannot read ${dir}: ${error.code ?? error.message}.`,
+      )
+    })
+    if (!info.isDirectory()) throw new CommandFailure(`${dir} is not a directory.`)
+    const { files, problems } = await readSiteFiles(dir).catch((error: NodeJS.ErrnoException) => {
+      throw new CommandFailure(
+        `Cannot read ${dir}: ${error.code === 'EACCES' ? 'permission denied' : error.message}.`,
+      )
+    })
+    if (problems.length > 0)
+      throw new CommandFailure(`Cannot push ${dir}:\n${problems.map((problem) => `  ${problem}`).join('\n')}`)
+    const diagnostics = sortDiagnostics(validateSite(files, { mode: 'strict' }).diagnostics)
+    for (const diagnostic of diagnostics)
+      this.context.stderr.write(
+        `${diagnostic.severity === 'error' ? pc.red('error') : pc.yellow('warning')} ${formatDiagnostic(diagnostic)}\n`,
+      )
+    if (hasErrors(diagnostics))
+      throw new CommandFailure(
+        `${dir}/docs.json is not valid; fix the problems above (\`docsctl validate\` shows the same) and push again.`,
+      )
+    return files
+  }
+}
+
+/** With a deploy key, a 401 or 404 means the key or the slug is wrong, not the session. */
+function deployKeyFailure(error: unknown, slug: string | undefined): unknown {
+  if (!(error instanceof ApiError)) return error
+  if (error.status === 401)
+    return new CommandFailure(
+      'The deploy key was refused: it is wrong, revoked or for another server. Check --api-key / DOCSCTL_API_KEY and create a new key if needed.',
+    )
+  if (error.status === 404 || error.status === 403)
+    return new CommandFailure(
+      `This deploy key cannot deploy to ${slug ? `"${slug}"` : 'that project'}: a key deploys only to its own project. Check --project, DOCSCTL_PROJECT or "slug" in docs.json.`,
+    )
+  return error
+}
