@@ -61,7 +61,8 @@ const hostOf = (request: IncomingMessage): string | undefined => request.headers
 export function isApiHost(config: Pick<ServerConfig, 'apiHost'>, host: string | undefined): boolean {
   if (host === undefined || host === '' || host === config.apiHost) return true
   const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d+$/, '')
-  return isIP(name) !== 0 || name === config.apiHost
+  // The API's host name on any port (a proxy may add or drop it; inject() sends `localhost:80`).
+  return isIP(name) !== 0 || name === config.apiHost.replace(/:\d+$/, '')
 }
 
 export async function buildApp(config: ServerConfig, options: AppOptions = {}): Promise<FastifyInstance> {

@@ -1,0 +1,168 @@
+/**
+ * Test helpers for the server: an app on a fresh data folder and, for PostgreSQL, a fresh schema
+ * (dropped afterwards, so parallel runs never collide); signed-in users; multipart bodies; deploying
+ * a fixture site through the real API.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import type { TestContext } from 'node:test'
+import type { FastifyInstance } from 'fastify'
+import pg from 'pg'
+import { fromPackageRoot } from '../../compiler/assets.js'
+import { buildApp } from '../../server/app.js'
+import { defaultConfig, type ServerConfig } from '../../server/config.js'
+
+export type Engine = 'sqlite' | 'postgres'
+export const engines: Engine[] = ['sqlite', 'postgres']
+export const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+/** A fresh PostgreSQL schema for one test; dropped in `t.after`. */
+export async function freshSchema(t: Pick<TestContext, 'after'>): Promise<string> {
+  const schema = `t_${randomBytes(6).toString('hex')}`
+  const client = new pg.Client({ connectionString: postgresUrl })
+  await client.connect()
+  await client.query(`create schema ${schema}`)
+  await client.end()
+  t.after(async () => {
+    const cleanup = new pg.Client({ connectionString: postgresUrl })
+    await cleanup.connect()
+    await cleanup.query(`drop schema if exists ${schema} cascade`)
+    await cleanup.end()
+  })
+  return schema
+}
+
+export async function testConfig(
+  t: Pick<TestContext, 'after'>,
+  engine: Engine,
+  overrides: Partial<ServerConfig> = {},
+): Promise<ServerConfig> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'docs-server-'))
+  t.after(() => rm(dataDir, { recursive: true, force: true }))
+  const database =
+    engine === 'postgres' ? { databaseUrl: postgresUrl, databaseSchema: await freshSchema(t) } : {}
+  return defaultConfig({ dataDir, buildWorkers: 1, ...database, ...overrides })
+}
+
+export async function testApp(
+  t: Pick<TestContext, 'after'>,
+  engine: Engine = 'sqlite',
+  overrides: Partial<ServerConfig> = {},
+): Promise<FastifyInstance> {
+  const config = await testConfig(t, engine, overrides)
+  const app = await buildApp(config)
+  // Registered after the schema/folder cleanups, so it runs first (t.after runs in reverse order).
+  t.after(() => app.close())
+  return app
+}
+
+export async function signIn(app: FastifyInstance, email = 'ada@example.com'): Promise<string> {
+  const user = await app.repos.users.findOrCreate(email)
+  const { token } = await app.repos.accessTokens.issue(user.id, 3600)
+  return token
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+export const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex')
+
+/** A multipart/form-data body with one file part per entry, named by its path. */
+export function multipartBody(
+  parts: { name: string; bytes: Uint8Array | string }[],
+  boundary = 'docs-test-boundary',
+) {
+  const chunks: Buffer[] = []
+  for (const part of parts) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.name.split('/').pop()}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      Buffer.from(part.bytes),
+      Buffer.from('\r\n'),
+    )
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`))
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  }
+}
+
+/** Every file of a folder as path → bytes, skipping dot files like the CLI does. */
+export async function readSiteFolder(folder: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>()
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) await walk(path)
+      else files.set(relative(folder, path).split('\\').join('/'), await readFile(path))
+    }
+  }
+  await walk(folder)
+  return files
+}
+
+export const fixtureSite = (name: string): Promise<Map<string, Buffer>> =>
+  readSiteFolder(fromPackageRoot('fixtures', 'sites', name))
+
+export const manifestOf = (files: Map<string, Uint8Array>) =>
+  [...files].map(([path, bytes]) => ({ path, sha256: sha256(bytes), size: bytes.length }))
+
+export async function createProject(
+  app: FastifyInstance,
+  token: string,
+  slug: string,
+): Promise<{ id: string; slug: string }> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/projects/',
+    headers: bearer(token),
+    payload: { name: `Project ${slug}`, slug },
+  })
+  if (response.statusCode !== 201) throw new Error(`create project: ${response.statusCode} ${response.body}`)
+  return response.json()
+}
+
+/**
+ * Create a deployment, upload what the server lacks in one batch, finalize. Returns the finalize
+ * response, the hashes that were uploaded, and the deployment id.
+ */
+export async function deploy(
+  app: FastifyInstance,
+  token: string,
+  slug: string,
+  files: Map<string, Uint8Array>,
+  options: { promote?: boolean } = {},
+) {
+  const created = await app.inject({
+    method: 'POST',
+    url: `/projects/slug/${slug}/deployments`,
+    headers: bearer(token),
+    payload: { branch: 'main', commitMessage: 'test', files: manifestOf(files) },
+  })
+  if (created.statusCode !== 201) throw new Error(`create deployment: ${created.statusCode} ${created.body}`)
+  const { deployment, missing } = created.json() as { deployment: { id: string }; missing: string[] }
+  const wanted = new Set(missing)
+  const parts = [...files]
+    .filter(([, bytes]) => wanted.delete(sha256(bytes)))
+    .map(([name, bytes]) => ({ name, bytes }))
+  if (parts.length) {
+    const body = multipartBody(parts)
+    const uploaded = await app.inject({
+      method: 'POST',
+      url: `/projects/slug/${slug}/deployments/${deployment.id}/files/batch`,
+      headers: { ...bearer(token), ...body.headers },
+      payload: body.payload,
+    })
+    if (uploaded.statusCode !== 200) throw new Error(`upload: ${uploaded.statusCode} ${uploaded.body}`)
+  }
+  const finalized = await app.inject({
+    method: 'POST',
+    url: `/projects/slug/${slug}/deployments/${deployment.id}/finalize`,
+    headers: bearer(token),
+    payload: { promote: options.promote ?? true, waitSeconds: 60 },
+  })
+  return { id: deployment.id, missing, uploadedPaths: parts.map((part) => part.name), finalized }
+}
