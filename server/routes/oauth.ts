@@ -11,6 +11,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { AuthorizationServer, CLI_CLIENT_ID } from '../auth/oauth/authorization-server.js'
 import { OAuthError } from '../auth/oauth/errors.js'
+import { redactedRequestSerializer } from '../auth/oauth/log-redaction.js'
 import { hashSecret, newOpaqueId } from '../auth/oauth/secrets.js'
 import { SignInStore } from '../auth/oauth/store.js'
 import type { OAuthRequestRow } from '../auth/oauth/tables.js'
@@ -59,7 +60,14 @@ function readCookie(request: FastifyRequest, name: string): string | undefined {
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
 
-export const oauthRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
+export const oauthRoutes: FastifyPluginAsync = async (app) => {
+  // A child context whose request logs go through the redacting serializer.
+  // Fastify types serializers as returning strings; pino accepts objects, which keep logs structured.
+  const req = redactedRequestSerializer as unknown as (value: unknown) => string
+  await app.register(signInRoutes, { logSerializers: { req } })
+}
+
+const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
   const signIn = app.config.signIn
   const publicUrl = signIn.publicUrl
   const callbackUrl = `${publicUrl}/oauth/callback`

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import {
+  Browser,
+  buildTestApp,
+  callbackParams,
+  exchangeCode,
+  PUBLIC_URL,
+  readForm,
+  startCliLogin,
+} from '../auth/harness.js'
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcIssuer } from '../auth/oidc-issuer.js'
+
+const CALLBACK = `${PUBLIC_URL}/oauth/callback`
+
+async function oidcApp(t: import('node:test').TestContext) {
+  const { issuer } = await startOidcIssuer(t, CALLBACK)
+  const { app } = await buildTestApp(t, {
+    signIn: { oidcIssuer: issuer, oidcClientId: OIDC_CLIENT_ID, oidcClientSecret: OIDC_CLIENT_SECRET },
+  })
+  return { app, issuer }
+}
+
+/** Fills in oidc-provider's development login page, then its consent page. */
+async function signInAtIssuer(browser: Browser, login: ReturnType<typeof startCliLogin>, account: string) {
+  const loginPage = await browser.navigate(login.authorizeUrl, login.redirectUri)
+  assert.equal(loginPage.status, 200, loginPage.body)
+  const loginForm = readForm(loginPage.body)
+  assert.equal(loginForm.fields.prompt, 'login')
+  const consentPage = await browser.navigate(
+    new URL(loginForm.action ?? '', loginPage.url).href,
+    login.redirectUri,
+    {
+      prompt: 'login',
+      login: account,
+      password: 'anything',
+    },
+  )
+  assert.equal(consentPage.status, 200, consentPage.body)
+  const consentForm = readForm(consentPage.body)
+  assert.equal(consentForm.fields.prompt, 'consent')
+  return browser.navigate(new URL(consentForm.action ?? '', consentPage.url).href, login.redirectUri, {
+    prompt: 'consent',
+  })
+}
+
+test('the full PKCE sign-in against a real OpenID Connect provider issues tokens for its verified email', async (t) => {
+  const { app, issuer } = await oidcApp(t)
+  const login = startCliLogin()
+  const browser = new Browser(app)
+
+  const authorize = await browser.request('GET', login.authorizeUrl)
+  assert.equal(authorize.status, 302)
+  const upstream = new URL(authorize.location ?? '')
+  assert.equal(upstream.origin, issuer)
+  assert.equal(upstream.searchParams.get('client_id'), OIDC_CLIENT_ID)
+  assert.equal(upstream.searchParams.get('redirect_uri'), CALLBACK)
+  assert.equal(upstream.searchParams.get('code_challenge_method'), 'S256')
+  // The CLI's own state and challenge never leave this server.
+  assert.notEqual(upstream.searchParams.get('state'), login.state)
+  assert.notEqual(upstream.searchParams.get('code_challenge'), login.challenge)
+
+  const back = await signInAtIssuer(browser, login, 'ada')
+  assert.ok(back.location?.startsWith(login.redirectUri), `ended at ${back.url}: ${back.status} ${back.body}`)
+  const params = callbackParams(back.location)
+  assert.equal(params.get('state'), login.state)
+  assert.ok(browser.visited.some((url) => url.startsWith(CALLBACK)))
+
+  const tokens = await exchangeCode(app, {
+    grant_type: 'authorization_code',
+    client_id: 'docsctl',
+    code: params.get('code') ?? '',
+    redirect_uri: login.redirectUri,
+    code_verifier: login.verifier,
+  })
+  assert.equal(tokens.status, 200, JSON.stringify(tokens.json))
+  const me = await app.inject({
+    method: 'GET',
+    url: '/me',
+    headers: { host: 'localhost:8080', authorization: `Bearer ${tokens.json.access_token}` },
+  })
+  assert.equal(me.statusCode, 200)
+  assert.equal(me.json().email, 'ada@example.org')
+  assert.equal(me.json().name, 'Test ada')
+})
+
+test('an unverified email at the provider is refused and the CLI is told why', async (t) => {
+  const { app } = await oidcApp(t)
+  const login = startCliLogin()
+  const back = await signInAtIssuer(new Browser(app), login, 'unverified-bob')
+  const params = callbackParams(back.location)
+  assert.equal(params.get('error'), 'access_denied')
+  assert.match(
+    params.get('error_description') ?? '',
+    /not verified the email address unverified-bob@example.org/,
+  )
+  assert.equal(params.get('state'), login.state)
+  assert.equal(params.get('code'), null)
+})
+
+test('a callback whose state matches no pending sign-in is refused', async (t) => {
+  const { app } = await oidcApp(t)
+  const login = startCliLogin()
+  const browser = new Browser(app)
+  await browser.request('GET', login.authorizeUrl)
+  const forged = await browser.request('GET', `${CALLBACK}?code=stolen&state=not-a-sign-in`)
+  assert.equal(forged.status, 400)
+  assert.match(forged.body, /unknown, expired or was already used/)
+})
+
+test('the local sign-in page is off when an identity provider is configured', async (t) => {
+  const { app } = await oidcApp(t)
+  const page = await app.inject({
+    method: 'GET',
+    url: '/oauth/sign-in?request=x',
+    headers: { host: 'localhost:8080' },
+  })
+  assert.equal(page.statusCode, 404)
+})
