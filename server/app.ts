@@ -3,7 +3,7 @@
  * resource. main.ts only listens and shuts down. Host decides the audience: the API host (or a bare
  * IP address) reaches the API; any other host is a site, answered by server/sites before routing.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { isIP } from 'node:net'
 import { join } from 'node:path'
 import rateLimit from '@fastify/rate-limit'

@@ -1,0 +1,198 @@
+/**
+ * The serving hot path against a site manifest written straight into the blob store and database,
+ * so these tests pin routing and headers independently of the compiler's output.
+ */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib'
+import type { FastifyInstance } from 'fastify'
+import type { SiteManifest } from '../../../server/builds/site-manifest.js'
+import { contentTypeOf } from '../../../server/builds/worker.js'
+import { createProject, signIn, testApp } from '../helper.js'
+
+const page = (title: string) => `<!doctype html><title>${title}</title>${'<p>docs</p>'.repeat(100)}`
+
+/** Store files as a ready deployment of `slug` (precompressed like the build worker does). */
+async function publish(app: FastifyInstance, slug: string, files: Record<string, string>, live = true) {
+  const project = await app.repos.projects.findBySlug(slug)
+  if (!project) throw new Error('no project')
+  const manifest: SiteManifest = { version: 1, files: {} }
+  for (const [path, text] of Object.entries(files)) {
+    const bytes = Buffer.from(text)
+    const brotli = brotliCompressSync(bytes)
+    const gzip = gzipSync(bytes)
+    manifest.files[path] = {
+      sha256: await app.blobs.put(bytes),
+      size: bytes.length,
+      contentType: contentTypeOf(path),
+      br: { sha256: await app.blobs.put(brotli), size: brotli.length },
+      gzip: { sha256: await app.blobs.put(gzip), size: gzip.length },
+    }
+  }
+  const { deployment } = await app.repos.deployments.create({
+    projectId: project.id,
+    branch: 'main',
+    commitMessage: null,
+    environment: null,
+    files: [],
+    blobExists: async () => false,
+  })
+  await app.repos.deployments.finishBuild(deployment.id, {
+    status: 'ready',
+    diagnostics: [],
+    timings: {},
+    stats: { pagesRendered: 1, pagesReused: 0 },
+    error: null,
+    siteManifestSha256: await app.blobs.put(Buffer.from(JSON.stringify(manifest))),
+    buildCacheSha256: null,
+  })
+  if (live) {
+    await app.repos.projects.setLiveDeployment(project.id, deployment.id)
+    app.sites.hosts.forgetProject(project.id)
+  }
+  return { deploymentId: deployment.id, projectId: project.id }
+}
+
+const site = {
+  'index.html': page('Home'),
+  'guide/setup/index.html': page('Setup'),
+  'guide/setup.md': '# Setup\n',
+  'index.md': '# Home\n',
+  '404.html': page('Not found'),
+  'llms.txt': '# Docs\n',
+  '_assets/site.0123456789abcdef.css': 'body{color:red}'.repeat(50),
+}
+
+async function siteApp(t: Parameters<typeof testApp>[0]) {
+  const app = await testApp(t)
+  const token = await signIn(app)
+  await createProject(app, token, 'acme')
+  const published = await publish(app, 'acme', site)
+  const get = (url: string, headers: Record<string, string> = {}, host = 'acme.localhost:8080') =>
+    app.inject({ method: 'GET', url, headers: { host, ...headers } })
+  return { app, get, ...published }
+}
+
+test('pages: canonical trailing-slash URLs, redirects, 404 page, headers', async (t) => {
+  const { get, projectId, deploymentId } = await siteApp(t)
+  const home = await get('/')
+  assert.equal(home.statusCode, 200)
+  assert.match(home.body, /<title>Home/)
+  assert.equal(home.headers['x-content-type-options'], 'nosniff')
+  assert.equal(home.headers['cache-control'], 'public, max-age=0, must-revalidate')
+  assert.equal(home.headers['cdn-cache-control'], 'public, max-age=300')
+  assert.equal(home.headers['cache-tag'], `project-${projectId},deployment-${deploymentId}`)
+  assert.equal(home.headers['surrogate-key'], `project-${projectId} deployment-${deploymentId}`)
+  assert.equal(
+    home.headers.link,
+    '<http://acme.localhost:8080/>; rel="canonical", <http://acme.localhost:8080/llms.txt>; rel="llms-txt"',
+  )
+  assert.equal(home.headers['x-robots-tag'], undefined)
+
+  const setup = await get('/guide/setup/')
+  assert.equal(setup.statusCode, 200)
+  assert.match(setup.body, /<title>Setup/)
+  for (const [from, to] of [
+    ['/guide/setup', '/guide/setup/'],
+    ['/guide/setup.html', '/guide/setup/'],
+    ['/guide/setup/index.html', '/guide/setup/'],
+    ['/index.html', '/'],
+    ['/guide/setup?x=1', '/guide/setup/?x=1'],
+  ] as const) {
+    const redirect = await get(from)
+    assert.equal(redirect.statusCode, 301, from)
+    assert.equal(redirect.headers.location, to, from)
+  }
+  const missing = await get('/nope/')
+  assert.equal(missing.statusCode, 404)
+  assert.match(missing.body, /Not found/)
+  assert.equal((await get('/x%00y')).statusCode, 400)
+  assert.equal((await get('/%E0%A4%A')).statusCode, 400)
+  const post = await (await siteApp(t)).app.inject({
+    method: 'POST',
+    url: '/',
+    headers: { host: 'acme.localhost:8080' },
+  })
+  assert.equal(post.statusCode, 405)
+  assert.equal(post.headers.allow, 'GET, HEAD')
+})
+
+test('ETag and 304, HEAD, brotli and gzip by Accept-Encoding, immutable hashed assets', async (t) => {
+  const { app, get } = await siteApp(t)
+  const first = await get('/')
+  const etag = first.headers.etag as string
+  assert.match(etag, /^"[0-9a-f]{32}"$/)
+  const again = await get('/', { 'if-none-match': etag })
+  assert.equal(again.statusCode, 304)
+  assert.equal(again.body, '')
+
+  const head = await app.inject({ method: 'HEAD', url: '/', headers: { host: 'acme.localhost:8080' } })
+  assert.equal(head.statusCode, 200)
+  assert.equal(head.headers['content-length'], String(Buffer.byteLength(site['index.html'])))
+  assert.equal(head.body, '')
+
+  const br = await get('/', { 'accept-encoding': 'gzip, deflate, br' })
+  assert.equal(br.headers['content-encoding'], 'br')
+  assert.equal(br.headers.vary, 'Accept, Accept-Encoding')
+  assert.notEqual(br.headers.etag, etag)
+  const gzip = await get('/', { 'accept-encoding': 'gzip' })
+  assert.equal(gzip.headers['content-encoding'], 'gzip')
+  assert.equal(gunzipSync(gzip.rawPayload).toString(), site['index.html'])
+  const identity = await get('/', { 'accept-encoding': 'br;q=0, gzip;q=0' })
+  assert.equal(identity.headers['content-encoding'], undefined)
+
+  const css = await get('/_assets/site.0123456789abcdef.css')
+  assert.equal(css.headers['cache-control'], 'public, max-age=31536000, immutable')
+  assert.match(css.headers['content-type'] as string, /^text\/css/)
+})
+
+test('markdown exports, sitemap per host, previews are noindex', async (t) => {
+  const { app, get, deploymentId } = await siteApp(t)
+  const md = await get('/guide/setup/', { accept: 'text/markdown' })
+  assert.equal(md.statusCode, 200)
+  assert.equal(md.body, '# Setup\n')
+  assert.match(md.headers['content-type'] as string, /^text\/markdown/)
+  const direct = await get('/guide/setup.md')
+  assert.equal(direct.body, '# Setup\n')
+
+  const sitemap = await get('/sitemap.xml')
+  assert.equal(sitemap.statusCode, 200)
+  assert.match(sitemap.body, /<loc>http:\/\/acme\.localhost:8080\/<\/loc>/)
+  assert.match(sitemap.body, /<loc>http:\/\/acme\.localhost:8080\/guide\/setup\/<\/loc>/)
+  assert.doesNotMatch(sitemap.body, /404/)
+
+  const preview = await get('/', {}, `${deploymentId}--acme.localhost:8080`)
+  assert.equal(preview.statusCode, 200)
+  assert.equal(preview.headers['x-robots-tag'], 'noindex')
+  const unknownPreview = await get('/', {}, 'dpl_aaaaaaaaaaaaaaaa--acme.localhost:8080')
+  assert.equal(unknownPreview.statusCode, 404)
+  const unknown = await get('/', {}, 'nobody.localhost:8080')
+  assert.equal(unknown.statusCode, 404)
+
+  // A custom domain from the site_hosts table, mounted under /docs.
+  const project = await app.repos.projects.findBySlug('acme')
+  await app.repos.siteHosts.add('docs.example.com', project!.id, '/docs')
+  const custom = await get('/docs/guide/setup/', {}, 'docs.example.com')
+  assert.equal(custom.statusCode, 200)
+  assert.match(
+    custom.headers.link as string,
+    /<https:\/\/docs\.example\.com\/docs\/guide\/setup\/>; rel="canonical"/,
+  )
+  const outside = await get('/guide/setup/', {}, 'docs.example.com')
+  assert.equal(outside.statusCode, 404)
+})
+
+test('the API is never reachable on a site host, and a promotion switches the site at once', async (t) => {
+  const { app, get } = await siteApp(t)
+  const api = await get('/health')
+  assert.equal(api.statusCode, 404)
+  assert.equal(api.headers['content-type'], 'text/html; charset=utf-8')
+  const onApiHost = await app.inject({ method: 'GET', url: '/health', headers: { host: 'localhost:8080' } })
+  assert.equal(onApiHost.statusCode, 200)
+  const onIp = await app.inject({ method: 'GET', url: '/health', headers: { host: '127.0.0.1:9999' } })
+  assert.equal(onIp.statusCode, 200)
+
+  await publish(app, 'acme', { 'index.html': page('Second') })
+  const after = await get('/')
+  assert.match(after.body, /<title>Second/)
+})
