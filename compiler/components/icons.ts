@@ -1,0 +1,82 @@
+/**
+ * Icons by name from the Font Awesome free packages, as inline SVG. Each icon is read from its own
+ * module (`@fortawesome/free-solid-svg-icons/faRocket`) on first use, so only icons a site uses are
+ * loaded. `iconType` picks the style; styles the free set lacks (light, thin, duotone…) fall back to
+ * solid, and a name missing from the chosen style is looked up in the others.
+ */
+import { createRequire } from 'node:module'
+import type { Element } from 'hast'
+import { h } from './html.js'
+
+const require = createRequire(import.meta.url)
+
+type IconDefinition = {
+  prefix: string
+  iconName: string
+  icon: [number, number, string[], string, string | string[]]
+}
+
+const PACKAGES = {
+  solid: '@fortawesome/free-solid-svg-icons',
+  regular: '@fortawesome/free-regular-svg-icons',
+  brands: '@fortawesome/free-brands-svg-icons',
+} as const
+type Style = keyof typeof PACKAGES
+
+const definitions = new Map<string, IconDefinition | null>()
+
+function load(style: Style, name: string): IconDefinition | undefined {
+  const key = `${style}/${name}`
+  if (!definitions.has(key)) {
+    const exportName = `fa${name
+      .split('-')
+      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+      .join('')}`
+    try {
+      const module = require(`${PACKAGES[style]}/${exportName}`) as { definition?: IconDefinition }
+      definitions.set(key, module.definition ?? null)
+    } catch {
+      definitions.set(key, null)
+    }
+  }
+  return definitions.get(key) ?? undefined
+}
+
+export interface ResolvedIcon {
+  /** `solid/rocket`: the style and canonical name that was found. */
+  id: string
+  svg: Element
+}
+
+/** Look an icon up by name; `undefined` when no free style has it. */
+export function resolveIcon(name: string, iconType?: string): ResolvedIcon | undefined {
+  const clean = name.trim().toLowerCase().replace(/^fa-/, '')
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(clean)) return undefined
+  const preferred: Style = iconType === 'regular' ? 'regular' : iconType === 'brands' ? 'brands' : 'solid'
+  const order: Style[] = [
+    preferred,
+    ...(['solid', 'regular', 'brands'] as Style[]).filter((s) => s !== preferred),
+  ]
+  for (const style of order) {
+    const definition = load(style, clean)
+    if (definition) return { id: `${style}/${definition.iconName}`, svg: toSvg(definition) }
+  }
+  return undefined
+}
+
+function toSvg(definition: IconDefinition): Element {
+  const [width, height, , , pathData] = definition.icon
+  const paths = Array.isArray(pathData) ? pathData : [pathData]
+  return h(
+    'svg',
+    {
+      xmlns: 'http://www.w3.org/2000/svg',
+      viewBox: `0 0 ${width} ${height}`,
+      className: ['d-icon-svg'],
+      ariaHidden: 'true',
+      focusable: 'false',
+      fill: 'currentColor',
+    },
+    paths.map((d) => h('path', { d })),
+  )
+}

@@ -1,0 +1,35 @@
+/** Tabs and Tab: an ARIA tablist (see tablist.ts); a Tab's label is `title`, or its alias `label`. */
+import { asJsx, h, isBlank, isComponent, num, str } from './html.js'
+import { tablist } from './tablist.js'
+import type { Component } from './types.js'
+
+export const Tabs: Component = (context) => {
+  const children = context.node.children.filter((child) => !isBlank(child))
+  const tabs = children.flatMap((child, index) => {
+    if (!isComponent(child, 'Tab')) return []
+    const props = asJsx(child).data?.props ?? {}
+    return [
+      {
+        label: str(props.title) ?? str(props.label) ?? `Tab ${index + 1}`,
+        icon: props.icon !== undefined ? context.icon(props.icon, props.iconType) : undefined,
+        content: context.render(asJsx(child).children),
+      },
+    ]
+  })
+  if (tabs.length !== children.length) {
+    context.warn(
+      'unexpected-child',
+      'Unexpected content in <Tabs> outside a <Tab>, expected only <Tab> children; it is left out',
+    )
+  }
+  return tablist(context.nextId('tabs'), 'd-tabs-default', tabs, num(context.props.defaultTabIndex) ?? 0)
+}
+
+/** A Tab outside Tabs: its content, titled. */
+export const Tab: Component = (context) =>
+  h('div', { className: ['d-tab-single'] }, [
+    h('p', { className: ['d-tab-single-title'] }, [
+      str(context.props.title) ?? str(context.props.label) ?? '',
+    ]),
+    ...context.render(),
+  ])

@@ -1,0 +1,52 @@
+/**
+ * The unified pipeline that renders one page, with its stages in one place:
+ *   remark-parse → remark-frontmatter → remark-gfm → remark-mdx
+ *   → our remark plugins (block JSX out of paragraphs, static MDX, snippets, .md export, code highlighting)
+ *   → remark-rehype → our rehype plugins (components, headings, links) → rehype-stringify.
+ * Create it once and reuse it: it is frozen, and everything page-specific travels in `file.data.page`.
+ */
+import rehypeStringify from 'rehype-stringify'
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkGfm from 'remark-gfm'
+import remarkMdx from 'remark-mdx'
+import remarkParse from 'remark-parse'
+import remarkRehype from 'remark-rehype'
+import { unified } from 'unified'
+import rehypeComponents from './rehype-components.js'
+import rehypeHeadings from './rehype-headings.js'
+import rehypeLinks from './rehype-links.js'
+import remarkCode, { codeHandler } from './remark-code.js'
+import remarkMarkdownExport from './remark-markdown-export.js'
+import remarkSnippets from './remark-snippets.js'
+import remarkStaticMdx from './remark-static-mdx.js'
+import remarkUnwrapJsx from './remark-unwrap-jsx.js'
+
+export interface PageProcessorOptions {
+  /**
+   * Parse JSX and `{expressions}` (default). Off, the page is plain GFM: the fallback for a page
+   * whose MDX does not parse, rendered so a deployed site still shows it.
+   */
+  mdx?: boolean
+}
+
+export function createPageProcessor(options: PageProcessorOptions = {}) {
+  const base = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm)
+  const parser = options.mdx === false ? base : base.use(remarkMdx)
+  return parser
+    .use(remarkUnwrapJsx)
+    .use(remarkStaticMdx)
+    .use(remarkSnippets)
+    .use(remarkMarkdownExport)
+    .use(remarkCode)
+    .use(remarkRehype, {
+      passThrough: ['mdxJsxFlowElement', 'mdxJsxTextElement'],
+      handlers: { code: codeHandler },
+    })
+    .use(rehypeComponents)
+    .use(rehypeHeadings)
+    .use(rehypeLinks)
+    .use(rehypeStringify)
+    .freeze()
+}
+
+export type PageProcessor = ReturnType<typeof createPageProcessor>

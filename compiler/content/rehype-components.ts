@@ -1,0 +1,89 @@
+/**
+ * rehype plugin: turn the MDX JSX elements that remark-rehype passed through into HTML, using the
+ * component table (compiler/components/). Lowercase names are HTML elements; an unknown component is
+ * a warning and its children still render.
+ */
+import type { Element, ElementContent, Root, RootContent } from 'hast'
+import type { VFile } from 'vfile'
+import { h } from '../components/html.js'
+import { components, htmlElement, resolveIcon } from '../components/index.js'
+import type { ComponentContext, JsxNode } from '../components/types.js'
+import { type PageContext, placeOf, report } from './context.js'
+
+const isJsx = (node: RootContent | ElementContent): boolean =>
+  node.type === ('mdxJsxFlowElement' as string) || node.type === ('mdxJsxTextElement' as string)
+
+export default function rehypeComponents() {
+  return (tree: Root, file: VFile): void => {
+    const page = file.data.page
+    if (!page) return
+    tree.children = renderNodes(page, tree.children as ElementContent[]) as RootContent[]
+  }
+}
+
+function renderNodes(page: PageContext, nodes: readonly ElementContent[]): ElementContent[] {
+  return nodes.flatMap((node): ElementContent[] => {
+    if (isJsx(node)) return renderJsx(page, node as unknown as JsxNode)
+    if (node.type === 'element') node.children = renderNodes(page, node.children)
+    return [node]
+  })
+}
+
+function renderJsx(page: PageContext, node: JsxNode): ElementContent[] {
+  const name = node.name
+  const place = placeOf(node)
+  const context: ComponentContext = {
+    props: node.data?.props ?? {},
+    node,
+    inline: node.type === 'mdxJsxTextElement',
+    render: (nodes = node.children) => renderNodes(page, nodes),
+    icon: (icon, iconType) => renderIcon(page, icon, iconType, place),
+    slug: (text) => page.slugger.slug(text || 'section'),
+    nextId: (prefix) => {
+      const count = (page.counters.get(prefix) ?? 0) + 1
+      page.counters.set(prefix, count)
+      return `${prefix}-${count}`
+    },
+    warn: (rule, message, kind = 'warning') => report(page, kind, rule, message, place),
+  }
+  if (name === null) return context.render()
+  const component = /^[a-z]/.test(name) ? htmlElement : components.get(name)
+  if (!component) {
+    report(
+      page,
+      'warning',
+      'unknown-component',
+      `Unknown component <${name}>, expected a built-in component (Card, Tabs, Note…); its content is shown without it`,
+      place,
+    )
+    return [
+      h(context.inline ? 'span' : 'div', { className: ['d-unknown'], dataComponent: name }, context.render()),
+    ]
+  }
+  const output = component(context)
+  return Array.isArray(output) ? output : [output]
+}
+
+function renderIcon(
+  page: PageContext,
+  icon: unknown,
+  iconType: unknown,
+  place: ReturnType<typeof placeOf>,
+): Element | undefined {
+  if (typeof icon !== 'string' || icon.trim() === '') return undefined
+  // A path or URL is an image icon; the link pass makes it relative and lists it as an asset.
+  if (/[/.]/.test(icon)) return h('img', { className: ['d-icon-img'], src: icon, alt: '' })
+  const resolved = resolveIcon(icon, typeof iconType === 'string' ? iconType : undefined)
+  if (!resolved) {
+    report(
+      page,
+      'warning',
+      'unknown-icon',
+      `Unknown icon "${icon}", expected a Font Awesome free icon name such as "rocket"`,
+      place,
+    )
+    return undefined
+  }
+  page.icons.add(resolved.id)
+  return resolved.svg
+}

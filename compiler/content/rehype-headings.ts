@@ -1,0 +1,36 @@
+/**
+ * rehype plugin: give every heading a stable id (github-slugger, unique on the page), a "#" anchor
+ * link, and collect h2/h3 into the table of contents.
+ */
+import type { Element, ElementContent, Root } from 'hast'
+import { toString as textContent } from 'mdast-util-to-string'
+import { visit } from 'unist-util-visit'
+import type { VFile } from 'vfile'
+
+const HEADING = /^h[1-6]$/
+
+export default function rehypeHeadings() {
+  return (tree: Root, file: VFile): void => {
+    const page = file.data.page
+    if (!page) return
+    visit(tree, 'element', (node: Element) => {
+      if (!HEADING.test(node.tagName)) return
+      const classes = node.properties.className
+      // remark-rehype's visually hidden "Footnotes" label is not a section of the page.
+      if (Array.isArray(classes) && classes.includes('sr-only')) return
+      const text = textContent(node as never).trim()
+      if (typeof node.properties.id !== 'string') node.properties.id = page.slugger.slug(text || 'section')
+      const id = String(node.properties.id)
+      const anchor: ElementContent = {
+        type: 'element',
+        tagName: 'a',
+        properties: { className: ['d-anchor'], href: `#${id}`, ariaHidden: 'true', tabIndex: -1 },
+        children: [{ type: 'text', value: '#' }],
+      }
+      node.children.push(anchor)
+      if ((node.tagName === 'h2' || node.tagName === 'h3') && text) {
+        page.toc.push({ depth: node.tagName === 'h2' ? 2 : 3, id, text })
+      }
+    })
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * rehype plugin: check and relativise every site-internal URL in the page (links, images, media).
+ * A link to a page that does not exist is a problem at its place (an error in strict mode); a missing
+ * image or file is a warning. Assets found are listed in `page.assets` for the build to copy.
+ */
+import type { Element, Root } from 'hast'
+import { visit } from 'unist-util-visit'
+import type { VFile } from 'vfile'
+import { placeOf, report } from './context.js'
+import { pageSlugFor, relativeAssetUrl, relativePageUrl, siteTarget } from './links.js'
+
+/** Attributes that hold a URL, per element. `href` on `<a>` may name a page; the rest are files. */
+const URL_ATTRIBUTES: Record<string, string[]> = {
+  a: ['href'],
+  img: ['src'],
+  video: ['src', 'poster'],
+  audio: ['src'],
+  source: ['src'],
+  track: ['src'],
+  iframe: ['src'],
+}
+
+export default function rehypeLinks() {
+  return (tree: Root, file: VFile): void => {
+    const page = file.data.page
+    if (!page) return
+    visit(tree, 'element', (node: Element) => {
+      for (const attribute of URL_ATTRIBUTES[node.tagName] ?? []) {
+        const value = node.properties[attribute]
+        if (typeof value !== 'string') continue
+        const target = siteTarget(value.trim(), page.file)
+        if (!target) continue
+        const place = placeOf(node)
+        if (node.tagName === 'a' || node.tagName === 'iframe') {
+          const slug = pageSlugFor(target.path, page.pageSlugs)
+          if (slug !== undefined) {
+            node.properties[attribute] = relativePageUrl(page.slug, slug) + target.suffix
+            continue
+          }
+          if (page.files.has(target.path)) {
+            page.assets.add(target.path)
+            node.properties[attribute] = relativeAssetUrl(page.slug, target.path) + target.suffix
+            continue
+          }
+          const looksLikeFile = /\.[a-z0-9]+$/i.test(target.path) && !/\.mdx?$/.test(target.path)
+          if (looksLikeFile) {
+            report(
+              page,
+              'warning',
+              'missing-asset',
+              `Unexpected link to missing file "${value}", expected a file at ${target.path}`,
+              place,
+            )
+            node.properties[attribute] = relativeAssetUrl(page.slug, target.path) + target.suffix
+          } else {
+            report(
+              page,
+              'problem',
+              'broken-link',
+              `Unexpected link to "${value}", expected a page of this site (no page ${target.path.replace(/\/+$/, '') || 'index'})`,
+              place,
+            )
+            node.properties[attribute] =
+              relativePageUrl(page.slug, target.path.replace(/\/+$/, '').replace(/\.mdx?$/, '')) +
+              target.suffix
+          }
+          continue
+        }
+        if (!page.files.has(target.path)) {
+          report(
+            page,
+            'warning',
+            'missing-asset',
+            `Unexpected ${node.tagName} "${value}", expected a file at ${target.path}`,
+            place,
+          )
+        } else page.assets.add(target.path)
+        node.properties[attribute] = relativeAssetUrl(page.slug, target.path) + target.suffix
+      }
+    })
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * remark plugin: highlight every code fence with the page's highlighter (cached, grammars loaded on
+ * first use). The finished markup rides on the node's `data.codeBlock`; `codeHandler` hands it to
+ * remark-rehype as is (its default handler would wrap it in another `<pre>`).
+ */
+import type { Element } from 'hast'
+import type { Code, Root } from 'mdast'
+import type { State } from 'mdast-util-to-hast'
+import { visit } from 'unist-util-visit'
+import type { VFile } from 'vfile'
+import { codeBlock, plainPre } from '../highlight/code-block.js'
+import { parseCodeMeta } from '../highlight/meta.js'
+import { placeOf, report } from './context.js'
+
+export default function remarkCode() {
+  return async (tree: Root, file: VFile): Promise<void> => {
+    const page = file.data.page
+    if (!page) return
+    const fences: Code[] = []
+    visit(tree, 'code', (node) => {
+      fences.push(node)
+    })
+    for (const fence of fences) {
+      const meta = parseCodeMeta(fence.meta)
+      const language = fence.lang?.toLowerCase()
+      let pre = language ? await page.highlighter.highlight(fence.value, language) : undefined
+      if (!pre) {
+        if (language && !page.highlighter.knows(language)) {
+          report(
+            page,
+            'warning',
+            'unknown-language',
+            `Unknown code language "${fence.lang}", rendered as plain text; expected a language shiki knows (e.g. ts, bash, json)`,
+            placeOf(fence),
+          )
+        }
+        pre = plainPre(fence.value)
+      }
+      const block = codeBlock(pre, { language, title: meta.title, highlight: meta.highlight })
+      fence.data = { ...fence.data, codeBlock: block }
+    }
+  }
+}
+
+declare module 'mdast' {
+  interface CodeData {
+    codeBlock?: Element
+  }
+}
+
+/** remark-rehype handler for `code`: the block remark-code prepared, or a plain one. */
+export function codeHandler(state: State, node: Code): Element {
+  const block = node.data?.codeBlock ?? codeBlock(plainPre(node.value), { language: node.lang ?? undefined })
+  state.patch(node, block)
+  return block
+}

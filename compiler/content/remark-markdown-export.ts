@@ -1,0 +1,151 @@
+/**
+ * remark plugin: the page's `.md` export, for readers and LLMs that want plain Markdown. It serialises
+ * a copy of the tree after snippets and expressions are resolved, with every component reduced to
+ * readable Markdown: its title in bold, then its content.
+ */
+import type { BlockContent, Link, Paragraph, PhrasingContent, Root, RootContent } from 'mdast'
+import { type Options as ToMarkdownOptions, toMarkdown } from 'mdast-util-to-markdown'
+import type { VFile } from 'vfile'
+import { isJsxElement, type JsxElement } from './mdx-static.js'
+import type { StaticObject, StaticValue } from './static-value.js'
+
+interface DataReader {
+  data(key: 'toMarkdownExtensions'): ToMarkdownOptions['extensions']
+}
+
+/** Callout-like components and the word that introduces their text. */
+const CALLOUT_LABELS: Record<string, string> = {
+  Note: 'Note',
+  Info: 'Info',
+  Tip: 'Tip',
+  Warning: 'Warning',
+  Check: 'Check',
+  Danger: 'Danger',
+}
+
+/** Props that name a component, in the order they are looked for. */
+const LABEL_PROPS = ['title', 'label', 'name', 'path', 'query', 'body', 'header', 'field']
+
+export default function remarkMarkdownExport(this: DataReader) {
+  return (tree: Root, file: VFile): void => {
+    const page = file.data.page
+    if (!page) return
+    const copy = structuredClone(tree)
+    copy.children = reduceAll(copy.children.filter((node) => node.type !== 'yaml'))
+    page.markdown = toMarkdown(copy, {
+      extensions: this.data('toMarkdownExtensions') ?? [],
+      bullet: '-',
+      emphasis: '_',
+      rule: '-',
+    })
+  }
+}
+
+function reduceAll(nodes: RootContent[]): RootContent[] {
+  return nodes.flatMap((node) => {
+    if (isJsxElement(node)) return reduce(node)
+    if ('children' in node) (node as { children: RootContent[] }).children = reduceAll(node.children)
+    return [node]
+  })
+}
+
+function reduce(element: JsxElement): RootContent[] {
+  const props = element.data?.props ?? {}
+  const name = element.name ?? ''
+  const children = reduceAll(element.children)
+  if (name === 'Visibility' && props.for === 'humans') return []
+  if (element.type === 'mdxJsxTextElement') return reduceInline(name, props, children as PhrasingContent[])
+
+  if (name === 'Installer') {
+    const command = text(props.command) ?? (text(props.path) ? `npm install ${text(props.path)}` : undefined)
+    return command ? [{ type: 'code', lang: 'bash', value: command }] : []
+  }
+  if (name === 'img' || name === 'Frame' || name === 'video') {
+    const image = imageOf(name, props)
+    const caption = text(props.caption)
+    return [
+      ...(image ? [paragraph([image])] : []),
+      ...children,
+      ...(caption ? [paragraph([{ type: 'emphasis', children: [{ type: 'text', value: caption }] }])] : []),
+    ]
+  }
+  if (name === 'TypeTable' && isObject(props.type)) {
+    return [
+      {
+        type: 'list',
+        ordered: false,
+        spread: false,
+        children: Object.entries(props.type).map(([field, spec]) => ({
+          type: 'listItem',
+          spread: false,
+          children: [paragraph(describeField(field, isObject(spec) ? spec : {}))],
+        })),
+      },
+    ]
+  }
+
+  const callout =
+    CALLOUT_LABELS[name] ?? (name === 'Callout' ? capitalise(text(props.type) ?? 'info') : undefined)
+  if (callout) {
+    const body = children as BlockContent[]
+    const lead: PhrasingContent = { type: 'strong', children: [{ type: 'text', value: `${callout}:` }] }
+    const first = body[0]
+    if (first?.type === 'paragraph') first.children.unshift(lead, { type: 'text', value: ' ' })
+    else body.unshift(paragraph([lead]))
+    return [{ type: 'blockquote', children: body }]
+  }
+
+  const label = LABEL_PROPS.map((key) => text(props[key])).find((value) => value !== undefined)
+  const heading: RootContent[] = []
+  if (label) {
+    const strong: PhrasingContent = { type: 'strong', children: [{ type: 'text', value: label }] }
+    const href = text(props.href)
+    const parts: PhrasingContent[] = [
+      href ? ({ type: 'link', url: href, children: [strong] } satisfies Link) : strong,
+    ]
+    const type = text(props.type)
+    if (type && name !== 'Callout')
+      parts.push({ type: 'text', value: ' ' }, { type: 'inlineCode', value: type })
+    if (props.required === true) parts.push({ type: 'text', value: ' (required)' })
+    const description = text(props.description)
+    if (description) parts.push({ type: 'text', value: ` — ${description}` })
+    heading.push(paragraph(parts))
+  }
+  return [...heading, ...children]
+}
+
+function reduceInline(name: string, props: StaticObject, children: PhrasingContent[]): PhrasingContent[] {
+  const href = text(props.href)
+  if ((name === 'a' || name === 'Link') && href) return [{ type: 'link', url: href, children }]
+  if (name === 'img') {
+    const image = imageOf(name, props)
+    return image ? [image] : []
+  }
+  if (name === 'br') return [{ type: 'break' }]
+  if (name === 'Icon') return []
+  return children
+}
+
+function imageOf(name: string, props: StaticObject): PhrasingContent | undefined {
+  const src = text(props.src)
+  if (name === 'Frame' || !src) return undefined
+  return { type: 'image', url: src, alt: text(props.alt) ?? '' }
+}
+
+function describeField(field: string, spec: StaticObject): PhrasingContent[] {
+  const parts: PhrasingContent[] = [{ type: 'inlineCode', value: field }]
+  const type = text(spec.type)
+  if (type) parts.push({ type: 'text', value: ` (${type})` })
+  const description = text(spec.description)
+  if (description) parts.push({ type: 'text', value: `: ${description}` })
+  const fallback = text(spec.default)
+  if (fallback) parts.push({ type: 'text', value: ` Default: ${fallback}.` })
+  return parts
+}
+
+const paragraph = (children: PhrasingContent[]): Paragraph => ({ type: 'paragraph', children })
+const text = (value: StaticValue): string | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined
+const isObject = (value: StaticValue): value is StaticObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+const capitalise = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1)

@@ -1,0 +1,174 @@
+/**
+ * One page to HTML: front matter, then the frozen page processor. The result is plain JSON, so the
+ * build cache can store it and hand it back on a rebuild instead of rendering again.
+ */
+import GithubSlugger from 'github-slugger'
+import type { ElementContent, Root as HastRoot } from 'hast'
+import { VFile } from 'vfile'
+import type { ValidationMode } from '../config/types.js'
+import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
+import type { SourceFiles } from '../files.js'
+import type { Highlighter } from '../highlight/index.js'
+import { type PageContext, report, type TocEntry } from './context.js'
+import { type FrontMatter, readFrontMatter } from './frontmatter.js'
+import { createPageProcessor, type PageProcessor } from './processor.js'
+
+export interface RenderPageInput {
+  /** Source path, e.g. `guide/setup.mdx`. */
+  file: string
+  /** Page slug, e.g. `guide/setup` (served at `guide/setup/index.html`). */
+  slug: string
+  source: string
+  /** Every source file of the site, for snippets and for checking images. */
+  files: SourceFiles
+  /** Every page slug of the site, for checking links. */
+  pageSlugs: ReadonlySet<string>
+  mode: ValidationMode
+  highlighter: Highlighter
+}
+
+export interface RenderedPage {
+  slug: string
+  title: string
+  description?: string
+  /** The validated front matter; `{ title }` only when the page had none usable. */
+  frontMatter: FrontMatter
+  /** The page body as HTML, every URL relative to the page's own folder. */
+  html: string
+  toc: TocEntry[]
+  /** The `.md` export: the page's Markdown with components reduced to readable text. */
+  markdown: string
+  /** Plain text, for the search index. */
+  text: string
+  /** Site paths of the files the page references (images, downloads), to copy into the site. */
+  assets: string[]
+  /** Icons rendered inline, as `style/name` (`solid/rocket`). */
+  icons: string[]
+  /** Snippet files read, so the build cache can tell when the page must be rendered again. */
+  dependencies: string[]
+  diagnostics: Diagnostic[]
+}
+
+let mdxProcessor: PageProcessor | undefined
+let markdownProcessor: PageProcessor | undefined
+
+export async function renderPage(input: RenderPageInput): Promise<RenderedPage> {
+  const frontMatter = readFrontMatter(input.source, input.file, input.mode)
+  const freshContext = (): PageContext => ({
+    file: input.file,
+    slug: input.slug,
+    files: input.files,
+    pageSlugs: input.pageSlugs,
+    mode: input.mode,
+    highlighter: input.highlighter,
+    scope: new Map(),
+    imports: new Map(),
+    diagnostics: [...frontMatter.diagnostics],
+    assets: new Set(),
+    icons: new Set(),
+    dependencies: new Set(),
+    toc: [],
+    markdown: '',
+    slugger: new GithubSlugger(),
+    counters: new Map(),
+  })
+
+  mdxProcessor ??= createPageProcessor()
+  let page = freshContext()
+  let rendered: { tree: HastRoot; html: string }
+  try {
+    rendered = await run(mdxProcessor, input, page)
+  } catch (error) {
+    // A page that is not valid MDX still renders, as plain Markdown, so a deployed site shows it.
+    page = freshContext()
+    const place = errorPlace(error)
+    report(
+      page,
+      'problem',
+      'mdx-syntax',
+      `Unexpected MDX syntax: ${errorReason(error)}; the page is rendered as plain Markdown without components`,
+      place,
+    )
+    markdownProcessor ??= createPageProcessor({ mdx: false })
+    rendered = await run(markdownProcessor, input, page)
+  }
+
+  const data = frontMatter.data ?? { title: titleFromSlug(input.slug) }
+  const result: RenderedPage = {
+    slug: input.slug,
+    title: data.title,
+    frontMatter: data,
+    html: rendered.html,
+    toc: page.toc,
+    markdown: page.markdown,
+    text: plainText(rendered.tree),
+    assets: [...page.assets].sort(),
+    icons: [...page.icons].sort(),
+    dependencies: [...page.dependencies].sort(),
+    diagnostics: sortDiagnostics(page.diagnostics),
+  }
+  if (data.description !== undefined) result.description = data.description
+  return result
+}
+
+async function run(
+  processor: PageProcessor,
+  input: RenderPageInput,
+  page: PageContext,
+): Promise<{ tree: HastRoot; html: string }> {
+  const file = new VFile({ path: input.file, value: input.source, data: { page } })
+  const mdast = processor.parse(file)
+  const tree = (await processor.run(mdast, file)) as HastRoot
+  return { tree, html: String(processor.stringify(tree, file)) }
+}
+
+function errorPlace(error: unknown): { line?: number; column?: number } {
+  if (error && typeof error === 'object') {
+    const { line, column } = error as { line?: unknown; column?: unknown }
+    if (typeof line === 'number') return typeof column === 'number' ? { line, column } : { line }
+  }
+  return {}
+}
+
+function errorReason(error: unknown): string {
+  if (error && typeof error === 'object' && 'reason' in error && typeof error.reason === 'string')
+    return error.reason
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** `guide/getting-started` → `Getting started`: the title of a page whose front matter has none. */
+function titleFromSlug(slug: string): string {
+  const last = slug.split('/').pop() ?? slug
+  const words = last.replace(/[-_]+/g, ' ').trim()
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Untitled'
+}
+
+/** Readable text of the body for search: no buttons, icons, anchors or hidden labels. */
+function plainText(tree: HastRoot): string {
+  const parts: string[] = []
+  const walk = (nodes: readonly (ElementContent | HastRoot['children'][number])[]): void => {
+    for (const node of nodes) {
+      if (node.type === 'text') parts.push(node.value)
+      else if (node.type === 'element') {
+        const classes = node.properties.className
+        const skipped =
+          node.tagName === 'button' ||
+          node.tagName === 'svg' ||
+          (Array.isArray(classes) && (classes.includes('d-anchor') || classes.includes('sr-only')))
+        if (skipped) continue
+        const block = /^(p|h[1-6]|li|pre|tr|div|section|details|summary|figure|blockquote|table|aside)$/.test(
+          node.tagName,
+        )
+        if (block) parts.push('\n')
+        walk(node.children)
+        if (block) parts.push('\n')
+      }
+    }
+  }
+  walk(tree.children)
+  return parts
+    .join('')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\s*\n\s*/g, '\n')
+    .trim()
+}

@@ -1,0 +1,39 @@
+/**
+ * Where a snippet import may point: only MDX files inside the site, under `/snippets/` or `/_snippets/`
+ * (site-absolute) or relative to the importing file. Anything else is refused, so no module outside
+ * the site (and no code) is ever loaded.
+ */
+import { isSafeRelativePath } from '../files.js'
+
+export function resolveSnippetPath(source: string, fromFile: string): string | undefined {
+  if (!/\.mdx?$/.test(source)) return undefined
+  let path: string
+  if (source.startsWith('/')) {
+    path = source.slice(1)
+    if (!path.startsWith('snippets/') && !path.startsWith('_snippets/')) return undefined
+  } else if (source.startsWith('./') || source.startsWith('../')) {
+    path = joinPath(fromFile.split('/').slice(0, -1).join('/'), source)
+  } else return undefined
+  return isSafeRelativePath(path) ? path : undefined
+}
+
+/** `<Snippet file="x.mdx" />` reads from the site's snippets folder. */
+export function snippetFilePath(file: string): string | undefined {
+  const trimmed = file.replace(/^\/+/, '')
+  const path =
+    trimmed.startsWith('snippets/') || trimmed.startsWith('_snippets/') ? trimmed : `snippets/${trimmed}`
+  return isSafeRelativePath(path) && /\.mdx?$/.test(path) ? path : undefined
+}
+
+/** Join a folder and a relative path, resolving `.` and `..`; `..` beyond the root stays as `..`. */
+export function joinPath(folder: string, relative: string): string {
+  const parts = folder ? folder.split('/') : []
+  for (const segment of relative.split('/')) {
+    if (segment === '' || segment === '.') continue
+    if (segment === '..') {
+      if (parts.length === 0 || parts[parts.length - 1] === '..') parts.push('..')
+      else parts.pop()
+    } else parts.push(segment)
+  }
+  return parts.join('/')
+}

@@ -1,0 +1,49 @@
+/**
+ * Snippet files as trees: parsed with the page's own frozen processor (so snippets get the same MDX
+ * and GFM syntax), front matter dropped, and recorded as dependencies of the page for the build cache.
+ */
+import type { Program } from 'estree'
+import type { Root } from 'mdast'
+import type { MdxjsEsm } from 'mdast-util-mdxjs-esm'
+import { decodeUtf8 } from '../files.js'
+import type { PageContext } from './context.js'
+import { evaluateExportConsts, type StaticValue } from './static-value.js'
+
+/** The part of a unified processor that snippets need. */
+export interface SnippetParser {
+  parse(text: string): unknown
+}
+
+export function parseSnippet(parser: SnippetParser, page: PageContext, path: string): Root | undefined {
+  const bytes = page.files.get(path)
+  if (!bytes) return undefined
+  page.dependencies.add(path)
+  const text = decodeUtf8(bytes)
+  if (text === undefined) return undefined
+  const tree = parser.parse(text) as Root
+  tree.children = tree.children.filter((node) => node.type !== 'yaml')
+  return tree
+}
+
+/** The literal `export const`s of a snippet, for `import { name } from '/snippets/x.mdx'`. */
+export function snippetExports(
+  parser: SnippetParser,
+  page: PageContext,
+  path: string,
+): Map<string, StaticValue> | undefined {
+  let tree: Root | undefined
+  try {
+    tree = parseSnippet(parser, page, path)
+  } catch {
+    return undefined
+  }
+  if (!tree) return undefined
+  const scope = new Map<string, StaticValue>()
+  for (const node of tree.children) {
+    if (node.type !== 'mdxjsEsm') continue
+    const program = (node as MdxjsEsm).data?.estree as Program | null | undefined
+    // Problems in the snippet itself are reported where it is inlined, not here.
+    if (program) evaluateExportConsts(program, scope, () => {})
+  }
+  return scope
+}

@@ -1,0 +1,103 @@
+/**
+ * Syntax highlighting with shiki: one highlighter per process, light and dark themes in one pass
+ * (CSS variables `--shiki-light` / `--shiki-dark`, switched by the colour mode), grammars loaded only
+ * when a page first uses them, and results cached by a hash of everything that shapes the output, so
+ * a rebuild with unchanged code blocks makes no shiki call at all.
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { Element, Root } from 'hast'
+import {
+  type BundledLanguage,
+  bundledLanguages,
+  bundledLanguagesAlias,
+  createHighlighter as createShiki,
+  type HighlighterGeneric,
+} from 'shiki'
+import { fromPackageRoot } from '../assets.js'
+
+export const THEMES = { light: 'github-light', dark: 'github-dark' } as const
+
+export interface Highlighter {
+  /**
+   * The `<pre class="shiki">` element for `code` in `lang`; `undefined` when the language is unknown
+   * (the caller renders plain text and reports it). Each call returns a fresh tree the caller may change.
+   */
+  highlight(code: string, lang: string): Promise<Element | undefined>
+  /** Whether shiki knows `lang` (a language id or an alias such as `sh`, `py`, `c++`). */
+  knows(lang: string): boolean
+  /** The number of real shiki calls made so far (cache misses), process-wide. */
+  readonly calls: number
+}
+
+type Shiki = HighlighterGeneric<BundledLanguage, 'github-light' | 'github-dark'>
+
+/** Languages that need no grammar: highlighted as plain text by shiki itself. */
+const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext'])
+
+let instance: Promise<Highlighter> | undefined
+
+/** The process's highlighter, created on first use; every later call returns the same one. */
+export function createHighlighter(): Promise<Highlighter> {
+  instance ??= createShiki({ themes: [THEMES.light, THEMES.dark], langs: [] }).then(
+    (shiki) => new CachingHighlighter(shiki as Shiki),
+  )
+  return instance
+}
+
+const shikiVersion = (): string => {
+  try {
+    const manifest = JSON.parse(
+      readFileSync(fromPackageRoot('node_modules', 'shiki', 'package.json'), 'utf8'),
+    )
+    return String((manifest as { version?: unknown }).version ?? 'unknown')
+  } catch {
+    return 'unknown'
+  }
+}
+
+class CachingHighlighter implements Highlighter {
+  #shiki: Shiki
+  #cache = new Map<string, Element>()
+  #loading = new Map<string, Promise<void>>()
+  #salt = `${shikiVersion()}\0${THEMES.light}\0${THEMES.dark}`
+  calls = 0
+
+  constructor(shiki: Shiki) {
+    this.#shiki = shiki
+  }
+
+  knows(lang: string): boolean {
+    const id = lang.toLowerCase()
+    return PLAIN.has(id) || id in bundledLanguages || id in bundledLanguagesAlias
+  }
+
+  async highlight(code: string, lang: string): Promise<Element | undefined> {
+    const id = lang.toLowerCase()
+    if (!this.knows(id)) return undefined
+    const key = createHash('sha256').update(`${this.#salt}\0${id}\0${code}`).digest('hex')
+    const cached = this.#cache.get(key)
+    if (cached) return structuredClone(cached)
+    if (!PLAIN.has(id)) await this.#load(id)
+    this.calls++
+    const root = this.#shiki.codeToHast(code, {
+      lang: PLAIN.has(id) ? 'text' : id,
+      themes: THEMES,
+      defaultColor: false,
+    }) as Root
+    const pre = root.children.find((node): node is Element => node.type === 'element')
+    if (!pre) return undefined
+    this.#cache.set(key, pre)
+    return structuredClone(pre)
+  }
+
+  /** Load a grammar once, even when several pages ask for it at the same time. */
+  #load(id: string): Promise<void> {
+    let loading = this.#loading.get(id)
+    if (!loading) {
+      loading = this.#shiki.loadLanguage(id as BundledLanguage)
+      this.#loading.set(id, loading)
+    }
+    return loading
+  }
+}

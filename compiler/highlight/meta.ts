@@ -1,0 +1,51 @@
+/**
+ * The info string after a fence's language: ```ts title="app.ts" {1,3-5}```. A bare first word that
+ * is not an option is a title too (```js app.js```), as the hosted platform we stay compatible with reads it.
+ */
+export interface CodeMeta {
+  title?: string
+  /** 1-based line numbers to highlight. */
+  highlight: number[]
+}
+
+const OPTION = /([A-Za-z][\w-]*)(?:=(?:"([^"]*)"|'([^']*)'|(\S+)))?|\{([\d,\s-]+)\}|"([^"]*)"|(\S+)/g
+
+export function parseCodeMeta(meta: string | null | undefined): CodeMeta {
+  const result: CodeMeta = { highlight: [] }
+  if (!meta) return result
+  const bareWords: string[] = []
+  for (const match of meta.matchAll(OPTION)) {
+    const [whole, name, doubleQuoted, singleQuoted, bare, ranges, quotedWord, other] = match
+    if (ranges !== undefined) {
+      result.highlight.push(...parseRanges(ranges))
+    } else if (name !== undefined && whole.includes('=')) {
+      const value = doubleQuoted ?? singleQuoted ?? bare ?? ''
+      if (name === 'title' || name === 'filename') result.title = value
+      else if (name === 'highlight' || name === 'lines')
+        result.highlight.push(...parseRanges(value.replace(/[{}]/g, '')))
+    } else {
+      bareWords.push(quotedWord ?? name ?? other ?? whole)
+    }
+  }
+  // Flags such as `lines`, `wrap` or `expandable` are not titles; anything else written first is.
+  const flags = new Set(['lines', 'wrap', 'expandable', 'twoslash', 'showLineNumbers', 'copy', 'nocopy'])
+  const titleWords = bareWords.filter((word) => !flags.has(word))
+  if (result.title === undefined && titleWords.length > 0) result.title = titleWords.join(' ')
+  result.highlight = [...new Set(result.highlight)].sort((a, b) => a - b)
+  return result
+}
+
+function parseRanges(text: string): number[] {
+  const lines: number[] = []
+  for (const part of text.split(',')) {
+    const [from, to] = part
+      .trim()
+      .split('-')
+      .map((value) => Number.parseInt(value, 10))
+    if (from === undefined || Number.isNaN(from)) continue
+    const end = to === undefined || Number.isNaN(to) ? from : to
+    // A range beyond any real code block is an author slip; cap it so it cannot allocate without end.
+    for (let line = from; line <= Math.min(end, from + 10_000); line++) lines.push(line)
+  }
+  return lines.filter((line) => line > 0)
+}
