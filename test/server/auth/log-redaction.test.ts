@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict'
+import { Writable } from 'node:stream'
+import { test } from 'node:test'
+import { redactUrl } from '../../../server/auth/oauth/log-redaction.js'
+import {
+  Browser,
+  buildTestApp,
+  callbackParams,
+  exchangeCode,
+  PUBLIC_URL,
+  readForm,
+  startCliLogin,
+} from './harness.js'
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcIssuer } from './oidc-issuer.js'
+
+test('redactUrl hides secret query values and keeps the rest', () => {
+  assert.equal(
+    redactUrl('/oauth/callback?code=abc&state=def&iss=https%3A%2F%2Fid.example'),
+    '/oauth/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fid.example',
+  )
+  assert.equal(redactUrl('/oauth/sign-in?request=xyz'), '/oauth/sign-in?request=[redacted]')
+  assert.equal(redactUrl('/health'), '/health')
+})
+
+test('a whole sign-in, refresh and API use leaves no secret in the logs', async (t) => {
+  const lines: string[] = []
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
+  const { issuer } = await startOidcIssuer(t, `${PUBLIC_URL}/oauth/callback`)
+  const { app } = await buildTestApp(t, {
+    signIn: { oidcIssuer: issuer, oidcClientId: OIDC_CLIENT_ID, oidcClientSecret: OIDC_CLIENT_SECRET },
+    logger: { level: 'trace', stream: sink },
+  })
+  const login = startCliLogin()
+  const browser = new Browser(app)
+  const loginPage = await browser.navigate(login.authorizeUrl, login.redirectUri)
+  const loginForm = readForm(loginPage.body)
+  const consent = await browser.navigate(
+    new URL(loginForm.action ?? '', loginPage.url).href,
+    login.redirectUri,
+    {
+      prompt: 'login',
+      login: 'ada',
+      password: 'secret-password',
+    },
+  )
+  const consentForm = readForm(consent.body)
+  const back = await browser.navigate(
+    new URL(consentForm.action ?? '', consent.url).href,
+    login.redirectUri,
+    {
+      prompt: 'consent',
+    },
+  )
+  const code = callbackParams(back.location).get('code') ?? ''
+  const tokens = await exchangeCode(app, {
+    grant_type: 'authorization_code',
+    client_id: 'docsctl',
+    code,
+    redirect_uri: login.redirectUri,
+    code_verifier: login.verifier,
+  })
+  assert.equal(tokens.status, 200)
+  const refreshed = await exchangeCode(app, {
+    grant_type: 'refresh_token',
+    refresh_token: String(tokens.json.refresh_token),
+  })
+  assert.equal(refreshed.status, 200)
+  const replay = await exchangeCode(app, {
+    grant_type: 'refresh_token',
+    refresh_token: String(tokens.json.refresh_token),
+  })
+  assert.equal(replay.status, 400)
+  await app.inject({
+    method: 'GET',
+    url: '/me',
+    headers: { host: 'localhost:8080', authorization: `Bearer ${refreshed.json.access_token}` },
+  })
+
+  // Everything secret the flow handled: the upstream code and state seen at /oauth/callback, our
+  // code, the CLI's state and verifier, and every token.
+  const callback = new URL(
+    browser.visited.find((url) => url.startsWith(`${PUBLIC_URL}/oauth/callback`)) ?? '',
+  )
+  const secrets = [
+    callback.searchParams.get('code'),
+    callback.searchParams.get('state'),
+    code,
+    login.state,
+    login.verifier,
+    String(tokens.json.access_token),
+    String(tokens.json.refresh_token),
+    String(refreshed.json.access_token),
+    String(refreshed.json.refresh_token),
+    OIDC_CLIENT_SECRET,
+  ]
+  const log = lines.join('')
+  assert.ok(log.includes('/oauth/callback?'), 'the callback request was logged')
+  for (const secret of secrets) {
+    assert.ok(secret && secret.length > 8)
+    assert.equal(log.includes(secret), false, `a secret leaked into the log: ${secret.slice(0, 8)}…`)
+  }
+})

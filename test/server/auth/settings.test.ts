@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { chooseIdentityProvider, isLoopbackHost } from '../../../server/auth/providers/index.js'
+import { ConfigError, loadConfig } from '../../../server/config.js'
+
+const load = (args: string[], env: NodeJS.ProcessEnv = {}) => loadConfig(args, env).config
+
+test('sign-in settings come from flags or environment variables, flags first', () => {
+  const fromEnv = load([], {
+    DOCS_OIDC_ISSUER: 'https://id.example.com',
+    DOCS_OIDC_CLIENT_ID: 'docs',
+    DOCS_OIDC_CLIENT_SECRET: 's3cret',
+  })
+  assert.equal(fromEnv.signIn.oidcIssuer, 'https://id.example.com')
+  assert.equal(fromEnv.signIn.publicUrl, 'http://localhost:8080')
+  const fromFlags = load(
+    [
+      '--github-client-id',
+      'gh',
+      '--github-client-secret',
+      'ghs',
+      '--public-url',
+      'https://api.docs.example/',
+    ],
+    {
+      DOCS_GITHUB_CLIENT_ID: 'ignored',
+    },
+  )
+  assert.equal(fromFlags.signIn.githubClientId, 'gh')
+  assert.equal(fromFlags.signIn.publicUrl, 'https://api.docs.example')
+  assert.equal(load(['--api-host', 'api.docs.example']).signIn.publicUrl, 'https://api.docs.example')
+})
+
+test('incomplete or conflicting providers stop the server with a message naming the settings', () => {
+  assert.throws(
+    () => load(['--oidc-issuer', 'https://id.example.com']),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError)
+      assert.match(error.message, /--oidc-client-id and --oidc-client-secret/)
+      return true
+    },
+  )
+  assert.throws(() => load(['--github-client-id', 'x']), /--github-client-secret/)
+  assert.throws(
+    () =>
+      load([
+        '--github-client-id',
+        'x',
+        '--github-client-secret',
+        'y',
+        '--oidc-issuer',
+        'https://id.example.com',
+      ]),
+    /keep one/,
+  )
+  assert.throws(
+    () =>
+      load(['--oidc-issuer', 'http://id.example.com', '--oidc-client-id', 'a', '--oidc-client-secret', 'b']),
+    /use https/,
+  )
+  assert.throws(() => load(['--sign-in-rate-limit', '0']), /--sign-in-rate-limit \/ DOCS_SIGN_IN_RATE_LIMIT/)
+})
+
+test('the local provider is on only without a provider and on a loopback address', () => {
+  const none = load([]).signIn
+  assert.equal(chooseIdentityProvider(none, '127.0.0.1').kind, 'local')
+  assert.match(chooseIdentityProvider(none, '127.0.0.1').message, /local provider/)
+  assert.equal(chooseIdentityProvider(none, '0.0.0.0').kind, 'none')
+  assert.equal(chooseIdentityProvider(none, '192.168.1.10').kind, 'none')
+  const github = load(['--github-client-id', 'gh', '--github-client-secret', 'ghs']).signIn
+  assert.equal(chooseIdentityProvider(github, '127.0.0.1').kind, 'upstream')
+  assert.equal(isLoopbackHost('[::1]'), true)
+  assert.equal(isLoopbackHost('127.8.0.1'), true)
+  assert.equal(isLoopbackHost('::'), false)
+})
