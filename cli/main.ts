@@ -7,7 +7,9 @@ import { BuildCommand } from './commands/build.js'
 import { DevCommand } from './commands/dev.js'
 import { LoginCommand } from './commands/login.js'
 import { LogoutCommand } from './commands/logout.js'
+import { NewCommand } from './commands/new.js'
 import { PushCommand } from './commands/push.js'
+import { ValidateCommand } from './commands/validate.js'
 import { WhoamiCommand } from './commands/whoami.js'
 import { cliVersion } from './version.js'
 
@@ -18,6 +20,8 @@ cli.register(Builtins.VersionCommand)
 cli.register(LoginCommand)
 cli.register(LogoutCommand)
 cli.register(WhoamiCommand)
+cli.register(NewCommand)
+cli.register(ValidateCommand)
 cli.register(PushCommand)
 cli.register(AnalyticsGetCommand)
 cli.register(AnalyticsSetCommand)

@@ -8,6 +8,7 @@ import { distance } from 'fastest-levenshtein'
 import type { JsonPath } from './json-source.js'
 import { describe } from './refs.js'
 import { dereference, type SchemaNode } from './schema.js'
+import { slugify } from './slug.js'
 
 export interface SchemaProblem {
   /** The value the problem is about; for unknown keys, the key itself. */
@@ -273,18 +274,6 @@ export function translateSchemaErrors(errors: readonly ErrorObject[], data: unkn
     seen.add(key)
     return true
   })
-}
-
-/** Turns a name into a slug: "My Docs!" → "my-docs". */
-export function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 63)
-    .replace(/-+$/g, '')
 }
 
 function patternMessage(path: JsonPath, value: unknown): string {

@@ -1,0 +1,84 @@
+import { stat } from 'node:fs/promises'
+import { Command, Option } from 'clipanion'
+import pc from 'picocolors'
+import { validateSite } from '../../compiler/config/validate-site.js'
+import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
+import { displayPath, readSiteFiles, resolveSiteDir } from '../site-dir.js'
+
+export class ValidateCommand extends Command {
+  static override paths = [['validate']]
+  static override usage = Command.Usage({
+    description: 'Check docs.json and the pages it lists',
+    details: `
+      Checks docs.json strictly (unknown keys are errors) and the site it describes: every page in
+      navigation exists as <slug>.mdx or <slug>.md, no page is listed twice in one tab, logo and
+      favicon files exist, and every page's front matter is valid. Needs no sign-in.
+
+      Without [dir], uses the first of the current directory, ./docs and ./apps/docs that holds a
+      docs.json. Prints every problem with its file, line and column. Exit code: 0 when valid (warnings
+      allowed), 1 when there are errors or the directory cannot be read.
+    `,
+    examples: [
+      ['Check the docs in this directory (or ./docs, ./apps/docs)', 'docsctl validate'],
+      ['Check a given directory', 'docsctl validate ./site'],
+      ['Print the diagnostics as JSON for an editor or CI', 'docsctl validate --json'],
+    ],
+  })
+
+  dir = Option.String({ required: false, name: 'dir' })
+  json = Option.Boolean('--json', false, { description: 'Print the result as JSON' })
+
+  override async execute(): Promise<number> {
+    const { stdout, stderr } = this.context
+    const dir = resolveSiteDir(this.dir)
+    const shown = displayPath(dir)
+    const isDirectory = await stat(dir).then(
+      (info) => info.isDirectory(),
+      () => false,
+    )
+    if (!isDirectory) {
+      const message = `docs directory "${shown}" not found; pass the folder that holds docs.json`
+      if (this.json) stdout.write(`${JSON.stringify({ ok: false, dir, error: message }, null, 2)}\n`)
+      else stderr.write(`${pc.red('error')} ${message}\n`)
+      return 1
+    }
+
+    const started = performance.now()
+    const { files, problems } = await readSiteFiles(dir)
+    const result = validateSite(files, { mode: 'strict' })
+    const elapsedMs = Math.round(performance.now() - started)
+    const diagnostics: Diagnostic[] = [
+      ...problems.map((problem): Diagnostic => {
+        const [file = '', ...reason] = problem.split(': ')
+        return { severity: 'warning', file, rule: 'skipped-file', message: reason.join(': ') }
+      }),
+      ...result.diagnostics,
+    ]
+    const ok = !hasErrors(diagnostics)
+    const pages = result.navigation?.pages.length ?? 0
+
+    if (this.json) {
+      stdout.write(`${JSON.stringify({ ok, dir, pages, diagnostics }, null, 2)}\n`)
+      return ok ? 0 : 1
+    }
+    for (const diagnostic of diagnostics) {
+      const label = diagnostic.severity === 'error' ? pc.red('error') : pc.yellow('warning')
+      ;(diagnostic.severity === 'error' ? stderr : stdout).write(`${label} ${formatDiagnostic(diagnostic)}\n`)
+    }
+    const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length
+    const warnings = diagnostics.length - errors
+    if (!ok) {
+      stderr.write(
+        `${pc.red('✖')} ${shown}/docs.json: ${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`,
+      )
+      return 1
+    }
+    const noted = warnings ? ` (${plural(warnings, 'warning')})` : ''
+    stdout.write(
+      `${pc.green('✔')} ${shown}/docs.json is valid: ${plural(pages, 'page')} checked in ${elapsedMs} ms${noted}\n`,
+    )
+    return 0
+  }
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
