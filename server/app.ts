@@ -83,8 +83,9 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
         if (!isApiHost(config, hostOf(request))) dispatchSite(request, response)
         else handler(request, response)
       }) as Server,
+    // No type coercion: JSON of the wrong shape is a 400, not silently converted.
     ajv: {
-      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true },
+      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true },
     },
   })
   app.decorate('config', config)

@@ -217,7 +217,7 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
 
   app.put<{
     Params: { slug: string; id: string; sha256: string }
-    Querystring: { offset: number }
+    Querystring: { offset: string }
     Body: Buffer
   }>(
     '/projects/slug/:slug/deployments/:id/files/chunks/:sha256',
@@ -236,7 +236,7 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
         querystring: {
           type: 'object',
           required: ['offset'],
-          properties: { offset: { type: 'integer', minimum: 0 } },
+          properties: { offset: { type: 'string', pattern: '^[0-9]{1,15}$' } },
         },
         consumes: ['application/octet-stream'],
         response: { 200: { $ref: 'ChunkResult#' }, 413: { $ref: 'Error#' }, ...errors },
@@ -253,7 +253,7 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
       if (!Buffer.isBuffer(request.body)) {
         throw badRequest('Expected Content-Type: application/octet-stream with the chunk bytes')
       }
-      const offset = request.query.offset
+      const offset = Number(request.query.offset)
       if (offset + request.body.length > size) {
         throw badRequest(`The chunk runs past the ${size} bytes the manifest declares`, [
           { path: 'querystring/offset', message: `offset + length must not exceed ${size}` },
@@ -329,7 +329,7 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.get<{ Params: { slug: string }; Querystring: { limit: number; cursor?: string } }>(
+  app.get<{ Params: { slug: string }; Querystring: { limit: string; cursor?: string } }>(
     '/projects/slug/:slug/deployments',
     {
       schema: {
@@ -339,7 +339,7 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
         querystring: {
           type: 'object',
           properties: {
-            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            limit: { type: 'string', pattern: '^([1-9]|[1-9][0-9]|100)$', default: '20' },
             cursor: { type: 'string', maxLength: 500 },
           },
         },
@@ -357,7 +357,7 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
           { path: 'querystring/cursor', message: 'not a cursor this server issued' },
         ])
       }
-      const page = await repos.deployments.list(project.id, request.query.limit, cursor)
+      const page = await repos.deployments.list(project.id, Number(request.query.limit), cursor)
       return {
         deployments: page.deployments.map((row) => presentDeployment(config, project, row)),
         nextCursor: page.nextCursor,
