@@ -4,37 +4,31 @@
  * else (the OpenID Connect provider) through real HTTP.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { TestContext } from 'node:test'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import { buildApp } from '../../../server/app.js'
 import type { SignInConfig } from '../../../server/auth/oauth/settings.js'
 import { defaultConfig, type ServerConfig } from '../../../server/config.js'
+import { type Engine, testConfig } from '../helper.js'
 
 export const PUBLIC_URL = 'http://localhost:8080'
 
 export async function buildTestApp(
   t: TestContext,
   options: {
+    engine?: Engine
     signIn?: Partial<SignInConfig>
     config?: Partial<ServerConfig>
     logger?: FastifyServerOptions['logger']
   } = {},
 ): Promise<{ app: FastifyInstance; config: ServerConfig }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'docs-signin-'))
   const base = defaultConfig()
-  const config = defaultConfig({
-    dataDir,
+  const config = await testConfig(t, options.engine ?? 'sqlite', {
     ...options.config,
     signIn: { ...base.signIn, rateLimitPerMinute: 100_000, ...options.signIn },
   })
   const app = await buildApp(config, options.logger === undefined ? {} : { logger: options.logger })
-  t.after(async () => {
-    await app.close()
-    await rm(dataDir, { recursive: true, force: true })
-  })
+  t.after(() => app.close())
   return { app, config }
 }
 

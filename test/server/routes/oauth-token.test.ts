@@ -13,6 +13,7 @@ import {
   signInLocally,
   startCliLogin,
 } from '../auth/harness.js'
+import { engines } from '../helper.js'
 
 const host = 'localhost:8080'
 
@@ -114,16 +115,18 @@ test('authorize sends other request errors back to the CLI with its state', asyn
   assert.equal(callbackParams(String(response.headers.location)).get('error'), 'invalid_request')
 })
 
-test('a wrong code verifier is invalid_grant, and the code is spent', async (t) => {
-  const { app } = await buildTestApp(t)
-  const { login, code } = await codeFor(app, 'ada@example.com')
-  const wrong = await exchangeCode(app, redeem(login, code, { code_verifier: startCliLogin().verifier }))
-  assert.equal(wrong.status, 400)
-  assert.equal(wrong.json.error, 'invalid_grant')
-  assert.match(String(wrong.json.error_description), /code_verifier does not match/)
-  const retry = await exchangeCode(app, redeem(login, code))
-  assert.equal(retry.json.error, 'invalid_grant')
-})
+for (const engine of engines) {
+  test(`a wrong code verifier is invalid_grant, and the code is spent (${engine})`, async (t) => {
+    const { app } = await buildTestApp(t, { engine })
+    const { login, code } = await codeFor(app, 'ada@example.com')
+    const wrong = await exchangeCode(app, redeem(login, code, { code_verifier: startCliLogin().verifier }))
+    assert.equal(wrong.status, 400)
+    assert.equal(wrong.json.error, 'invalid_grant')
+    assert.match(String(wrong.json.error_description), /code_verifier does not match/)
+    const retry = await exchangeCode(app, redeem(login, code))
+    assert.equal(retry.json.error, 'invalid_grant')
+  })
+}
 
 test('a malformed or missing verifier is invalid_request', async (t) => {
   const { app } = await buildTestApp(t)
@@ -136,23 +139,25 @@ test('a malformed or missing verifier is invalid_request', async (t) => {
   assert.equal(missing.json.error, 'invalid_request')
 })
 
-test('a reused code is refused and revokes the tokens its first use produced', async (t) => {
-  const { app } = await buildTestApp(t)
-  const { login, code } = await codeFor(app, 'ada@example.com')
-  const first = await exchangeCode(app, redeem(login, code), 'json')
-  assert.equal(first.status, 200)
-  assert.equal((await me(app, String(first.json.access_token))).statusCode, 200)
-  const second = await exchangeCode(app, redeem(login, code))
-  assert.equal(second.status, 400)
-  assert.equal(second.json.error, 'invalid_grant')
-  assert.match(String(second.json.error_description), /already been used/)
-  assert.equal((await me(app, String(first.json.access_token))).statusCode, 401)
-  const refresh = await exchangeCode(app, {
-    grant_type: 'refresh_token',
-    refresh_token: String(first.json.refresh_token),
+for (const engine of engines) {
+  test(`a reused code is refused and revokes the tokens its first use produced (${engine})`, async (t) => {
+    const { app } = await buildTestApp(t, { engine })
+    const { login, code } = await codeFor(app, 'ada@example.com')
+    const first = await exchangeCode(app, redeem(login, code), 'json')
+    assert.equal(first.status, 200)
+    assert.equal((await me(app, String(first.json.access_token))).statusCode, 200)
+    const second = await exchangeCode(app, redeem(login, code))
+    assert.equal(second.status, 400)
+    assert.equal(second.json.error, 'invalid_grant')
+    assert.match(String(second.json.error_description), /already been used/)
+    assert.equal((await me(app, String(first.json.access_token))).statusCode, 401)
+    const refresh = await exchangeCode(app, {
+      grant_type: 'refresh_token',
+      refresh_token: String(first.json.refresh_token),
+    })
+    assert.equal(refresh.json.error, 'invalid_grant')
   })
-  assert.equal(refresh.json.error, 'invalid_grant')
-})
+}
 
 test('a redirect URI other than the authorization request’s is refused', async (t) => {
   const { app } = await buildTestApp(t)
@@ -166,19 +171,21 @@ test('a redirect URI other than the authorization request’s is refused', async
   assert.match(String(response.json.error_description), /redirect_uri does not match/)
 })
 
-test('an expired code is refused', async (t) => {
-  const { app } = await buildTestApp(t)
-  const { login, code } = await codeFor(app, 'ada@example.com')
-  // Age every code past its 60 s lifetime rather than wait for it.
-  await app.db
-    .updateTable('oauth_codes')
-    .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-    .execute()
-  const response = await exchangeCode(app, redeem(login, code))
-  assert.equal(response.status, 400)
-  assert.equal(response.json.error, 'invalid_grant')
-  assert.match(String(response.json.error_description), /expired/)
-})
+for (const engine of engines) {
+  test(`an expired code is refused (${engine})`, async (t) => {
+    const { app } = await buildTestApp(t, { engine })
+    const { login, code } = await codeFor(app, 'ada@example.com')
+    // Age every code past its 60 s lifetime rather than wait for it.
+    await app.db
+      .updateTable('oauth_codes')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute()
+    const response = await exchangeCode(app, redeem(login, code))
+    assert.equal(response.status, 400)
+    assert.equal(response.json.error, 'invalid_grant')
+    assert.match(String(response.json.error_description), /expired/)
+  })
+}
 
 test('a code, a state or a sign-in page from someone else’s flow does not complete another', async (t) => {
   const { app } = await buildTestApp(t)
@@ -229,71 +236,83 @@ test('a code, a state or a sign-in page from someone else’s flow does not comp
   assert.equal(replay.status, 400)
 })
 
-test('refresh tokens rotate, and replaying a rotated one revokes the whole sign-in', async (t) => {
-  const { app } = await buildTestApp(t)
-  const first = await signInLocally(app, 'ada@example.com')
-  const rotated = await exchangeCode(app, { grant_type: 'refresh_token', refresh_token: first.refreshToken })
-  assert.equal(rotated.status, 200, JSON.stringify(rotated.json))
-  const second = { access: String(rotated.json.access_token), refresh: String(rotated.json.refresh_token) }
-  assert.notEqual(second.refresh, first.refreshToken)
-  assert.equal((await me(app, second.access)).statusCode, 200)
+for (const engine of engines) {
+  test(`refresh tokens rotate, and replaying a rotated one revokes the whole sign-in (${engine})`, async (t) => {
+    const { app } = await buildTestApp(t, { engine })
+    const first = await signInLocally(app, 'ada@example.com')
+    const rotated = await exchangeCode(app, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refreshToken,
+    })
+    assert.equal(rotated.status, 200, JSON.stringify(rotated.json))
+    const second = { access: String(rotated.json.access_token), refresh: String(rotated.json.refresh_token) }
+    assert.notEqual(second.refresh, first.refreshToken)
+    assert.equal((await me(app, second.access)).statusCode, 200)
 
-  const replay = await exchangeCode(app, { grant_type: 'refresh_token', refresh_token: first.refreshToken })
-  assert.equal(replay.status, 400)
-  assert.equal(replay.json.error, 'invalid_grant')
-  assert.match(String(replay.json.error_description), /already used/)
-  // The family is gone: the newest refresh token and every access token of this sign-in stop working.
-  const next = await exchangeCode(app, { grant_type: 'refresh_token', refresh_token: second.refresh })
-  assert.equal(next.json.error, 'invalid_grant')
-  assert.equal((await me(app, second.access)).statusCode, 401)
-  assert.equal((await me(app, first.accessToken)).statusCode, 401)
-})
-
-test('a sign-in elsewhere is not touched by revoking another one', async (t) => {
-  const { app } = await buildTestApp(t)
-  const laptop = await signInLocally(app, 'ada@example.com')
-  const desktop = await signInLocally(app, 'ada@example.com')
-  const revoke = await app.inject({
-    method: 'POST',
-    url: '/oauth/revoke',
-    headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: `token=${laptop.refreshToken}`,
+    const replay = await exchangeCode(app, { grant_type: 'refresh_token', refresh_token: first.refreshToken })
+    assert.equal(replay.status, 400)
+    assert.equal(replay.json.error, 'invalid_grant')
+    assert.match(String(replay.json.error_description), /already used/)
+    // The family is gone: the newest refresh token and every access token of this sign-in stop working.
+    const next = await exchangeCode(app, { grant_type: 'refresh_token', refresh_token: second.refresh })
+    assert.equal(next.json.error, 'invalid_grant')
+    assert.equal((await me(app, second.access)).statusCode, 401)
+    assert.equal((await me(app, first.accessToken)).statusCode, 401)
   })
-  assert.equal(revoke.statusCode, 200)
-  assert.equal((await me(app, laptop.accessToken)).statusCode, 401)
-  assert.equal((await me(app, desktop.accessToken)).statusCode, 200)
-  const refresh = await exchangeCode(app, { grant_type: 'refresh_token', refresh_token: laptop.refreshToken })
-  assert.equal(refresh.json.error, 'invalid_grant')
-  // Revoking an access token ends that sign-in; unknown tokens answer the same 200.
-  for (const token of [desktop.accessToken, 'dsr_unknown', 'garbage']) {
-    const response = await app.inject({
+}
+
+for (const engine of engines) {
+  test(`a sign-in elsewhere is not touched by revoking another one (${engine})`, async (t) => {
+    const { app } = await buildTestApp(t, { engine })
+    const laptop = await signInLocally(app, 'ada@example.com')
+    const desktop = await signInLocally(app, 'ada@example.com')
+    const revoke = await app.inject({
       method: 'POST',
       url: '/oauth/revoke',
-      headers: { host },
-      payload: { token },
+      headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `token=${laptop.refreshToken}`,
     })
-    assert.equal(response.statusCode, 200)
-  }
-  assert.equal((await me(app, desktop.accessToken)).statusCode, 401)
-  const missing = await app.inject({ method: 'POST', url: '/oauth/revoke', headers: { host }, payload: {} })
-  assert.equal(missing.statusCode, 400)
-  assert.equal(missing.json().error, 'invalid_request')
-})
-
-test('tokens of a deleted user are refused', async (t) => {
-  const { app } = await buildTestApp(t)
-  const session = await signInLocally(app, 'ada@example.com')
-  const user = (await me(app, session.accessToken)).json()
-  // Deleting the user takes their tokens and refresh tokens with it (foreign keys cascade).
-  await app.db.deleteFrom('users').where('id', '=', user.id).execute()
-  assert.equal((await me(app, session.accessToken)).statusCode, 401)
-  const refresh = await exchangeCode(app, {
-    grant_type: 'refresh_token',
-    refresh_token: session.refreshToken,
+    assert.equal(revoke.statusCode, 200)
+    assert.equal((await me(app, laptop.accessToken)).statusCode, 401)
+    assert.equal((await me(app, desktop.accessToken)).statusCode, 200)
+    const refresh = await exchangeCode(app, {
+      grant_type: 'refresh_token',
+      refresh_token: laptop.refreshToken,
+    })
+    assert.equal(refresh.json.error, 'invalid_grant')
+    // Revoking an access token ends that sign-in; unknown tokens answer the same 200.
+    for (const token of [desktop.accessToken, 'dsr_unknown', 'garbage']) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/oauth/revoke',
+        headers: { host },
+        payload: { token },
+      })
+      assert.equal(response.statusCode, 200)
+    }
+    assert.equal((await me(app, desktop.accessToken)).statusCode, 401)
+    const missing = await app.inject({ method: 'POST', url: '/oauth/revoke', headers: { host }, payload: {} })
+    assert.equal(missing.statusCode, 400)
+    assert.equal(missing.json().error, 'invalid_request')
   })
-  assert.equal(refresh.status, 400)
-  assert.equal(refresh.json.error, 'invalid_grant')
-})
+}
+
+for (const engine of engines) {
+  test(`tokens of a deleted user are refused (${engine})`, async (t) => {
+    const { app } = await buildTestApp(t, { engine })
+    const session = await signInLocally(app, 'ada@example.com')
+    const user = (await me(app, session.accessToken)).json()
+    // Deleting the user takes their tokens and refresh tokens with it (foreign keys cascade).
+    await app.db.deleteFrom('users').where('id', '=', user.id).execute()
+    assert.equal((await me(app, session.accessToken)).statusCode, 401)
+    const refresh = await exchangeCode(app, {
+      grant_type: 'refresh_token',
+      refresh_token: session.refreshToken,
+    })
+    assert.equal(refresh.status, 400)
+    assert.equal(refresh.json.error, 'invalid_grant')
+  })
+}
 
 test('the token endpoint refuses unknown clients, grants and malformed bodies with OAuth errors', async (t) => {
   const { app } = await buildTestApp(t)
