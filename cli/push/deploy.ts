@@ -2,7 +2,7 @@
  * One deployment, start to finish: manifest → create → upload what is missing → finalize → wait for
  * the build. The site goes live only at finalize, so a push interrupted before it changes nothing.
  */
-import type { ApiClient, Deployment } from '../api.js'
+import { type ApiClient, ApiError, type Deployment, type ManifestEntry } from '../api.js'
 import { hashSite } from './manifest.js'
 import type { PushReporter } from './progress.js'
 import { formatBytes } from './progress.js'
@@ -35,12 +35,16 @@ export interface DeployInput {
 export async function deploy(input: DeployInput): Promise<PushResult> {
   const { client, slug, reporter } = input
   const site = hashSite(input.files)
-  const { deployment, missing } = await client.createDeployment(slug, {
-    branch: input.branch,
-    ...(input.commitMessage === undefined ? {} : { commitMessage: input.commitMessage }),
-    ...(input.environment === undefined ? {} : { environment: input.environment }),
-    files: site.entries,
-  })
+  const { deployment, missing } = await client
+    .createDeployment(slug, {
+      branch: input.branch,
+      ...(input.commitMessage === undefined ? {} : { commitMessage: input.commitMessage }),
+      ...(input.environment === undefined ? {} : { environment: input.environment }),
+      files: site.entries,
+    })
+    .catch((error: unknown) => {
+      throw error instanceof ApiError ? withManifestPaths(error, site.entries) : error
+    })
   reporter.line(
     `Deployment ${deployment.id}: ${site.entries.length} files (${formatBytes(site.totalBytes)}), branch ${input.branch}`,
   )
@@ -81,4 +85,14 @@ export async function deploy(input: DeployInput): Promise<PushResult> {
   } finally {
     build.stop()
   }
+}
+
+/** `body/files/3/size` means nothing to an author; name the file instead. */
+function withManifestPaths(error: ApiError, entries: readonly ManifestEntry[]): ApiError {
+  const issues = error.issues.map((issue) => {
+    const match = /^(?:body\/)?files\/(\d+)(?:\/\w+)?$/.exec(issue.path)
+    const entry = match ? entries[Number(match[1])] : undefined
+    return entry ? { path: entry.path, message: issue.message } : issue
+  })
+  return new ApiError(error.status, error.message, issues, error.body)
 }

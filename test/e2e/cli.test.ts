@@ -151,14 +151,14 @@ test('push a fixture site with a big asset, then a one-page edit uploads one fil
   const site = await copySite(fromPackageRoot('fixtures', 'sites', 'minimal'), 'e2e-fixture')
   // Bigger than one 4 MB batch: it goes up through the chunk endpoint.
   await mkdir(join(site, 'assets'))
-  await writeFile(join(site, 'assets', 'demo.bin'), Buffer.alloc(5_500_000, 7))
+  await writeFile(join(site, 'assets', 'demo.mp4'), Buffer.alloc(5_500_000, 7))
   const first = await runCli(['push', site, '--message', 'First deploy'], { env: env() })
   assert.equal(first.code, 0, first.stderr)
   assert.match(first.stdout, new RegExp(`Live at http://e2e-fixture\\.localhost:${server.port}/`))
   assert.match(first.stdout, /uploaded 3 of 3 files/)
   const home = await server.fetchSite('e2e-fixture', '/')
   assert.equal(home.status, 200)
-  const asset = await server.fetchSite('e2e-fixture', '/assets/demo.bin')
+  const asset = await server.fetchSite('e2e-fixture', '/assets/demo.mp4')
   assert.equal(asset.status, 200)
   assert.equal((await asset.arrayBuffer()).byteLength, 5_500_000)
 
@@ -202,7 +202,7 @@ test('push a corpus site: strict validation first, then live once the author fix
   const pushed = await runCli(['push', site], { env: env() })
   assert.equal(pushed.code, 0, pushed.stderr)
   assert.match(pushed.stdout, /Live at http:\/\/x402-docs\.localhost:\d+\//)
-  const quickstart = await server.fetchSite('x402-docs', '/getting-started/quickstart-for-buyers')
+  const quickstart = await server.fetchSite('x402-docs', '/getting-started/quickstart-for-buyers/')
   assert.equal(quickstart.status, 200)
 })
 
@@ -409,7 +409,7 @@ test('in a terminal: login --no-open, then the first push offers to create the p
   })
   startInTmux('login', ['login', '--no-open', '--port', String(await freePort())], {})
   const pane = await waitForPane('login', /Waiting for the sign-in/)
-  const url = /(http:\/\/\S+\/oauth\/authorize\S+)/.exec(pane.replace(/\n/g, ''))?.[1]
+  const url = /(http:\/\/\S+\/oauth\/authorize\S+)/.exec(pane)?.[1]
   assert.ok(url, pane)
   await signInThroughBrowser(url, 'grace@example.com')
   assert.match(await waitForPane('login', /EXIT:\d+/), /Signed in as grace@example\.com[\s\S]*EXIT:0/)
