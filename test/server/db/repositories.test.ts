@@ -1,0 +1,146 @@
+/** The repositories on both engines: same migrations, same queries, same answers. */
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { migrateToLatest, openDatabase } from '../../../server/db/index.js'
+import { createRepositories } from '../../../server/db/repositories/index.js'
+import { engines, sha256, testConfig } from '../helper.js'
+
+for (const engine of engines) {
+  describe(`repositories (${engine})`, () => {
+    const open = async (t: Parameters<typeof testConfig>[0]) => {
+      const config = await testConfig(t, engine)
+      const { db, engine: opened } = openDatabase(config)
+      t.after(() => db.destroy())
+      assert.equal(opened, engine)
+      const applied = await migrateToLatest(db)
+      assert.ok(applied.includes('001_core'))
+      assert.deepEqual(await migrateToLatest(db), [], 'a second run applies nothing')
+      return { db, repos: createRepositories(db) }
+    }
+
+    test('users are found or created by e-mail, case-insensitively; tokens expire', async (t) => {
+      const { repos } = await open(t)
+      const user = await repos.users.findOrCreate('Ada@Example.com', 'Ada')
+      assert.equal(user.email, 'ada@example.com')
+      assert.equal((await repos.users.findOrCreate('ada@example.com')).id, user.id)
+      const { token, expiresAt } = await repos.accessTokens.issue(user.id, 60)
+      assert.match(token, /^dsa_[A-Za-z0-9_-]{43}$/)
+      assert.ok(Date.parse(expiresAt) > Date.now())
+    })
+
+    test('projects: unique slugs, update, promotion is one row', async (t) => {
+      const { repos } = await open(t)
+      const owner = await repos.users.findOrCreate('o@example.com')
+      const project = await repos.projects.create({
+        ownerId: owner.id,
+        slug: 'one',
+        name: 'One',
+        description: null,
+      })
+      assert.ok(project)
+      assert.equal(
+        await repos.projects.create({ ownerId: owner.id, slug: 'one', name: 'Two', description: null }),
+        undefined,
+      )
+      const updated = await repos.projects.update(project.id, { name: 'Uno', deploymentName: 'v1' })
+      assert.equal(updated?.name, 'Uno')
+      assert.equal(updated?.deployment_name, 'v1')
+      await repos.projects.setLiveDeployment(project.id, 'dpl_x')
+      assert.equal((await repos.projects.findBySlug('one'))?.live_deployment_id, 'dpl_x')
+      assert.deepEqual(
+        (await repos.projects.listByOwner(owner.id)).map((row) => row.slug),
+        ['one'],
+      )
+    })
+
+    test('deployments: held hashes are not asked for again; pages newest first; one build claim', async (t) => {
+      const { repos } = await open(t)
+      const owner = await repos.users.findOrCreate('o@example.com')
+      const project = await repos.projects.create({
+        ownerId: owner.id,
+        slug: 'dep',
+        name: 'Dep',
+        description: null,
+      })
+      assert.ok(project)
+      const files = [
+        { path: 'a.mdx', sha256: sha256('a'), size: 1 },
+        { path: 'b.mdx', sha256: sha256('b'), size: 1 },
+        { path: 'copy-of-a.mdx', sha256: sha256('a'), size: 1 },
+      ]
+      const first = await repos.deployments.create({
+        projectId: project.id,
+        branch: 'main',
+        commitMessage: 'one',
+        environment: null,
+        files,
+        blobExists: async () => true,
+      })
+      assert.deepEqual([...first.missing].sort(), [sha256('a'), sha256('b')].sort())
+      await repos.deployments.markReceived(first.deployment.id, sha256('a'))
+      assert.deepEqual(await repos.deployments.missingPaths(first.deployment.id), ['b.mdx'])
+      assert.deepEqual(await repos.deployments.missingHashes(first.deployment.id), [sha256('b')])
+
+      const second = await repos.deployments.create({
+        projectId: project.id,
+        branch: 'main',
+        commitMessage: 'two',
+        environment: 'preview',
+        files,
+        blobExists: async () => true,
+      })
+      assert.deepEqual(second.missing, [sha256('b')])
+      const gone = await repos.deployments.create({
+        projectId: project.id,
+        branch: 'main',
+        commitMessage: 'three',
+        environment: null,
+        files,
+        blobExists: async () => false,
+      })
+      assert.equal(gone.missing.length, 2, 'a hash whose blob vanished is asked for again')
+
+      const page = await repos.deployments.list(project.id, 2)
+      assert.deepEqual(
+        page.deployments.map((row) => row.commit_message),
+        ['three', 'two'],
+      )
+      assert.ok(page.nextCursor)
+      const { decodeCursor } = await import('../../../server/db/repositories/deployments.js')
+      const rest = await repos.deployments.list(project.id, 2, decodeCursor(page.nextCursor))
+      assert.deepEqual(
+        rest.deployments.map((row) => row.commit_message),
+        ['one'],
+      )
+      assert.equal(rest.nextCursor, null)
+
+      assert.equal(await repos.deployments.claimForBuild(first.deployment.id, 5), true)
+      assert.equal(await repos.deployments.claimForBuild(first.deployment.id, 5), false)
+      assert.equal(await repos.deployments.failInterrupted(), 1)
+      assert.equal((await repos.deployments.findById(first.deployment.id))?.status, 'failed')
+    })
+
+    test('deploy keys are stored hashed, listed, revoked; site hosts map to projects', async (t) => {
+      const { repos } = await open(t)
+      const owner = await repos.users.findOrCreate('o@example.com')
+      const project = await repos.projects.create({
+        ownerId: owner.id,
+        slug: 'keys',
+        name: 'K',
+        description: null,
+      })
+      assert.ok(project)
+      const { token, deployKey } = await repos.deployKeys.create(project.id, 'ci')
+      assert.equal(deployKey.prefix, token.slice(0, 10))
+      assert.equal((await repos.deployKeys.listActive(project.id)).length, 1)
+      assert.equal(await repos.deployKeys.revoke(project.id, deployKey.id), true)
+      assert.equal(await repos.deployKeys.revoke(project.id, deployKey.id), false)
+      assert.equal((await repos.deployKeys.listActive(project.id)).length, 0)
+
+      await repos.siteHosts.add('Docs.Example.com', project.id, '/docs')
+      assert.equal((await repos.siteHosts.find('docs.example.com'))?.path_prefix, '/docs')
+      await repos.siteHosts.remove('docs.example.com')
+      assert.equal(await repos.siteHosts.find('docs.example.com'), undefined)
+    })
+  })
+}
