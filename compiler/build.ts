@@ -201,7 +201,7 @@ function siteContext(
     pages: summaries,
     firstPageOfTab,
     locations: indexLocations(navigation),
-    neighbours: indexNeighbours(navigation),
+    neighbours: indexNeighbours(navigation, (slug) => summaries.has(slug) && !summaries.get(slug)?.hidden),
     assets: { css: theme.cssPath, js: theme.jsPath, searchIndex: SEARCH_INDEX_PATH },
     iconSvg: (name) => iconSvg(name, undefined),
   }

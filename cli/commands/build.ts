@@ -36,7 +36,11 @@ export class BuildCommand extends Command {
     if (outDir === resolve(siteDir))
       throw new UsageError('--out must not be the docs folder itself; choose another folder')
     const started = performance.now()
-    const read = await readSiteFiles(siteDir)
+    const read = await readSiteFiles(siteDir).catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(
+        `cannot read the docs folder ${siteDir}: ${error.code === 'ENOENT' ? 'it does not exist' : error.message}`,
+      )
+    })
     for (const problem of read.problems) stderr.write(`${pc.yellow('warning')} ${problem}\n`)
     // Do not read an earlier build inside the docs folder back in as source.
     const outInside = relative(siteDir, outDir)

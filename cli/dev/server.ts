@@ -112,7 +112,11 @@ class DevSite {
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const site = new DevSite(options.log)
-  const initial = await readSiteFiles(options.dir)
+  const initial = await readSiteFiles(options.dir).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(
+      `cannot read the docs folder ${options.dir}: ${error.code === 'ENOENT' ? 'it does not exist' : error.message}`,
+    )
+  })
   site.files = initial.files
   for (const problem of initial.problems) options.log(`warning ${problem}`)
   const reload = new LiveReload()

@@ -17,8 +17,11 @@ export function indexLocations(navigation: NavigationTree): Map<string, PageLoca
  * Previous and next visible pages of every page, within the same tab so pagination never jumps
  * sections. Computed once per build: per-page lookups would be quadratic on large sites.
  */
-export function indexNeighbours(navigation: NavigationTree): Map<string, PageNeighbours> {
-  const visible = navigation.pages.filter((location) => !location.hidden)
+export function indexNeighbours(
+  navigation: NavigationTree,
+  isBuilt: (slug: string) => boolean,
+): Map<string, PageNeighbours> {
+  const visible = navigation.pages.filter((location) => !location.hidden && isBuilt(location.slug))
   const bySlug = new Map<string, PageNeighbours>()
   visible.forEach((here, at) => {
     if (bySlug.has(here.slug)) return

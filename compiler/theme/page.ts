@@ -13,6 +13,7 @@ import { renderPagination } from './pagination.js'
 import { searchDialog } from './search-dialog.js'
 import { renderSidebar } from './sidebar.js'
 import { renderToc } from './toc.js'
+import { ROOT_FILE_SLUG } from './urls.js'
 
 type PageMode = 'default' | 'wide' | 'custom' | 'frame' | 'center'
 const modes = new Set<PageMode>(['default', 'wide', 'custom', 'frame', 'center'])
@@ -28,7 +29,8 @@ export function renderShell(site: SiteContext, page: ShellPage): string {
   const hasToc = mode === 'default'
   const indexing = config.seo?.indexing ?? 'navigable'
   const noindex = front.noindex === true || (indexing === 'navigable' && (!location || location.hidden))
-  const contextualHtml = mode === 'custom' ? '' : renderContextual(config, page.slug)
+  const contextualHtml =
+    mode === 'custom' || page.slug === ROOT_FILE_SLUG ? '' : renderContextual(config, page.slug)
   const contextualInToc = config.contextual?.display === 'toc' && hasToc
   const keywords = Array.isArray(front.keywords)
     ? front.keywords.filter((word): word is string => typeof word === 'string')

@@ -23,8 +23,11 @@ export function renderSidebar(site: SiteContext, currentSlug: string, tabIndex: 
 }
 
 function renderItems(site: SiteContext, currentSlug: string, items: readonly NavItem[]): string {
-  const visible = items.filter(
-    (item) => !item.hidden && !site.pages.get(item.kind === 'page' ? item.slug : '')?.hidden,
+  // Pages without a file (reported by the build) and hidden ones are left out, so no link is dead.
+  const visible = items.filter((item) =>
+    item.kind === 'page'
+      ? site.pages.has(item.slug) && !item.hidden && !site.pages.get(item.slug)?.hidden
+      : !item.hidden,
   )
   if (visible.length === 0) return ''
   return `<ul class="d-nav-list">${visible.map((item) => renderItem(site, currentSlug, item)).join('')}</ul>`
