@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict'
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { fromPackageRoot } from '../../../compiler/assets.js'
+import { runCli } from './cli-run.js'
+
+async function workspace(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'validate-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+test('a valid site prints one success line and exits 0', async (t) => {
+  const dir = await workspace(t)
+  await cp(fromPackageRoot('fixtures', 'sites', 'full'), join(dir, 'docs'), { recursive: true })
+  const run = runCli(['validate'], dir)
+  assert.equal(run.status, 0, run.stderr)
+  assert.match(run.stdout, /^✔ docs\/docs\.json is valid: 8 pages checked in \d+ ms\n$/)
+  assert.equal(run.stderr, '')
+})
+
+test('an invalid site prints every problem and exits 1', async (t) => {
+  const dir = await workspace(t)
+  await cp(fromPackageRoot('fixtures', 'invalid', 'site-problems'), dir, { recursive: true })
+  const run = runCli(['validate', '.'], dir)
+  assert.equal(run.status, 1)
+  assert.equal(
+    run.stderr,
+    [
+      'error bad-yaml.md:3:1 Unexpected YAML in front matter: Flow sequence in block collection must be sufficiently indented and end with a ]',
+      'error docs.json:3:49 logo.dark: logo file "logo/dark.svg" not found under the docs root',
+      'error docs.json:4:14 favicon: favicon file "favicon.ico" not found under the docs root',
+      'error docs.json:10:50 navigation.tabs[0].groups[0].pages[1]: page "quickstrat" not found: expected quickstrat.mdx or quickstrat.md; did you mean "quickstart"?',
+      'error docs.json:10:64 navigation.tabs[0].groups[0].pages[2]: page "index" is listed twice in this tab (first at navigation.tabs[0].groups[0].pages[0]); remove one',
+      'error docs.json:11:64 navigation.tabs[0].groups[1].pages[2]: page "../outside" is not a path inside the docs root',
+      'error docs.json:14:7 navigation.tabs[1]: tab "Empty" has nothing to show; add "groups", "pages" or "href"',
+      'error no-title.mdx:1:1 title: Missing front matter key "title", expected e.g. `title: Getting started`',
+      '✖ ./docs.json: 8 errors',
+      '',
+    ].join('\n'),
+  )
+})
+
+test('--json prints the diagnostics for editors and CI', async (t) => {
+  const dir = await workspace(t)
+  await cp(fromPackageRoot('fixtures', 'invalid', 'unknown-key-typo'), dir, { recursive: true })
+  const run = runCli(['validate', '--json'], dir)
+  assert.equal(run.status, 1)
+  const report = JSON.parse(run.stdout) as { ok: boolean; diagnostics: unknown[] }
+  assert.equal(report.ok, false)
+  assert.deepEqual(report.diagnostics, [
+    {
+      severity: 'error',
+      file: 'docs.json',
+      line: 9,
+      column: 7,
+      path: 'navigation.tabs[1]',
+      rule: 'empty-tab',
+      message: 'tab "More" has nothing to show; add "groups", "pages" or "href"',
+    },
+    {
+      severity: 'error',
+      file: 'docs.json',
+      line: 11,
+      column: 9,
+      path: 'navigation.tabs[1]',
+      rule: 'unknown-key',
+      message: 'unknown key "grups"; did you mean "groups"?',
+    },
+  ])
+  const valid = runCli(['validate', '--json', fromPackageRoot('fixtures', 'sites', 'minimal')], dir)
+  assert.equal(valid.status, 0)
+  assert.deepEqual(JSON.parse(valid.stdout).diagnostics, [])
+})
+
+test('warnings alone still pass; a missing directory or docs.json fails with a fix', async (t) => {
+  const dir = await workspace(t)
+  await cp(fromPackageRoot('fixtures', 'invalid', 'bom'), join(dir, 'apps', 'docs'), { recursive: true })
+  const bom = runCli(['validate'], dir)
+  assert.equal(bom.status, 0)
+  assert.equal(
+    bom.stdout.replace(/in \d+ ms/, 'in N ms'),
+    'warning docs.json:1:1 file starts with a byte order mark; save it as UTF-8 without BOM\n' +
+      '✔ apps/docs/docs.json is valid: 1 page checked in N ms (1 warning)\n',
+  )
+  const missing = runCli(['validate', 'nowhere'], dir)
+  assert.equal(missing.status, 1)
+  assert.equal(
+    missing.stderr,
+    'error docs directory "nowhere" not found; pass the folder that holds docs.json\n',
+  )
+  const bare = join(dir, 'bare')
+  await mkdir(bare)
+  await writeFile(join(bare, 'notes.md'), '# not a site')
+  const noConfig = runCli(['validate'], bare)
+  assert.equal(noConfig.status, 1)
+  assert.match(
+    noConfig.stderr,
+    /^error docs\.json docs\.json not found at the root of the docs directory; create one with `docsctl new`\n/,
+  )
+})
+
+test('validate --help describes the command with examples', async (t) => {
+  const dir = await workspace(t)
+  const run = runCli(['validate', '--help'], dir)
+  assert.equal(run.status, 0)
+  assert.match(run.stdout, /Check docs\.json and the pages it lists/)
+  assert.match(run.stdout, /docsctl validate --json/)
+})
