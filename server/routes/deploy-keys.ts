@@ -1,9 +1,10 @@
 /**
  * Deploy keys of a project: `dk_…` credentials for CI that may only deploy. Managed with a user token
  * only; the value is returned once, at creation, and revoking a key stops it on the next request.
+ * requireProjectAccess decides who may: a deploy key of this project gets 403, of another one 404.
  */
 import type { FastifyPluginAsync } from 'fastify'
-import { requireProjectAccess, requireUser } from '../auth/actor.js'
+import { requireProjectAccess } from '../auth/actor.js'
 import { notFound } from '../errors.js'
 
 const projectParams = {
@@ -31,7 +32,6 @@ export const deployKeyRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      requireUser(request)
       const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
       const rows = await app.repos.deployKeys.listActive(project.id)
       return {
@@ -58,7 +58,6 @@ export const deployKeyRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => {
-      requireUser(request)
       const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
       const created = await app.repos.deployKeys.create(project.id, request.body.name.trim())
       request.log.info({ projectId: project.id, deployKeyId: created.deployKey.id }, 'deploy key created')
@@ -84,7 +83,6 @@ export const deployKeyRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => {
-      requireUser(request)
       const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
       if (!(await app.repos.deployKeys.revoke(project.id, request.params.keyId))) {
         throw notFound(`No active deploy key "${request.params.keyId}" in this project`)

@@ -1,0 +1,393 @@
+/**
+ * Isolation, proven as a table: every route of the API (checked against /openapi.json, so a new
+ * route without a row fails here) × every kind of caller, with the status each cell must answer.
+ * Another user's project is always 404, never 403; a deploy key reaches only the deploy routes of
+ * its own project. Each cell that could change something gets fresh resources made by the owner.
+ */
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { type TestContext, test } from 'node:test'
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { hashToken } from '../../server/auth/tokens.js'
+import {
+  bearer,
+  createProject,
+  deploy,
+  type Engine,
+  engines,
+  fixtureSite,
+  manifestOf,
+  multipartBody,
+  sha256,
+  signIn,
+  testApp,
+} from './helper.js'
+
+const actors = [
+  'anonymous',
+  'bad token',
+  'expired token',
+  'another user',
+  'key of another project',
+  'key of this project',
+  'owner',
+] as const
+type Actor = (typeof actors)[number]
+
+/** Who may call a route; the expected status of each actor follows from it. */
+type Access = 'anyone' | 'user' | 'project (user only)' | 'project (deploy key too)'
+
+function expectedStatus(access: Access, actor: Actor, ok: number): number {
+  if (access === 'anyone') return ok
+  if (actor === 'anonymous' || actor === 'bad token' || actor === 'expired token') return 401
+  if (access === 'user')
+    return actor === 'key of another project' || actor === 'key of this project' ? 403 : ok
+  if (actor === 'another user' || actor === 'key of another project') return 404
+  if (actor === 'key of this project') return access === 'project (deploy key too)' ? ok : 403
+  return ok
+}
+
+interface World {
+  app: FastifyInstance
+  owner: string
+  project: { id: string; slug: string }
+  site: Map<string, Buffer>
+  readyDeploymentId: string
+  counter: number
+}
+
+type Request = Omit<InjectOptions, 'headers'> & { url: string; headers?: Record<string, string> }
+
+interface RouteCase {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** As /openapi.json spells it. */
+  path: string
+  access: Access
+  ok: number
+  request: (world: World) => Promise<Request>
+}
+
+async function newDeployment(
+  world: World,
+  files: { path: string; sha256: string; size: number }[],
+): Promise<string> {
+  const response = await world.app.inject({
+    method: 'POST',
+    url: `/projects/slug/${world.project.slug}/deployments`,
+    headers: bearer(world.owner),
+    payload: { files },
+  })
+  assert.equal(response.statusCode, 201, response.body)
+  return response.json().deployment.id
+}
+
+const deploymentsOf = (world: World) => `/projects/slug/${world.project.slug}/deployments`
+const fileBytes = Buffer.from('hello isolation\n')
+const fileEntry = { path: 'notes.txt', sha256: sha256(fileBytes), size: fileBytes.length }
+
+const routes: RouteCase[] = [
+  { method: 'GET', path: '/health', access: 'anyone', ok: 200, request: async () => ({ url: '/health' }) },
+  {
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    access: 'anyone',
+    ok: 200,
+    request: async () => ({ url: '/.well-known/oauth-authorization-server' }),
+  },
+  // The sign-in flow itself: a bearer token neither helps nor hurts.
+  {
+    method: 'GET',
+    path: '/oauth/authorize',
+    access: 'anyone',
+    ok: 400,
+    request: async () => ({ url: '/oauth/authorize' }),
+  },
+  {
+    method: 'GET',
+    path: '/oauth/callback',
+    access: 'anyone',
+    ok: 400,
+    request: async () => ({ url: '/oauth/callback' }),
+  },
+  {
+    method: 'GET',
+    path: '/oauth/sign-in',
+    access: 'anyone',
+    ok: 400,
+    request: async () => ({ url: '/oauth/sign-in' }),
+  },
+  {
+    method: 'POST',
+    path: '/oauth/sign-in',
+    access: 'anyone',
+    ok: 400,
+    request: async () => ({
+      url: '/oauth/sign-in',
+      payload: { request: 'unknown', csrf: 'x', email: 'a@b.co' },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/oauth/token',
+    access: 'anyone',
+    ok: 400,
+    request: async () => ({
+      url: '/oauth/token',
+      payload: { grant_type: 'refresh_token', refresh_token: 'dsr_x' },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/oauth/revoke',
+    access: 'anyone',
+    ok: 200,
+    request: async () => ({ url: '/oauth/revoke', payload: { token: 'dsr_unknown' } }),
+  },
+  { method: 'GET', path: '/me', access: 'user', ok: 200, request: async () => ({ url: '/me' }) },
+  {
+    method: 'GET',
+    path: '/projects/',
+    access: 'user',
+    ok: 200,
+    request: async () => ({ url: '/projects/' }),
+  },
+  {
+    method: 'POST',
+    path: '/projects/',
+    access: 'user',
+    ok: 201,
+    request: async (world) => {
+      world.counter += 1
+      return { url: '/projects/', payload: { name: 'New', slug: `new-project-${world.counter}` } }
+    },
+  },
+  {
+    method: 'GET',
+    path: '/projects/{projectId}',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({ url: `/projects/${world.project.id}` }),
+  },
+  {
+    method: 'PATCH',
+    path: '/projects/{projectId}',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({ url: `/projects/${world.project.id}`, payload: { description: 'changed' } }),
+  },
+  {
+    method: 'GET',
+    path: '/projects/slug/{slug}',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({ url: `/projects/slug/${world.project.slug}` }),
+  },
+  {
+    method: 'GET',
+    path: '/projects/{projectId}/analytics',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({ url: `/projects/${world.project.id}/analytics` }),
+  },
+  {
+    method: 'PUT',
+    path: '/projects/{projectId}/analytics',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({
+      url: `/projects/${world.project.id}/analytics`,
+      payload: { provider: 'posthog', key: `phc_${'a'.repeat(40)}` },
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: '/projects/{projectId}/analytics',
+    access: 'project (user only)',
+    ok: 204,
+    request: async (world) => ({ url: `/projects/${world.project.id}/analytics` }),
+  },
+  {
+    method: 'GET',
+    path: '/projects/{projectId}/deploy-keys',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({ url: `/projects/${world.project.id}/deploy-keys` }),
+  },
+  {
+    method: 'POST',
+    path: '/projects/{projectId}/deploy-keys',
+    access: 'project (user only)',
+    ok: 201,
+    request: async (world) => ({ url: `/projects/${world.project.id}/deploy-keys`, payload: { name: 'ci' } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/projects/{projectId}/deploy-keys/{keyId}',
+    access: 'project (user only)',
+    ok: 204,
+    request: async (world) => {
+      const { deployKey } = await world.app.repos.deployKeys.create(world.project.id, 'to revoke')
+      return { url: `/projects/${world.project.id}/deploy-keys/${deployKey.id}` }
+    },
+  },
+  {
+    method: 'POST',
+    path: '/projects/slug/{slug}/deployments',
+    access: 'project (deploy key too)',
+    ok: 201,
+    request: async (world) => ({ url: deploymentsOf(world), payload: { files: [fileEntry] } }),
+  },
+  {
+    method: 'GET',
+    path: '/projects/slug/{slug}/deployments',
+    access: 'project (deploy key too)',
+    ok: 200,
+    request: async (world) => ({ url: deploymentsOf(world) }),
+  },
+  {
+    method: 'GET',
+    path: '/projects/slug/{slug}/deployments/{id}',
+    access: 'project (deploy key too)',
+    ok: 200,
+    request: async (world) => ({ url: `${deploymentsOf(world)}/${world.readyDeploymentId}` }),
+  },
+  {
+    method: 'POST',
+    path: '/projects/slug/{slug}/deployments/{id}/files/batch',
+    access: 'project (deploy key too)',
+    ok: 200,
+    request: async (world) => {
+      const id = await newDeployment(world, [fileEntry])
+      const body = multipartBody([{ name: fileEntry.path, bytes: fileBytes }])
+      return {
+        url: `${deploymentsOf(world)}/${id}/files/batch`,
+        headers: body.headers,
+        payload: body.payload,
+      }
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/projects/slug/{slug}/deployments/{id}/files/chunks/{sha256}',
+    access: 'project (deploy key too)',
+    ok: 200,
+    request: async (world) => {
+      // A file no earlier deployment stored, so the server really lacks it.
+      world.counter += 1
+      const bytes = Buffer.from(`chunked ${world.counter} ${randomBytes(8).toString('hex')}\n`)
+      const digest = sha256(bytes)
+      const id = await newDeployment(world, [{ path: 'big.bin', sha256: digest, size: bytes.length }])
+      return {
+        url: `${deploymentsOf(world)}/${id}/files/chunks/${digest}?offset=0`,
+        headers: { 'content-type': 'application/octet-stream' },
+        payload: bytes,
+      }
+    },
+  },
+  {
+    method: 'POST',
+    path: '/projects/slug/{slug}/deployments/{id}/finalize',
+    access: 'project (deploy key too)',
+    ok: 200,
+    request: async (world) => {
+      // Every file of the site is already stored by the earlier ready deployment: nothing to upload.
+      const id = await newDeployment(world, manifestOf(world.site))
+      return { url: `${deploymentsOf(world)}/${id}/finalize`, payload: { promote: false, waitSeconds: 60 } }
+    },
+  },
+  {
+    method: 'POST',
+    path: '/projects/slug/{slug}/deployments/{id}/promote',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({ url: `${deploymentsOf(world)}/${world.readyDeploymentId}/promote` }),
+  },
+]
+
+async function credentials(
+  app: FastifyInstance,
+  world: World,
+): Promise<Record<Actor, Record<string, string>>> {
+  const expired = await signIn(app, 'ada@example.com')
+  await app.db
+    .updateTable('access_tokens')
+    .set({ expires_at: '2001-01-01T00:00:00.000Z' })
+    .where('token_hash', '=', hashToken(expired))
+    .execute()
+  const other = await signIn(app, 'bob@example.com')
+  const othersProject = await createProject(app, other, 'bobs-docs')
+  const othersKey = await app.repos.deployKeys.create(othersProject.id, 'ci')
+  const ownKey = await app.repos.deployKeys.create(world.project.id, 'ci')
+  return {
+    anonymous: {},
+    'bad token': bearer(`dsa_${randomBytes(32).toString('base64url')}`),
+    'expired token': bearer(expired),
+    'another user': bearer(other),
+    'key of another project': bearer(othersKey.token),
+    'key of this project': bearer(ownKey.token),
+    owner: bearer(world.owner),
+  }
+}
+
+async function runMatrix(t: TestContext, engine: Engine) {
+  // Hundreds of requests from one address in a few seconds: lift the API-wide limit for this test.
+  const app = await testApp(t, engine, { rateLimitPerMinute: 1_000_000 })
+  const owner = await signIn(app, 'ada@example.com')
+  const project = await createProject(app, owner, 'adas-docs')
+  const site = await fixtureSite('minimal')
+  const ready = await deploy(app, owner, project.slug, site, { promote: false })
+  assert.equal(ready.finalized.statusCode, 200, ready.finalized.body)
+  const world: World = { app, owner, project, site, readyDeploymentId: ready.id, counter: 0 }
+  const headersOf = await credentials(app, world)
+
+  const openapi = (await app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, object> }
+  const documented = Object.entries(openapi.paths)
+    .flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    .sort()
+  const covered = routes.map((route) => `${route.method} ${route.path}`).sort()
+  assert.deepEqual(
+    covered,
+    documented,
+    'every documented route needs a row in this table (and no extra rows)',
+  )
+
+  const wrong: string[] = []
+  let cells = 0
+  for (const route of routes) {
+    // The owner goes last, so a cell that changes shared state cannot hide another cell's answer.
+    for (const actor of actors) {
+      const request = await route.request(world)
+      const response = await app.inject({
+        method: route.method,
+        ...request,
+        headers: { ...request.headers, ...headersOf[actor] },
+      })
+      cells += 1
+      const expected = expectedStatus(route.access, actor, route.ok)
+      if (response.statusCode !== expected) {
+        wrong.push(
+          `${route.method} ${route.path} as ${actor}: ${response.statusCode}, expected ${expected} ${response.body.slice(0, 160)}`,
+        )
+      }
+      // Browser pages of the sign-in flow answer HTML; every API error is the JSON error shape.
+      if (response.statusCode >= 400 && !String(response.headers['content-type']).startsWith('text/html')) {
+        assert.equal(
+          typeof response.json().error,
+          'string',
+          `${route.method} ${route.path} as ${actor}: error body`,
+        )
+      }
+      if (response.statusCode === 401) assert.equal(response.headers['www-authenticate'], 'Bearer')
+    }
+  }
+  assert.deepEqual(wrong, [])
+  assert.equal(cells, routes.length * actors.length)
+}
+
+for (const engine of engines) {
+  test(`every route × every actor answers the expected status (${engine})`, async (t) => {
+    await runMatrix(t, engine)
+  })
+}
