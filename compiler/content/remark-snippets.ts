@@ -107,7 +107,8 @@ function snippetPathOf(
 ): string | undefined {
   if (element.name === 'Snippet') {
     const file = element.data?.props?.file
-    const path = typeof file === 'string' ? snippetFilePath(file) : undefined
+    const path =
+      typeof file === 'string' ? snippetFilePath(file, (candidate) => page.files.has(candidate)) : undefined
     if (!path) {
       report(
         page,

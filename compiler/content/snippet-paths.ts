@@ -17,12 +17,18 @@ export function resolveSnippetPath(source: string, fromFile: string): string | u
   return isSafeRelativePath(path) ? path : undefined
 }
 
-/** `<Snippet file="x.mdx" />` reads from the site's snippets folder. */
-export function snippetFilePath(file: string): string | undefined {
+/**
+ * `<Snippet file="x.mdx" />` reads from the site's snippets folder: `snippets/x.mdx`, else
+ * `_snippets/x.mdx` (both names are in use). Returns the first that exists, or the first candidate.
+ */
+export function snippetFilePath(file: string, exists: (path: string) => boolean): string | undefined {
   const trimmed = file.replace(/^\/+/, '')
-  const path =
-    trimmed.startsWith('snippets/') || trimmed.startsWith('_snippets/') ? trimmed : `snippets/${trimmed}`
-  return isSafeRelativePath(path) && /\.mdx?$/.test(path) ? path : undefined
+  const candidates =
+    trimmed.startsWith('snippets/') || trimmed.startsWith('_snippets/')
+      ? [trimmed]
+      : [`snippets/${trimmed}`, `_snippets/${trimmed}`]
+  const safe = candidates.filter((path) => isSafeRelativePath(path) && /\.mdx?$/.test(path))
+  return safe.find(exists) ?? safe[0]
 }
 
 /** Join a folder and a relative path, resolving `.` and `..`; `..` beyond the root stays as `..`. */
