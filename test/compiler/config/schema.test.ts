@@ -9,8 +9,11 @@ const schema = JSON.parse(readFileSync(fromPackageRoot('schemas', 'docs.schema.j
 
 /** Every property declared anywhere in the schema, with its JSON pointer. */
 function properties(node: unknown, pointer: string, out: [string, Node][] = []): [string, Node][] {
-  if (Array.isArray(node)) node.forEach((item, index) => properties(item, `${pointer}/${index}`, out))
-  else if (node !== null && typeof node === 'object') {
+  if (Array.isArray(node)) {
+    node.forEach((item, index) => {
+      properties(item, `${pointer}/${index}`, out)
+    })
+  } else if (node !== null && typeof node === 'object') {
     for (const [key, child] of Object.entries(node as Node)) {
       if (key === 'properties' && child && typeof child === 'object') {
         for (const [name, property] of Object.entries(child as Node))
