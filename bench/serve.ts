@@ -1,0 +1,325 @@
+/**
+ * `npm run bench:serve`: one 10 KB docs page served at 50 connections by nginx (from disk, one worker),
+ * by docs-server (the same bytes, deployed through the API) and by @fastify/static; then docs-server
+ * again while a 1,000-page deployment builds in its worker pool. Prints req/s, p99 and the ratios.
+ * It prints figures; it does not assert. Needs nginx on PATH (`apt-get install nginx-light`).
+ *
+ * Run as `node dist/bench/serve.js`; the same file serves as the @fastify/static child process.
+ */
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { request } from 'node:http'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import autocannon from 'autocannon'
+import { fromPackageRoot } from '../compiler/assets.js'
+
+const connections = 50
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+}
+
+function call(
+  port: number,
+  method: string,
+  path: string,
+  options: { host: string; headers?: Record<string, string>; body?: Buffer },
+): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { host: options.host, ...options.headers }
+    if (options.body) headers['content-length'] = options.body.length
+    const outgoing = request({ port, host: '127.0.0.1', method, path, headers }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }))
+    })
+    outgoing.on('error', reject)
+    outgoing.end(options.body)
+  })
+}
+
+async function waitFor(port: number, host: string, path: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const answer = await call(port, 'GET', path, { host }).catch(() => undefined)
+    if (answer && answer.status < 500) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`nothing answered on port ${port}`)
+}
+
+interface Figures {
+  requestsPerSecond: number
+  p99: number
+  errors: number
+}
+
+async function load(url: string, host: string, duration = seconds): Promise<Figures> {
+  const result = await autocannon({ url, connections, duration, headers: { host } })
+  return {
+    requestsPerSecond: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  }
+}
+
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
+
+/** A site with one page of prose that renders to roughly 10 KB of HTML, plus `extraPages` more. */
+function generatedSite(extraPages: number, salt: string): Map<string, Buffer> {
+  const pages = ['index', ...Array.from({ length: extraPages }, (_, index) => `pages/page-${index}`)]
+  const files = new Map<string, Buffer>()
+  files.set(
+    'docs.json',
+    Buffer.from(
+      JSON.stringify({
+        name: 'Bench',
+        theme: 'mint',
+        colors: { primary: '#0D9373' },
+        navigation: { groups: [{ group: 'Pages', pages }] },
+      }),
+    ),
+  )
+  const paragraph =
+    'Docs hosting compiles MDX once and serves static files by Host and path, so readers get bytes from memory. '
+  files.set('index.mdx', Buffer.from(`---\ntitle: Home\n---\n\n${paragraph.repeat(40)}\n`))
+  for (let index = 0; index < extraPages; index++) {
+    files.set(
+      `pages/page-${index}.mdx`,
+      Buffer.from(
+        `---\ntitle: Page ${index} ${salt}\n---\n\n## Section\n\n${paragraph.repeat(8)}\n\n\`\`\`ts\nconst page = ${index}\n\`\`\`\n`,
+      ),
+    )
+  }
+  return files
+}
+
+async function deploy(
+  port: number,
+  apiHost: string,
+  token: string,
+  files: Map<string, Buffer>,
+  waitSeconds: number,
+): Promise<{ id: string; status: number }> {
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+  const manifest = [...files].map(([path, bytes]) => ({ path, sha256: sha256(bytes), size: bytes.length }))
+  const created = await call(port, 'POST', '/projects/slug/bench/deployments', {
+    host: apiHost,
+    headers: auth,
+    body: Buffer.from(JSON.stringify({ files: manifest })),
+  })
+  const { deployment, missing } = JSON.parse(created.body.toString()) as {
+    deployment: { id: string }
+    missing: string[]
+  }
+  const wanted = new Set(missing)
+  let batch: Buffer[] = []
+  let batchBytes = 0
+  const boundary = 'bench-boundary'
+  const flush = async () => {
+    if (batch.length === 0) return
+    batch.push(Buffer.from(`--${boundary}--\r\n`))
+    const answer = await call(port, 'POST', `/projects/slug/bench/deployments/${deployment.id}/files/batch`, {
+      host: apiHost,
+      headers: {
+        authorization: auth.authorization,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body: Buffer.concat(batch),
+    })
+    if (answer.status !== 200) throw new Error(`upload failed: ${answer.body.toString()}`)
+    batch = []
+    batchBytes = 0
+  }
+  for (const [path, bytes] of files) {
+    if (!wanted.delete(sha256(bytes))) continue
+    if (batchBytes + bytes.length > 3 * 1024 * 1024) await flush()
+    batch.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${path}"; filename="f"\r\n\r\n`),
+      bytes,
+      Buffer.from('\r\n'),
+    )
+    batchBytes += bytes.length + 200
+  }
+  await flush()
+  const finalized = await call(port, 'POST', `/projects/slug/bench/deployments/${deployment.id}/finalize`, {
+    host: apiHost,
+    headers: auth,
+    body: Buffer.from(JSON.stringify({ waitSeconds })),
+  })
+  if (finalized.status >= 400) throw new Error(`finalize failed: ${finalized.body.toString()}`)
+  return { id: deployment.id, status: finalized.status }
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'bench-serve-'))
+  const children: ChildProcess[] = []
+  try {
+    // docs-server, deployed through its own API.
+    const port = await freePort()
+    const apiHost = `localhost:${port}`
+    const settings = [
+      '--data-dir',
+      join(work, 'data'),
+      '--port',
+      String(port),
+      '--base-domain',
+      apiHost,
+      '--api-host',
+      apiHost,
+    ]
+    const serverMain = fromPackageRoot('dist', 'server', 'main.js')
+    const token = execFileSync(process.execPath, [
+      serverMain,
+      'token',
+      'create',
+      '--email',
+      'bench@example.com',
+      ...settings,
+    ])
+      .toString()
+      .trim()
+      .split('\n')
+      .at(-1)!
+    const server = spawn(process.execPath, [serverMain, ...settings, '--log-level', 'warn'], {
+      stdio: 'inherit',
+    })
+    children.push(server)
+    await waitFor(port, apiHost, '/health')
+    await call(port, 'POST', '/projects/', {
+      host: apiHost,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ name: 'Bench', slug: 'bench' })),
+    })
+    await deploy(port, apiHost, token, generatedSite(0, 'a'), 60)
+    const siteHost = `bench.${apiHost}`
+    const page = (await call(port, 'GET', '/', { host: siteHost })).body
+    console.log(`page: ${page.length} bytes of HTML (identity encoding)`)
+
+    // nginx: the same bytes from disk, one worker process (docs-server is one process too).
+    const root = join(work, 'www')
+    await mkdir(root, { recursive: true })
+    await writeFile(join(root, 'index.html'), page)
+    const nginxPort = await freePort()
+    const nginxConf = join(work, 'nginx.conf')
+    await writeFile(
+      nginxConf,
+      `daemon off;
+worker_processes 1;
+pid ${work}/nginx.pid;
+error_log ${work}/nginx-error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  client_body_temp_path ${work}/nginx-body;
+  proxy_temp_path ${work}/nginx-proxy;
+  fastcgi_temp_path ${work}/nginx-fastcgi;
+  uwsgi_temp_path ${work}/nginx-uwsgi;
+  scgi_temp_path ${work}/nginx-scgi;
+  types { text/html html; }
+  server { listen 127.0.0.1:${nginxPort}; root ${root}; etag on; }
+}
+`,
+    )
+    const nginxBinary = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx'])
+      .stdout.toString()
+      .trim()
+    let nginx: Figures | undefined
+    if (nginxBinary) {
+      const child = spawn(nginxBinary, ['-c', nginxConf, '-e', `${work}/nginx-error.log`], {
+        stdio: 'inherit',
+      })
+      children.push(child)
+      await waitFor(nginxPort, 'localhost', '/')
+      nginx = await load(`http://127.0.0.1:${nginxPort}/`, 'localhost')
+      await stop(child)
+    } else console.log('nginx not found: apt-get install nginx-light')
+
+    // @fastify/static: this file in child mode.
+    const staticPort = await freePort()
+    const staticChild = spawn(
+      process.execPath,
+      [process.argv[1]!, '--fastify-static', root, String(staticPort)],
+      {
+        stdio: 'inherit',
+      },
+    )
+    children.push(staticChild)
+    await waitFor(staticPort, 'localhost', '/')
+    const fastifyStatic = await load(`http://127.0.0.1:${staticPort}/`, 'localhost')
+    await stop(staticChild)
+
+    const ours = await load(`http://127.0.0.1:${port}/`, siteHost)
+
+    // While a 1,000-page deployment builds in the worker pool.
+    const started = Date.now()
+    const building = await deploy(port, apiHost, token, generatedSite(1000, 'b'), 0)
+    const duringBuild = await load(`http://127.0.0.1:${port}/`, siteHost)
+    const status = await call(port, 'GET', `/projects/slug/bench/deployments/${building.id}`, {
+      host: apiHost,
+      headers: { authorization: `Bearer ${token}` },
+    })
+    const buildState = (JSON.parse(status.body.toString()) as { status: string }).status
+
+    const row = (name: string, figures: Figures) =>
+      console.log(
+        `${name.padEnd(28)} ${figures.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${String(figures.p99).padStart(4)} ms   errors ${figures.errors}`,
+      )
+    console.log(`\n${connections} connections, ${seconds} s each, keep-alive`)
+    if (nginx) row('nginx (1 worker, sendfile)', nginx)
+    row('@fastify/static', fastifyStatic)
+    row('docs-server', ours)
+    row('docs-server during build', duringBuild)
+    console.log(
+      `  (1,000-page build ${buildState === 'building' ? 'still running' : `${buildState}`} after ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    )
+    if (nginx)
+      console.log(
+        `docs-server / nginx:          ${(ours.requestsPerSecond / nginx.requestsPerSecond).toFixed(2)}x (target >= 0.5x)`,
+      )
+    console.log(
+      `docs-server / @fastify/static: ${(ours.requestsPerSecond / fastifyStatic.requestsPerSecond).toFixed(2)}x (target >= 5x)`,
+    )
+    console.log(`p99: ${ours.p99} ms (target < 10 ms); during build ${duringBuild.p99} ms (target < 50 ms)`)
+  } finally {
+    for (const child of children) await stop(child)
+    await rm(work, { recursive: true, force: true })
+  }
+}
+
+/** The comparison server: @fastify/static on a folder, as its README sets it up. */
+async function fastifyStaticChild(root: string, port: number): Promise<void> {
+  const { default: Fastify } = await import('fastify')
+  const { default: fastifyStatic } = await import('@fastify/static')
+  const app = Fastify()
+  await app.register(fastifyStatic, { root })
+  await app.listen({ port, host: '127.0.0.1' })
+  process.on('SIGTERM', () => app.close().then(() => process.exit(0)))
+}
+
+if (process.argv[2] === '--fastify-static') {
+  await fastifyStaticChild(process.argv[3]!, Number(process.argv[4]))
+} else {
+  await main()
+}
