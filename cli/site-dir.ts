@@ -30,6 +30,27 @@ export interface SiteFilesRead {
   problems: string[]
 }
 
+/** Files read at once: enough to keep the disk busy, far below the open-files limit. */
+const READ_CONCURRENCY = 64
+
+/** Runs at most `limit` of the given tasks at a time. */
+function limiter(limit: number) {
+  let active = 0
+  const waiting: (() => void)[] = []
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    // A finishing task hands its slot straight to the next waiting one.
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve))
+    else active++
+    try {
+      return await task()
+    } finally {
+      const next = waiting.shift()
+      if (next) next()
+      else active--
+    }
+  }
+}
+
 /** Read errors that mean "this entry is gone or unreadable", not a bug. */
 const isFsError = (error: unknown): error is NodeJS.ErrnoException =>
   error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string'
@@ -44,6 +65,7 @@ export async function readSiteFiles(dir: string): Promise<SiteFilesRead> {
   const root = await realpath(dir)
   const rules = await loadIgnore(root)
   const visited = new Set<string>([root])
+  const limited = limiter(READ_CONCURRENCY)
 
   const isInside = (path: string) => path === root || path.startsWith(root + sep)
 
@@ -77,7 +99,7 @@ export async function readSiteFiles(dir: string): Promise<SiteFilesRead> {
             await walk(full, path)
             return
           }
-          files.set(path, new Uint8Array(await readFile(target)))
+          files.set(path, new Uint8Array(await limited(() => readFile(target))))
         } catch (error) {
           if (!isFsError(error)) throw error
           problems.push(
