@@ -15,7 +15,7 @@ import { redactedRequestSerializer } from '../auth/oauth/log-redaction.js'
 import { hashSecret, newOpaqueId } from '../auth/oauth/secrets.js'
 import { SignInStore } from '../auth/oauth/store.js'
 import type { OAuthRequestRow } from '../auth/oauth/tables.js'
-import { chooseIdentityProvider } from '../auth/providers/index.js'
+import { chooseIdentityProvider, isLoopbackHost } from '../auth/providers/index.js'
 import { LOCAL_SIGN_IN_FIELD, renderMessagePage, renderSignInPage } from '../auth/providers/local.js'
 import { type Identity, isEmailAddress, SignInFailed } from '../auth/providers/types.js'
 import { hashToken, issueToken, userTokenPrefix } from '../auth/tokens.js'
@@ -71,6 +71,18 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
   const signIn = app.config.signIn
   const publicUrl = signIn.publicUrl
   const callbackUrl = `${publicUrl}/oauth/callback`
+  const configuredHost = new URL(publicUrl).host
+
+  /**
+   * The API's own origin as this request reached it. On a loopback address (a local server started
+   * with another --port) the request's host is used, so discovery works without --public-url; any
+   * other host gets the configured public URL, which a forged Host header cannot change.
+   */
+  const originOf = (request: FastifyRequest): string => {
+    const host = request.host
+    if (host === configuredHost) return publicUrl
+    return isLoopbackHost(host.replace(/:\d+$/, '')) ? `http://${host}` : publicUrl
+  }
   const identity = chooseIdentityProvider(signIn, app.config.host)
   app.log.info(identity.message)
 
@@ -120,18 +132,21 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
         response: { 200: { $ref: 'OAuthServerMetadata#' } },
       },
     },
-    async () => ({
-      issuer: publicUrl,
-      authorization_endpoint: `${publicUrl}/oauth/authorize`,
-      token_endpoint: `${publicUrl}/oauth/token`,
-      revocation_endpoint: `${publicUrl}/oauth/revoke`,
-      userinfo_endpoint: `${publicUrl}/me`,
-      response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
-      code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['none'],
-      revocation_endpoint_auth_methods_supported: ['none'],
-    }),
+    async (request) => {
+      const origin = originOf(request)
+      return {
+        issuer: origin,
+        authorization_endpoint: `${origin}/oauth/authorize`,
+        token_endpoint: `${origin}/oauth/token`,
+        revocation_endpoint: `${origin}/oauth/revoke`,
+        userinfo_endpoint: `${origin}/me`,
+        response_types_supported: ['code'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['none'],
+        revocation_endpoint_auth_methods_supported: ['none'],
+      }
+    },
   )
 
   app.get(
@@ -164,7 +179,7 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
       }
       if (identity.kind === 'local') {
         const id = await server.beginSignIn(outcome.request, 'local')
-        return reply.redirect(`${publicUrl}${SIGN_IN_PATH}?request=${encodeURIComponent(id)}`, 302)
+        return reply.redirect(`${originOf(request)}${SIGN_IN_PATH}?request=${encodeURIComponent(id)}`, 302)
       }
       const id = newOpaqueId()
       let upstream: Awaited<ReturnType<typeof identity.provider.authorizationRedirect>>
@@ -266,6 +281,7 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
   const expiredPage = renderMessagePage('Sign-in expired', 'This sign-in page is unknown or has expired.')
 
   async function showSignInForm(
+    request: FastifyRequest,
     reply: FastifyReply,
     pending: OAuthRequestRow,
     status: number,
@@ -273,7 +289,8 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
   ): Promise<FastifyReply> {
     const csrfToken = newOpaqueId()
     await server.store.setRequestCsrf(pending.id, hashSecret(csrfToken))
-    const secure = publicUrl.startsWith('https:') ? '; Secure' : ''
+    const origin = originOf(request)
+    const secure = origin.startsWith('https:') ? '; Secure' : ''
     reply.header(
       'set-cookie',
       `${SIGN_IN_COOKIE}=${csrfToken}; Path=${SIGN_IN_PATH}; HttpOnly; SameSite=Strict; Max-Age=${server.pendingSignInTtl}${secure}`,
@@ -285,7 +302,7 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
         action: SIGN_IN_PATH,
         requestId: pending.id,
         csrfToken,
-        serverHost: new URL(publicUrl).host,
+        serverHost: new URL(origin).host,
         ...extra,
       }),
     )
@@ -305,7 +322,7 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
     async (request, reply) => {
       const pending = await localPending(asRecord(request.query).request)
       if (!pending) return sendPage(reply, identity.kind === 'local' ? 400 : 404, expiredPage)
-      return showSignInForm(reply, pending, 200)
+      return showSignInForm(request, reply, pending, 200)
     },
   )
 
@@ -352,7 +369,7 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
           ? String(form[LOCAL_SIGN_IN_FIELD.email]).trim()
           : ''
       if (!isEmailAddress(email)) {
-        return showSignInForm(reply, pending, 400, {
+        return showSignInForm(request, reply, pending, 400, {
           email,
           error: 'Enter an email address like you@example.com.',
         })

@@ -67,6 +67,21 @@ test('RFC 8414 metadata names every endpoint and only S256', async (t) => {
   })
 })
 
+test('metadata follows a loopback host at any port, and otherwise only the configured public URL', async (t) => {
+  const { app } = await buildTestApp(t, {
+    config: { apiHost: 'api.docs.example' },
+    signIn: { publicUrl: 'https://api.docs.example' },
+  })
+  const issuerFor = async (hostHeader: string) =>
+    (
+      await app.inject({ url: '/.well-known/oauth-authorization-server', headers: { host: hostHeader } })
+    ).json().issuer
+  assert.equal(await issuerFor('api.docs.example'), 'https://api.docs.example')
+  assert.equal(await issuerFor('127.0.0.1:9123'), 'http://127.0.0.1:9123')
+  // A bare address reaches the API too; a non-loopback one cannot choose the issuer.
+  assert.equal(await issuerFor('10.1.2.3:8080'), 'https://api.docs.example')
+})
+
 test('authorize shows, never redirects, errors about the client or its redirect URI', async (t) => {
   const { app } = await buildTestApp(t)
   for (const [override, message] of [
