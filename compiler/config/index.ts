@@ -132,7 +132,9 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
     }
   }
 
-  const navigation = isRecord(data.navigation) ? normalizeNavigation(data.navigation) : undefined
+  const navigation = isRecord(data.navigation)
+    ? normalizeNavigation(data.navigation, legacy.tabScopes)
+    : undefined
   const config = typeof data.name === 'string' && navigation ? (data as unknown as DocsConfig) : undefined
   return done(config, navigation)
 }

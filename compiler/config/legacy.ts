@@ -25,10 +25,18 @@ export interface LegacyOrigin {
   source: JsonPath
 }
 
+/** The version or language a converted tab belongs to (hosted-platform versions/languages). */
+export interface NavigationScope {
+  version?: string
+  language?: string
+}
+
 export interface LegacyMapping {
   config: unknown
   changes: LegacyChange[]
   origins: LegacyOrigin[]
+  /** Scope of each entry of the converted `navigation.tabs`, by index. */
+  tabScopes: NavigationScope[]
 }
 
 type Json = Record<string, unknown>
@@ -41,71 +49,43 @@ const sectionKinds = [
   { key: 'anchors', label: 'anchor', noun: 'anchor' },
   { key: 'dropdowns', label: 'dropdown', noun: 'dropdown' },
   { key: 'products', label: 'product', noun: 'product' },
+  { key: 'versions', label: 'version', noun: 'version' },
+  { key: 'languages', label: 'language', noun: 'language' },
 ] as const
+
+/** The hosted platform's version/language entries carry a `version`/`language` name or navigation. */
+const hostedScopeKeys = ['version', 'language', 'tabs', 'groups', 'pages', 'anchors', 'dropdowns', 'products']
+const isHostedScope = (entry: unknown): boolean =>
+  isObject(entry) && hostedScopeKeys.some((key) => entry[key] !== undefined)
+
+/** The first page slug listed in a tab, depth first. */
+function firstPageOf(node: unknown): string | undefined {
+  if (typeof node === 'string') return node
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const found = firstPageOf(item)
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  if (!isObject(node)) return undefined
+  return firstPageOf(node.pages) ?? firstPageOf(node.groups)
+}
 
 export function mapLegacyConfig(raw: unknown): LegacyMapping {
   const changes: LegacyChange[] = []
   const origins: LegacyOrigin[] = []
-  if (!isObject(raw)) return { config: raw, changes, origins }
+  if (!isObject(raw)) return { config: raw, changes, origins, tabScopes: [] }
   const config: Json = { ...raw }
+  const tabs: unknown[] = []
+  const tabScopes: NavigationScope[] = []
 
   const navigation = isObject(config.navigation) ? { ...config.navigation } : undefined
   if (navigation) {
     config.navigation = navigation
-    const tabs: unknown[] = Array.isArray(navigation.tabs) ? [...navigation.tabs] : []
-    // Existing tabs keep their place; mapped sections follow them.
-    tabs.forEach((_, index) => {
-      tabs[index] = mapTab(tabs[index], ['navigation', 'tabs', index], ['navigation', 'tabs', index])
-    })
-    for (const kind of sectionKinds) {
-      const sections = navigation[kind.key]
-      if (!Array.isArray(sections)) continue
-      changes.push({
-        path: ['navigation', kind.key],
-        at: 'key',
-        rule: 'unsupported-navigation',
-        unsupported: `"${kind.key}" is not supported here; use "tabs" (each ${kind.noun} becomes a tab)`,
-        mapped: `"${kind.key}" mapped onto tabs (each ${kind.noun} becomes a tab)`,
-      })
-      delete navigation[kind.key]
-      sections.forEach((section, sectionIndex) => {
-        const sectionPath: JsonPath = ['navigation', kind.key, sectionIndex]
-        if (!isObject(section)) {
-          tabs.push(section)
-          origins.push({ converted: ['navigation', 'tabs', tabs.length - 1], source: sectionPath })
-          return
-        }
-        if (Array.isArray(section.tabs)) {
-          // A section holding tabs: its tabs join ours.
-          section.tabs.forEach((tab, tabIndex) => {
-            const converted: JsonPath = ['navigation', 'tabs', tabs.length]
-            const source: JsonPath = [...sectionPath, 'tabs', tabIndex]
-            origins.push({ converted, source })
-            tabs.push(mapTab(tab, converted, source))
-          })
-          return
-        }
-        const {
-          [kind.label]: label,
-          name,
-          tabs: _tabs,
-          description: _description,
-          color: _color,
-          ...rest
-        } = section
-        const tab: Json = {
-          tab: typeof label === 'string' ? label : typeof name === 'string' ? name : kind.noun,
-        }
-        for (const key of ['icon', 'href', 'groups', 'pages', 'menu'] as const) {
-          if (rest[key] !== undefined) tab[key] = rest[key]
-        }
-        const converted: JsonPath = ['navigation', 'tabs', tabs.length]
-        origins.push({ converted, source: sectionPath })
-        origins.push({ converted: [...converted, 'tab'], source: [...sectionPath, kind.label] })
-        tabs.push(mapTab(tab, converted, sectionPath))
-      })
-    }
-    if (tabs.length > 0 || Array.isArray(navigation.tabs)) navigation.tabs = tabs
+    const hadTabs = Array.isArray(navigation.tabs)
+    collect(navigation, ['navigation'], {}, true)
+    if (tabs.length > 0 || hadTabs) navigation.tabs = tabs
     mapGlobalLinks(navigation, changes)
   }
 
@@ -138,7 +118,91 @@ export function mapLegacyConfig(raw: unknown): LegacyMapping {
   }
 
   findNestedGroups(raw.navigation, ['navigation'], changes)
-  return { config, changes, origins }
+  return { config, changes, origins, tabScopes }
+
+  /**
+   * Gathers the tabs of `holder` (the navigation, or a section/version/language inside it) into
+   * `tabs`: its own tabs, then each section's. A section's direct groups/pages become one tab.
+   */
+  function collect(holder: Json, holderPath: JsonPath, scope: NavigationScope, isTop: boolean): void {
+    if (Array.isArray(holder.tabs)) {
+      holder.tabs.forEach((tab, index) => {
+        const converted: JsonPath = ['navigation', 'tabs', tabs.length]
+        const source: JsonPath = [...holderPath, 'tabs', index]
+        if (!isTop) origins.push({ converted, source })
+        tabs.push(mapTab(tab, converted, source))
+        tabScopes.push(scope)
+      })
+    }
+    for (const kind of sectionKinds) {
+      const sections = holder[kind.key]
+      if (!Array.isArray(sections)) continue
+      const scoped = kind.key === 'versions' || kind.key === 'languages'
+      // `versions`/`languages` of { label, url } are ours: links, not navigation.
+      if (scoped && !sections.some(isHostedScope)) continue
+      changes.push({
+        path: [...holderPath, kind.key],
+        at: 'key',
+        rule: 'unsupported-navigation',
+        unsupported: scoped
+          ? `"${kind.key}" with their own navigation are not supported here; keep one navigation and list ${kind.key} as { "label", "url" } links`
+          : `"${kind.key}" is not supported here; use "tabs" (each ${kind.noun} becomes a tab)`,
+        mapped: scoped
+          ? `"${kind.key}" with their own navigation mapped onto tabs`
+          : `"${kind.key}" mapped onto tabs (each ${kind.noun} becomes a tab)`,
+      })
+      if (isTop) delete holder[kind.key]
+      const links: Json[] = []
+      sections.forEach((section, sectionIndex) => {
+        const sectionPath: JsonPath = [...holderPath, kind.key, sectionIndex]
+        if (!isObject(section)) {
+          if (scoped) return
+          origins.push({ converted: ['navigation', 'tabs', tabs.length], source: sectionPath })
+          tabs.push(section)
+          tabScopes.push(scope)
+          return
+        }
+        const rawLabel = section[kind.label] ?? section.name ?? section.label
+        const label = typeof rawLabel === 'string' ? rawLabel : kind.noun
+        const inner: NavigationScope =
+          kind.key === 'versions'
+            ? { ...scope, version: label }
+            : kind.key === 'languages'
+              ? { ...scope, language: label }
+              : scope
+        const first = tabs.length
+        collect(section, sectionPath, inner, false)
+        if (['groups', 'pages', 'href', 'menu'].some((key) => section[key] !== undefined)) {
+          const tab: Json = { tab: label }
+          for (const key of ['icon', 'href', 'groups', 'pages', 'menu'] as const) {
+            if (section[key] !== undefined) tab[key] = section[key]
+          }
+          const converted: JsonPath = ['navigation', 'tabs', tabs.length]
+          origins.push({ converted, source: sectionPath })
+          origins.push({ converted: [...converted, 'tab'], source: [...sectionPath, kind.label] })
+          tabs.push(mapTab(tab, converted, sectionPath))
+          tabScopes.push(inner)
+        }
+        if (scoped) {
+          const firstPage = tabs
+            .slice(first)
+            .map(firstPageOf)
+            .find((slug) => slug !== undefined)
+          const link: Json = {
+            label,
+            url: firstPage === undefined ? '/' : `/${firstPage.replace(/^\//, '')}`,
+          }
+          if (kind.key === 'languages') link.locale = label
+          links.push(link)
+        }
+      })
+      if (scoped) {
+        const existing =
+          Array.isArray(navigation?.[kind.key]) && !isTop ? (navigation?.[kind.key] as unknown[]) : []
+        if (navigation) navigation[kind.key] = [...existing, ...links]
+      }
+    }
+  }
 
   function mapTab(tab: unknown, converted: JsonPath, source: JsonPath): unknown {
     if (!isObject(tab) || !Array.isArray(tab.menu)) return tab

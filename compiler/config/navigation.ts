@@ -22,17 +22,28 @@ export function normalizePageSlug(slug: string): string {
     .replace(/\.mdx?$/, '')
 }
 
-export function normalizeNavigation(navigation: unknown): NavigationTree {
+/** The version/language of the tab at an index of `navigation.tabs` (from legacy.ts). */
+export interface TabScope {
+  version?: string
+  language?: string
+}
+
+export function normalizeNavigation(
+  navigation: unknown,
+  tabScopes: readonly TabScope[] = [],
+): NavigationTree {
   const nav = isObject(navigation) ? navigation : {}
   const tabs: NavTab[] = []
+  const scopes: (TabScope | undefined)[] = []
 
-  for (const entry of asArray(nav.tabs)) {
-    if (!isObject(entry)) continue
+  asArray(nav.tabs).forEach((entry, index) => {
+    if (!isObject(entry)) return
     const tab: NavTab = { label: typeof entry.tab === 'string' ? entry.tab : '', items: itemsOf(entry) }
     if (typeof entry.icon === 'string') tab.icon = entry.icon
     if (typeof entry.href === 'string') tab.href = entry.href
     tabs.push(tab)
-  }
+    scopes.push(tabScopes[index])
+  })
   // Pages and groups outside any tab belong to the first tab (or form the implicit one).
   const topLevel = itemsOf(nav)
   const first = tabs[0]
@@ -47,7 +58,11 @@ export function normalizeNavigation(navigation: unknown): NavigationTree {
         if (item.kind === 'group') visit(item.items, [...groups, item.label])
         else if (!seen.has(item.slug)) {
           seen.add(item.slug)
-          pages.push({ slug: item.slug, tab: tabIndex, groups, hidden: item.hidden })
+          const location: PageLocation = { slug: item.slug, tab: tabIndex, groups, hidden: item.hidden }
+          const scope = scopes[tabIndex]
+          if (scope?.version !== undefined) location.version = scope.version
+          if (scope?.language !== undefined) location.language = scope.language
+          pages.push(location)
         }
       }
     }

@@ -313,3 +313,41 @@ test('messages never expose raw schema wording', async () => {
   for (const diagnostic of diagnostics)
     assert.doesNotMatch(diagnostic.message, /anyOf|oneOf|must match|schema/)
 })
+
+test('lenient mode maps versions and languages with their own navigation onto scoped tabs', () => {
+  const docs = JSON.stringify(
+    {
+      name: 'Acme',
+      navigation: {
+        versions: [
+          { version: 'v2', groups: [{ group: 'Start', pages: ['v2/index'] }] },
+          {
+            version: 'v1',
+            languages: [
+              { language: 'en', tabs: [{ tab: 'Guides', pages: ['v1/en/index'] }] },
+              { language: 'de', tabs: [{ tab: 'Anleitungen', pages: ['v1/de/index'] }] },
+            ],
+          },
+        ],
+      },
+    },
+    null,
+    2,
+  )
+  const lenient = loadConfig(site(docs), { mode: 'lenient' })
+  assert.ok(lenient.diagnostics.every((diagnostic) => diagnostic.severity === 'warning'))
+  assert.deepEqual(lenient.navigation?.pages, [
+    { slug: 'v2/index', tab: 0, groups: ['Start'], hidden: false, version: 'v2' },
+    { slug: 'v1/en/index', tab: 1, groups: [], hidden: false, version: 'v1', language: 'en' },
+    { slug: 'v1/de/index', tab: 2, groups: [], hidden: false, version: 'v1', language: 'de' },
+  ])
+  assert.deepEqual(lenient.navigation?.versions, [
+    { label: 'v2', href: '/v2/index' },
+    { label: 'v1', href: '/v1/en/index' },
+  ])
+  const strict = loadConfig(site(docs), { mode: 'strict' })
+  assert.deepEqual(lines(strict.diagnostics), [
+    'docs.json:4:5 navigation: "versions" with their own navigation are not supported here; keep one navigation and list versions as { "label", "url" } links',
+    'docs.json:18:9 navigation.versions[1]: "languages" with their own navigation are not supported here; keep one navigation and list languages as { "label", "url" } links',
+  ])
+})
