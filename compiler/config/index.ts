@@ -139,11 +139,20 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
   return done(config, navigation)
 }
 
-/** Problems that change what pages exist or where they sit; lenient mode cannot ignore those. */
+/** Keys whose values decide what pages exist and where they sit. */
+const STRUCTURAL_KEYS = new Set(['navigation', 'tabs', 'groups', 'pages', 'tab', 'group'])
+
+/**
+ * Problems that change what pages exist or where they sit; lenient mode cannot ignore those. A bad
+ * icon, `expanded` flag or link is dropped instead, and the site still renders.
+ */
 function isStructural(problem: SchemaProblem): boolean {
   if (problem.rule === 'unknown-key' || problem.rule === 'unsupported-key') return false
   const [first] = problem.path
-  return first === undefined || first === 'navigation' || first === 'name'
+  if (first === undefined || first === 'name') return true
+  if (first !== 'navigation') return false
+  const lastKey = [...problem.path].reverse().find((segment) => typeof segment === 'string')
+  return lastKey !== undefined && STRUCTURAL_KEYS.has(lastKey)
 }
 
 function isUnder(path: string, reported: ReadonlySet<string>): boolean {

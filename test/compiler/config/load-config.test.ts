@@ -351,3 +351,34 @@ test('lenient mode maps versions and languages with their own navigation onto sc
     'docs.json:18:9 navigation.versions[1]: "languages" with their own navigation are not supported here; keep one navigation and list languages as { "label", "url" } links',
   ])
 })
+
+test('lenient mode drops a bad icon, flag or link inside navigation instead of failing the site', () => {
+  const docs = JSON.stringify({
+    name: 'Acme',
+    navigation: {
+      tabs: [
+        {
+          tab: 'Guides',
+          icon: { name: 'book' },
+          groups: [{ group: 'Start', expanded: 'yes', pages: ['a'] }],
+        },
+      ],
+      global: { links: [{ label: 'Blog' }] },
+    },
+  })
+  const { navigation, diagnostics } = loadConfig(site(docs), { mode: 'lenient' })
+  assert.deepEqual(
+    diagnostics.map((diagnostic) => `${diagnostic.severity} ${diagnostic.path}: ${diagnostic.message}`),
+    [
+      'warning navigation.tabs[0].icon: expected a string, found an object; ignored',
+      'warning navigation.tabs[0].groups[0].expanded: expected true or false, found "yes"; ignored',
+      'warning navigation.global.links[0]: missing required key "href"; ignored',
+    ],
+  )
+  assert.equal(navigation?.tabs[0]?.icon, undefined)
+  assert.deepEqual(
+    navigation?.pages.map((page) => page.slug),
+    ['a'],
+  )
+  assert.deepEqual(navigation?.global.links, [])
+})
