@@ -66,7 +66,9 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
       severity: 'error',
       file: CONFIG_FILE,
       rule: 'missing-config',
-      message: 'docs.json not found at the root of the docs directory; create one with `docsctl new`',
+      message: files.has('mint.json')
+        ? 'docs.json not found, but mint.json is: this service reads docs.json; convert mint.json to docs.json'
+        : 'docs.json not found at the root of the docs directory; create one with `docsctl new`',
     })
     return done(undefined, undefined)
   }

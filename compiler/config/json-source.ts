@@ -179,7 +179,35 @@ export function readJsonSource(
     })
   }
   if (errors.length > 0 || !root) return { source: undefined, diagnostics }
+  reportDuplicateKeys(root, file, { lineStarts }, diagnostics)
   return { source: { file, text, root, value: getNodeValue(root), lineStarts }, diagnostics }
+}
+
+/** JSON lets a key repeat and keeps the last; an author almost always meant one of them. */
+function reportDuplicateKeys(
+  node: Node,
+  file: string,
+  lines: Pick<JsonSource, 'lineStarts'>,
+  diagnostics: Diagnostic[],
+): void {
+  if (node.type === 'object') {
+    const seen = new Set<string>()
+    for (const property of node.children ?? []) {
+      const keyNode = property.children?.[0]
+      if (!keyNode || typeof keyNode.value !== 'string') continue
+      if (seen.has(keyNode.value)) {
+        diagnostics.push({
+          severity: 'warning',
+          file,
+          ...positionAt(lines, keyNode.offset),
+          rule: 'duplicate-key',
+          message: `key "${keyNode.value}" appears twice in this object; the last one wins, remove the other`,
+        })
+      }
+      seen.add(keyNode.value)
+    }
+  }
+  for (const child of node.children ?? []) reportDuplicateKeys(child, file, lines, diagnostics)
 }
 
 function firstInvalidUtf8(bytes: Uint8Array): number {

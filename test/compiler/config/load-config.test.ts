@@ -382,3 +382,16 @@ test('lenient mode drops a bad icon, flag or link inside navigation instead of f
   )
   assert.deepEqual(navigation?.global.links, [])
 })
+
+test('a repeated key is a warning at the later occurrence; mint.json alone is named', () => {
+  const docs = '{\n  "name": "A",\n  "navigation": { "pages": ["a"] },\n  "name": "B"\n}'
+  const { config, diagnostics } = loadConfig(site(docs), { mode: 'strict' })
+  assert.equal(config?.name, 'B')
+  assert.deepEqual(lines(diagnostics), [
+    'docs.json:4:3 key "name" appears twice in this object; the last one wins, remove the other',
+  ])
+  const legacy = new Map([['mint.json', encoder.encode('{}')]])
+  assert.deepEqual(lines(loadConfig(legacy, { mode: 'lenient' }).diagnostics), [
+    'docs.json docs.json not found, but mint.json is: this service reads docs.json; convert mint.json to docs.json',
+  ])
+})
