@@ -38,3 +38,19 @@ export function redactedRequestSerializer(request: FastifyRequest) {
     remoteAddress: request.ip,
   }
 }
+
+/**
+ * pino `redact` settings for the server's root logger (`Fastify({logger: {level, redact}})`), so that
+ * a header logged by any route, now or later, never shows a credential.
+ */
+export const secretLogRedaction = {
+  paths: [
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'headers.authorization',
+    'headers.cookie',
+    'res.headers["set-cookie"]',
+    'res.headers.location',
+  ],
+  censor: '[redacted]',
+}

@@ -48,14 +48,17 @@ export class SignInStore {
     return Number(result.numDeletedRows) === 1
   }
 
+  /**
+   * Forgets what can no longer be used. Spent codes are kept a day past expiry so a late replay still
+   * revokes what they produced; refresh tokens are kept until they expire, so a replayed rotated one
+   * is recognised for as long as it could have worked.
+   */
   async deleteExpired(now: Date): Promise<void> {
     const cutoff = now.toISOString()
+    const dayAgo = new Date(now.getTime() - 24 * 3600 * 1000).toISOString()
     await this.#db.deleteFrom('oauth_requests').where('expires_at', '<=', cutoff).execute()
-    await this.#db
-      .deleteFrom('oauth_codes')
-      .where('expires_at', '<=', cutoff)
-      .where('used_at', 'is', null)
-      .execute()
+    await this.#db.deleteFrom('oauth_codes').where('expires_at', '<=', dayAgo).execute()
+    await this.#db.deleteFrom('refresh_tokens').where('expires_at', '<=', cutoff).execute()
   }
 
   async findOrCreateUser(identity: { email: string; name: string | null }, newId: () => string, now: Date) {

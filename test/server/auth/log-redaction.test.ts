@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import { test } from 'node:test'
-import { redactUrl } from '../../../server/auth/oauth/log-redaction.js'
+import { redactUrl, secretLogRedaction } from '../../../server/auth/oauth/log-redaction.js'
 import {
   Browser,
   buildTestApp,
@@ -104,4 +104,22 @@ test('a whole sign-in, refresh and API use leaves no secret in the logs', async 
     assert.ok(secret && secret.length > 8)
     assert.equal(log.includes(secret), false, `a secret leaked into the log: ${secret.slice(0, 8)}…`)
   }
+})
+
+test('secretLogRedaction hides credentials in any logged headers', async (t) => {
+  const lines: string[] = []
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
+  const { app } = await buildTestApp(t, {
+    logger: { level: 'info', stream: sink, redact: secretLogRedaction },
+  })
+  app.log.info({ headers: { authorization: 'Bearer dsa_topsecret', cookie: 'docs_sign_in=abc' } }, 'headers')
+  const log = lines.join('')
+  assert.match(log, /"authorization":"\[redacted\]"/)
+  assert.equal(log.includes('dsa_topsecret'), false)
+  assert.equal(log.includes('docs_sign_in=abc'), false)
 })

@@ -78,3 +78,19 @@ test('signing in twice with the same email is the same user', async (t) => {
     ).json().id
   assert.equal(await whoami(first.accessToken), await whoami(second.accessToken))
 })
+
+test('without a provider, a server on a non-loopback address refuses to sign anyone in', async (t) => {
+  const { app } = await buildTestApp(t, { config: { host: '0.0.0.0' } })
+  const login = startCliLogin()
+  const response = await app.inject({
+    url: login.authorizeUrl.slice(PUBLIC_URL.length),
+    headers: { host: 'localhost:8080' },
+  })
+  assert.equal(response.statusCode, 503)
+  assert.match(response.body, /no identity provider is configured/)
+  const page = await app.inject({
+    url: '/oauth/sign-in?request=anything',
+    headers: { host: 'localhost:8080' },
+  })
+  assert.equal(page.statusCode, 404)
+})
