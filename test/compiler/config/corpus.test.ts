@@ -1,7 +1,9 @@
 /**
  * The four real sites in ../shared/corpus, written for a hosted platform: strict validation reports
- * precisely what is not supported here (pinned in fixtures/corpus/<site>.strict.txt; UPDATE=1 to
- * regenerate), and a lenient load succeeds with every page of their navigation.
+ * precisely what is not supported here in docs.json (pinned in fixtures/corpus/<site>.strict.txt;
+ * UPDATE=1 to regenerate), and a lenient load succeeds with every page of their navigation. Page
+ * front matter wording belongs to compiler/content and is pinned in its tests; here each page problem
+ * only has to name its place.
  */
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
