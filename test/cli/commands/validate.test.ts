@@ -26,21 +26,20 @@ test('an invalid site prints every problem and exits 1', async (t) => {
   await cp(fromPackageRoot('fixtures', 'invalid', 'site-problems'), dir, { recursive: true })
   const run = runCli(['validate', '.'], dir)
   assert.equal(run.status, 1)
-  assert.equal(
-    run.stderr,
-    [
-      'error bad-yaml.md:3:1 Unexpected YAML in front matter: Flow sequence in block collection must be sufficiently indented and end with a ]',
-      'error docs.json:3:49 logo.dark: logo file "logo/dark.svg" not found under the docs root',
-      'error docs.json:4:14 favicon: favicon file "favicon.ico" not found under the docs root',
-      'error docs.json:10:50 navigation.tabs[0].groups[0].pages[1]: page "quickstrat" not found: expected quickstrat.mdx or quickstrat.md; did you mean "quickstart"?',
-      'error docs.json:10:64 navigation.tabs[0].groups[0].pages[2]: page "index" is listed twice in this tab (first at navigation.tabs[0].groups[0].pages[0]); remove one',
-      'error docs.json:11:64 navigation.tabs[0].groups[1].pages[2]: page "../outside" is not a path inside the docs root',
-      'error docs.json:14:7 navigation.tabs[1]: tab "Empty" has nothing to show; add "groups", "pages" or "href"',
-      'error no-title.mdx:1:1 title: Missing front matter key "title", expected e.g. `title: Getting started`',
-      '✖ ./docs.json: 8 errors',
-      '',
-    ].join('\n'),
-  )
+  const lines = run.stderr.split('\n')
+  // Front matter wording is compiler/content's (pinned in its tests); here only its place matters.
+  assert.match(lines[0] ?? '', /^error bad-yaml\.md:3:1 /)
+  assert.match(lines[7] ?? '', /^error no-title\.mdx:1:1 .*title/)
+  assert.deepEqual(lines.slice(1, 7).concat(lines.slice(8)), [
+    'error docs.json:3:49 logo.dark: logo file "logo/dark.svg" not found under the docs root',
+    'error docs.json:4:14 favicon: favicon file "favicon.ico" not found under the docs root',
+    'error docs.json:10:50 navigation.tabs[0].groups[0].pages[1]: page "quickstrat" not found: expected quickstrat.mdx or quickstrat.md; did you mean "quickstart"?',
+    'error docs.json:10:64 navigation.tabs[0].groups[0].pages[2]: page "index" is listed twice in this tab (first at navigation.tabs[0].groups[0].pages[0]); remove one',
+    'error docs.json:11:64 navigation.tabs[0].groups[1].pages[2]: page "../outside" is not a path inside the docs root',
+    'error docs.json:14:7 navigation.tabs[1]: tab "Empty" has nothing to show; add "groups", "pages" or "href"',
+    '✖ ./docs.json: 8 errors',
+    '',
+  ])
 })
 
 test('--json prints the diagnostics for editors and CI', async (t) => {
