@@ -343,7 +343,7 @@ test('the token endpoint refuses unknown clients, grants and malformed bodies wi
       401,
       'invalid_client',
     ],
-    [{ grant_type: 'password', username: 'a', password: 'b' }, 400, 'invalid_request'],
+    [{ grant_type: 'password', username: 'a', password: 'b' }, 400, 'unsupported_grant_type'],
     [{ grant_type: 'refresh_token', refresh_token: 'dsr_not-a-real-token' }, 400, 'invalid_grant'],
     [{ grant_type: 'refresh_token' }, 400, 'invalid_request'],
     [{}, 400, 'invalid_request'],
