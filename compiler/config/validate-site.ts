@@ -42,6 +42,7 @@ export function validateSite(files: SourceFiles, options: { mode: ValidationMode
   checks.navigation(data.navigation)
   checks.asset(data.logo, ['logo'], 'logo')
   checks.asset(data.favicon, ['favicon'], 'favicon')
+  checks.apiDocuments(data.api)
   checks.frontMatter()
   return result()
 }
@@ -109,7 +110,13 @@ class SiteChecks {
   }
 
   private group(group: unknown, path: JsonPath, seen: Map<string, JsonPath>): void {
-    if (isObject(group)) this.pages(group.pages, [...path, 'pages'], seen)
+    if (!isObject(group)) return
+    this.pages(group.pages, [...path, 'pages'], seen)
+    const openapi = group.openapi
+    if (typeof openapi === 'string') this.asset(openapi, [...path, 'openapi'], 'OpenAPI')
+    else if (isObject(openapi) && typeof openapi.source === 'string') {
+      this.asset(openapi.source, [...path, 'openapi', 'source'], 'OpenAPI')
+    }
   }
 
   private pages(pages: unknown, path: JsonPath, seen: Map<string, JsonPath>): void {
@@ -186,6 +193,22 @@ class SiteChecks {
         'missing-file',
         `${what} file "${file}" not found under the docs root`,
       )
+    }
+  }
+
+  /** `api.openapi` / `api.asyncapi`: a path, a list of paths, or `{ source }`, each a file when local. */
+  apiDocuments(api: unknown): void {
+    if (!isObject(api)) return
+    for (const key of ['openapi', 'asyncapi'] as const) {
+      const spec = api[key]
+      const label = key === 'openapi' ? 'OpenAPI' : 'AsyncAPI'
+      if (typeof spec === 'string') this.asset(spec, ['api', key], label)
+      else if (Array.isArray(spec)) {
+        spec.forEach((entry, index) => {
+          if (typeof entry === 'string') this.asset(entry, ['api', key, index], label)
+        })
+      } else if (isObject(spec) && typeof spec.source === 'string')
+        this.asset(spec.source, ['api', key, 'source'], label)
     }
   }
 
