@@ -1,7 +1,8 @@
 /**
  * The hosted platform's navigation, mapped onto ours. Real sites use `anchors`, `dropdowns` and
- * `products` (sections above tabs), `menu` items inside tabs, groups nested in a group's `pages`,
- * `anchor`/`name`/`url` on links and a top-level `anchors` list. Strict mode reports each one as not
+ * `products` (sections above tabs), `versions`/`languages` holding their own navigation, `menu` items
+ * inside tabs, groups nested in a group's `pages`, `anchor`/`name`/`url` on links and a top-level
+ * `anchors` list. Strict mode reports each one as not
  * supported here; lenient mode applies the mapping below and warns. A migration command can write
  * `mapLegacyConfig(...).config` out as a converted docs.json.
  */
