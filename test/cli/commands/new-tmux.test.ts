@@ -113,3 +113,17 @@ test('a non-empty target asks for confirmation; declining writes nothing', async
   assert.match(screen, /EXIT=1/)
   assert.deepEqual(await readdir(dir), ['package.json'])
 })
+
+test('an empty directory is used as is; only the slug is asked, and the display name follows it', async (t) => {
+  const dir = await workspace(t)
+  await rm(join(dir, 'package.json'))
+  const terminal = Terminal.start(dir, ['new', '--display-name', 'Acme\\ Handbook'])
+  const prompt = await terminal.waitFor('Project slug')
+  assert.doesNotMatch(prompt, /Where should the docs go/)
+  terminal.keys('Enter')
+  const screen = await terminal.waitFor('EXIT=')
+  assert.match(screen, /EXIT=0/, screen)
+  assert.deepEqual((await readdir(dir)).sort(), ['docs.json', 'index.mdx'])
+  const config = JSON.parse(await readFile(join(dir, 'docs.json'), 'utf8'))
+  assert.deepEqual([config.slug, config.name], ['acme', 'Acme Handbook'])
+})
