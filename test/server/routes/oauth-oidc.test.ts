@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { type AddressInfo, createServer } from 'node:net'
 import { test } from 'node:test'
 import {
   Browser,
@@ -116,4 +117,24 @@ test('the local sign-in page is off when an identity provider is configured', as
     headers: { host: 'localhost:8080' },
   })
   assert.equal(page.statusCode, 404)
+})
+
+test('an unreachable issuer shows why sign-in is unavailable', async (t) => {
+  // A port that was free a moment ago: nothing listens there.
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as AddressInfo
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  const { app } = await buildTestApp(t, {
+    signIn: {
+      oidcIssuer: `http://127.0.0.1:${port}`,
+      oidcClientId: OIDC_CLIENT_ID,
+      oidcClientSecret: OIDC_CLIENT_SECRET,
+    },
+  })
+  const login = startCliLogin()
+  const response = await new Browser(app).request('GET', login.authorizeUrl)
+  assert.equal(response.status, 502)
+  assert.match(response.body, /could not be reached/)
+  assert.equal(response.location, undefined)
 })
