@@ -65,17 +65,18 @@ export class ValidateCommand extends Command {
       const label = diagnostic.severity === 'error' ? pc.red('error') : pc.yellow('warning')
       ;(diagnostic.severity === 'error' ? stderr : stdout).write(`${label} ${formatDiagnostic(diagnostic)}\n`)
     }
+    const configFile = shown === '.' ? 'docs.json' : `${shown}/docs.json`
     const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length
     const warnings = diagnostics.length - errors
     if (!ok) {
       stderr.write(
-        `${pc.red('✖')} ${shown}/docs.json: ${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`,
+        `${pc.red('✖')} ${configFile}: ${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`,
       )
       return 1
     }
     const noted = warnings ? ` (${plural(warnings, 'warning')})` : ''
     stdout.write(
-      `${pc.green('✔')} ${shown}/docs.json is valid: ${plural(pages, 'page')} checked in ${elapsedMs} ms${noted}\n`,
+      `${pc.green('✔')} ${configFile} is valid: ${plural(pages, 'page')} checked in ${elapsedMs} ms${noted}\n`,
     )
     return 0
   }

@@ -37,7 +37,7 @@ test('an invalid site prints every problem and exits 1', async (t) => {
     'error docs.json:10:64 navigation.tabs[0].groups[0].pages[2]: page "index" is listed twice in this tab (first at navigation.tabs[0].groups[0].pages[0]); remove one',
     'error docs.json:11:64 navigation.tabs[0].groups[1].pages[2]: page "../outside" is not a path inside the docs root',
     'error docs.json:14:7 navigation.tabs[1]: tab "Empty" has nothing to show; add "groups", "pages" or "href"',
-    '✖ ./docs.json: 8 errors',
+    '✖ docs.json: 8 errors',
     '',
   ])
 })
