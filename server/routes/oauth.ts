@@ -25,15 +25,26 @@ import { newId } from '../ids.js'
 const SIGN_IN_COOKIE = 'docs_sign_in'
 const SIGN_IN_PATH = '/oauth/sign-in'
 
-/** HTML pages of the flow: no scripts, no framing, nothing cached, no Referer leaking the query. */
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-  'content-security-policy':
-    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; " +
-    "form-action 'self' http://127.0.0.1:* http://localhost:* http://[::1]:*",
+/**
+ * Headers of the flow's HTML pages: no scripts, no framing, nothing cached, no Referer leaking the
+ * query. `formTarget` is where the sign-in form may end up: browsers apply form-action to the redirect
+ * after a submission, so the CLI's loopback origin is allowed. CSP cannot name an IPv6 address, so for
+ * an [::1] redirect URI the directive is left out rather than blocking the sign-in.
+ */
+function pageHeaders(formTarget?: string): Record<string, string> {
+  const base = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'"
+  let formAction = "; form-action 'none'"
+  if (formTarget !== undefined) {
+    const target = new URL(formTarget)
+    formAction = target.hostname.startsWith('[') ? '' : `; form-action 'self' ${target.origin}`
+  }
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'content-security-policy': base + formAction,
+  }
 }
 
 /** RFC 6749 §5.1: token responses must not be cached. */
@@ -45,8 +56,8 @@ const oauthErrorResponses = {
   429: { $ref: 'Error#' },
 }
 
-function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return reply.code(status).headers(PAGE_HEADERS).send(html)
+function sendPage(reply: FastifyReply, status: number, html: string, formTarget?: string): FastifyReply {
+  return reply.code(status).headers(pageHeaders(formTarget)).send(html)
 }
 
 function readCookie(request: FastifyRequest, name: string): string | undefined {
@@ -305,6 +316,7 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
         serverHost: new URL(origin).host,
         ...extra,
       }),
+      pending.redirect_uri,
     )
   }
 

@@ -24,6 +24,12 @@ test('the local provider signs a user in through its page, like a browser, and /
   assert.equal(page.status, 200)
   assert.match(page.headers['content-type'] ?? '', /text\/html/)
   assert.match(page.headers['content-security-policy'] ?? '', /frame-ancestors 'none'/)
+  // The form may lead only here and to this CLI's listener.
+  assert.ok(
+    page.headers['content-security-policy']?.endsWith(
+      `form-action 'self' ${new URL(login.redirectUri).origin}`,
+    ),
+  )
   assert.match(page.body, /<label for="email">Email<\/label>/)
   const form = readForm(page.body)
   assert.equal(form.action, '/oauth/sign-in')
