@@ -52,7 +52,8 @@ function reduceAll(nodes: RootContent[]): RootContent[] {
 function reduce(element: JsxElement): RootContent[] {
   const props = element.data?.props ?? {}
   const name = element.name ?? ''
-  const children = reduceAll(element.children)
+  const reduced = reduceAll(element.children)
+  const children = element.type === 'mdxJsxFlowElement' ? asBlocks(reduced) : reduced
   if (name === 'Visibility' && props.for === 'humans') return []
   if (element.type === 'mdxJsxTextElement') return reduceInline(name, props, children as PhrasingContent[])
 
@@ -144,6 +145,40 @@ function describeField(field: string, spec: StaticObject): PhrasingContent[] {
 }
 
 const paragraph = (children: PhrasingContent[]): Paragraph => ({ type: 'paragraph', children })
+
+const PHRASING = new Set([
+  'text',
+  'emphasis',
+  'strong',
+  'delete',
+  'inlineCode',
+  'link',
+  'image',
+  'break',
+  'html',
+  'footnoteReference',
+  'linkReference',
+  'imageReference',
+])
+
+/** A component written on one line holds phrasing; as a block of the export it needs paragraphs. */
+function asBlocks(nodes: RootContent[]): RootContent[] {
+  const blocks: RootContent[] = []
+  let run: PhrasingContent[] = []
+  const flush = (): void => {
+    if (run.some((node) => node.type !== 'text' || node.value.trim() !== '')) blocks.push(paragraph(run))
+    run = []
+  }
+  for (const node of nodes) {
+    if (PHRASING.has(node.type)) run.push(node as PhrasingContent)
+    else {
+      flush()
+      blocks.push(node)
+    }
+  }
+  flush()
+  return blocks
+}
 const text = (value: StaticValue): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined
 const isObject = (value: StaticValue): value is StaticObject =>
