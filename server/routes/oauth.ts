@@ -95,7 +95,9 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
     return isLoopbackHost(host.replace(/:\d+$/, '')) ? `http://${host}` : publicUrl
   }
   const identity = chooseIdentityProvider(signIn, app.config.host)
-  app.log.info(identity.message)
+  // Said once at start, so an operator sees how (and whether) people can sign in.
+  if (identity.kind === 'none') app.log.warn(identity.message)
+  else app.log.info(identity.message)
 
   const server = new AuthorizationServer({
     store: new SignInStore(app.db),
