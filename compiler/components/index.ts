@@ -7,8 +7,9 @@
  *   d-accordion (details), d-accordion-summary, d-accordion-icon, d-accordion-heading, d-accordion-title,
  *     d-accordion-description, d-accordion-body; d-accordion-group
  *   d-expandable (details), d-expandable-summary, d-expandable-show / d-expandable-hide, d-expandable-body
- *   d-tabs [data-tabs] + d-tabs-default | d-code-group, d-tabs-list [role=tablist], d-tab [role=tab],
- *     d-tab-panel [role=tabpanel, hidden]; d-tab-single, d-tab-single-title (a Tab outside Tabs)
+ *   d-tabset [data-tabs] + d-tabset-tabs | d-code-group, d-tabset-list [role=tablist], d-tabset-tab [role=tab],
+ *     d-tabset-panel [role=tabpanel, hidden]; d-tabset-single, d-tabset-single-title (a Tab outside Tabs)
+ *     (not d-tabs/d-tab: those are the shell's navigation tabs)
  *   d-code [data-language, data-title], d-code-header, d-code-title, pre.shiki (span.line, span.line.highlighted),
  *     pre.d-code-plain, button.copy.d-code-copy [data-copy]
  *   d-steps (ol), d-step (li), d-step-marker, d-step-content, d-step-title, d-step-body

@@ -14,17 +14,17 @@ export interface TabSpec {
 
 export function tablist(id: string, className: string, tabs: TabSpec[], selected: number): Element {
   const current = selected >= 0 && selected < tabs.length ? selected : 0
-  return h('div', { className: ['d-tabs', className], dataTabs: '' }, [
+  return h('div', { className: ['d-tabset', className], dataTabs: '' }, [
     h(
       'div',
-      { className: ['d-tabs-list'], role: 'tablist' },
+      { className: ['d-tabset-list'], role: 'tablist' },
       tabs.map((tab, index) =>
         h(
           'button',
           {
             type: 'button',
             role: 'tab',
-            className: ['d-tab'],
+            className: ['d-tabset-tab'],
             id: `${id}-tab-${index}`,
             ariaControls: [`${id}-panel-${index}`],
             ariaSelected: index === current ? 'true' : 'false',
@@ -38,7 +38,7 @@ export function tablist(id: string, className: string, tabs: TabSpec[], selected
       h(
         'div',
         {
-          className: ['d-tab-panel'],
+          className: ['d-tabset-panel'],
           role: 'tabpanel',
           id: `${id}-panel-${index}`,
           ariaLabelledBy: [`${id}-tab-${index}`],

@@ -22,13 +22,13 @@ export const Tabs: Component = (context) => {
       'Unexpected content in <Tabs> outside a <Tab>, expected only <Tab> children; it is left out',
     )
   }
-  return tablist(context.nextId('tabs'), 'd-tabs-default', tabs, num(context.props.defaultTabIndex) ?? 0)
+  return tablist(context.nextId('tabs'), 'd-tabset-tabs', tabs, num(context.props.defaultTabIndex) ?? 0)
 }
 
 /** A Tab outside Tabs: its content, titled. */
 export const Tab: Component = (context) =>
-  h('div', { className: ['d-tab-single'] }, [
-    h('p', { className: ['d-tab-single-title'] }, [
+  h('div', { className: ['d-tabset-single'] }, [
+    h('p', { className: ['d-tabset-single-title'] }, [
       str(context.props.title) ?? str(context.props.label) ?? '',
     ]),
     ...context.render(),
