@@ -61,7 +61,16 @@ function renderJsx(page: PageContext, node: JsxNode): ElementContent[] {
     ]
   }
   const output = component(context)
-  return Array.isArray(output) ? output : [output]
+  const nodes = Array.isArray(output) ? output : [output]
+  if (node.position) for (const rendered of nodes) stampPosition(rendered, node.position)
+  return nodes
+}
+
+/** Give markup a component made the element's place, so later passes (links) can report a line. */
+function stampPosition(node: ElementContent, position: NonNullable<JsxNode['position']>): void {
+  if (node.position || node.type !== 'element') return
+  node.position = position
+  for (const child of node.children) stampPosition(child, position)
 }
 
 function renderIcon(

@@ -35,6 +35,14 @@ type Shiki = HighlighterGeneric<BundledLanguage, 'github-light' | 'github-dark'>
 /** Languages that need no grammar: highlighted as plain text by shiki itself. */
 const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext'])
 
+/** Fence names in common use that shiki spells differently. */
+const ALIASES: Record<string, string> = { env: 'dotenv', 'shell-session': 'shellsession' }
+
+const languageId = (lang: string): string => {
+  const id = lang.toLowerCase()
+  return ALIASES[id] ?? id
+}
+
 let instance: Promise<Highlighter> | undefined
 
 /** The process's highlighter, created on first use; every later call returns the same one. */
@@ -68,12 +76,12 @@ class CachingHighlighter implements Highlighter {
   }
 
   knows(lang: string): boolean {
-    const id = lang.toLowerCase()
+    const id = languageId(lang)
     return PLAIN.has(id) || id in bundledLanguages || id in bundledLanguagesAlias
   }
 
   async highlight(code: string, lang: string): Promise<Element | undefined> {
-    const id = lang.toLowerCase()
+    const id = languageId(lang)
     if (!this.knows(id)) return undefined
     const key = createHash('sha256').update(`${this.#salt}\0${id}\0${code}`).digest('hex')
     const cached = this.#cache.get(key)

@@ -8,28 +8,28 @@ export interface CodeMeta {
   highlight: number[]
 }
 
-const OPTION = /([A-Za-z][\w-]*)(?:=(?:"([^"]*)"|'([^']*)'|(\S+)))?|\{([\d,\s-]+)\}|"([^"]*)"|(\S+)/g
+const OPTION = /\{([\d,\s-]+)\}|([A-Za-z][\w-]*)=(?:"([^"]*)"|'([^']*)'|(\S+))|"([^"]*)"|(\S+)/g
 
 export function parseCodeMeta(meta: string | null | undefined): CodeMeta {
   const result: CodeMeta = { highlight: [] }
   if (!meta) return result
   const bareWords: string[] = []
   for (const match of meta.matchAll(OPTION)) {
-    const [whole, name, doubleQuoted, singleQuoted, bare, ranges, quotedWord, other] = match
+    const [, ranges, name, doubleQuoted, singleQuoted, bare, quotedWord, word] = match
     if (ranges !== undefined) {
       result.highlight.push(...parseRanges(ranges))
-    } else if (name !== undefined && whole.includes('=')) {
+    } else if (name !== undefined) {
       const value = doubleQuoted ?? singleQuoted ?? bare ?? ''
       if (name === 'title' || name === 'filename') result.title = value
       else if (name === 'highlight' || name === 'lines')
         result.highlight.push(...parseRanges(value.replace(/[{}]/g, '')))
     } else {
-      bareWords.push(quotedWord ?? name ?? other ?? whole)
+      bareWords.push(quotedWord ?? word ?? '')
     }
   }
   // Flags such as `lines`, `wrap` or `expandable` are not titles; anything else written first is.
   const flags = new Set(['lines', 'wrap', 'expandable', 'twoslash', 'showLineNumbers', 'copy', 'nocopy'])
-  const titleWords = bareWords.filter((word) => !flags.has(word))
+  const titleWords = bareWords.filter((word) => word && !flags.has(word))
   if (result.title === undefined && titleWords.length > 0) result.title = titleWords.join(' ')
   result.highlight = [...new Set(result.highlight)].sort((a, b) => a - b)
   return result

@@ -1,0 +1,3 @@
+import { corpusTest } from './corpus.js'
+
+corpusTest('mem0')

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { toHtml } from 'hast-util-to-html'
+import { renderPage } from '../../../compiler/content/render-page.js'
+import { createHighlighter } from '../../../compiler/highlight/index.js'
+import { parseCodeMeta } from '../../../compiler/highlight/meta.js'
+
+test('one highlighter per process', async () => {
+  assert.equal(await createHighlighter(), await createHighlighter())
+})
+
+test('light and dark colours come out in one pass as CSS variables', async () => {
+  const highlighter = await createHighlighter()
+  const pre = await highlighter.highlight('const answer = 42', 'ts')
+  assert.ok(pre)
+  const html = toHtml(pre)
+  assert.match(html, /^<pre class="shiki shiki-themes github-light github-dark"/)
+  assert.match(html, /--shiki-light:#D73A49;--shiki-dark:#F97583">const</)
+})
+
+test('identical code is highlighted once; each call gets its own tree', async () => {
+  const highlighter = await createHighlighter()
+  const code = `let unique = ${Math.PI}`
+  const before = highlighter.calls
+  const first = await highlighter.highlight(code, 'js')
+  assert.equal(highlighter.calls, before + 1)
+  const second = await highlighter.highlight(code, 'javascript')
+  const third = await highlighter.highlight(code, 'js')
+  // `javascript` is another language id, so another entry; a repeat of `js` is free.
+  assert.equal(highlighter.calls, before + 2)
+  assert.ok(first && second && third)
+  first.properties.className = ['changed']
+  assert.notDeepEqual(third.properties.className, ['changed'])
+})
+
+test('languages: aliases and grammars load on demand, unknown ones are refused', async () => {
+  const highlighter = await createHighlighter()
+  assert.equal(highlighter.knows('sh'), true)
+  assert.equal(highlighter.knows('PY'), true)
+  assert.equal(highlighter.knows('env'), true)
+  assert.equal(highlighter.knows('text'), true)
+  assert.equal(highlighter.knows('klingon'), false)
+  assert.equal(await highlighter.highlight('x', 'klingon'), undefined)
+  const python = await highlighter.highlight('print("hi")', 'py')
+  assert.match(toHtml(python ?? { type: 'text', value: '' }), /--shiki-dark/)
+})
+
+test('fence meta: title, bare-word title, line ranges and flags', () => {
+  assert.deepEqual(parseCodeMeta('title="app.ts" {1,3-5}'), { title: 'app.ts', highlight: [1, 3, 4, 5] })
+  assert.deepEqual(parseCodeMeta('server.js'), { title: 'server.js', highlight: [] })
+  assert.deepEqual(parseCodeMeta('My File lines {2}'), { title: 'My File', highlight: [2] })
+  assert.deepEqual(parseCodeMeta("filename='x.py' highlight={4}"), { title: 'x.py', highlight: [4] })
+  assert.deepEqual(parseCodeMeta(undefined), { highlight: [] })
+  assert.deepEqual(parseCodeMeta('wrap'), { highlight: [] })
+})
+
+test('re-rendering a page with unchanged code blocks makes no shiki call', async () => {
+  const highlighter = await createHighlighter()
+  const source = [
+    '---',
+    'title: Rebuild',
+    '---',
+    '',
+    '```go',
+    `package main // ${Date.now()}`,
+    '```',
+    '',
+    '```yaml',
+    'key: value',
+    '```',
+  ].join('\n')
+  const input = {
+    file: 'a.mdx',
+    slug: 'a',
+    source,
+    files: new Map(),
+    pageSlugs: new Set(['a']),
+    mode: 'strict' as const,
+    highlighter,
+  }
+  const first = await renderPage(input)
+  const calls = highlighter.calls
+  const second = await renderPage(input)
+  assert.equal(highlighter.calls, calls)
+  assert.equal(second.html, first.html)
+})
