@@ -31,6 +31,7 @@ test('literals, lists, objects, templates and names in scope are read', () => {
     ['undefined', undefined],
     ['[1, "a", [false]]', [1, 'a', [false]]],
     ['{ a: 1, "b-c": "x", [name]: 2 }', { a: 1, 'b-c': 'x', docs: 2 }],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the MDX source of a template literal
     ['`${name}-v${list.length}`', 'docs-v3'],
     ['config.nested.on', true],
     ['config?.missing?.deeper', undefined],
