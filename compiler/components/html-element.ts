@@ -66,7 +66,7 @@ export const htmlElement: Component = (context) => {
 }
 
 /** `{{ aspectRatio: "16/9" }}` → `aspect-ratio: 16/9`; values that could escape the declaration are dropped. */
-function toCss(value: StaticValue): string | undefined {
+export function toCss(value: StaticValue): string | undefined {
   if (typeof value === 'string') return value.includes('<') ? undefined : value
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
   const declarations = Object.entries(value).flatMap(([property, raw]) => {

@@ -7,6 +7,7 @@ import type { Element, ElementContent, Root, RootContent } from 'hast'
 import type { VFile } from 'vfile'
 import { h } from '../components/html.js'
 import { components, htmlElement, resolveIcon } from '../components/index.js'
+import { isMarkup, markupToHast } from '../components/markup.js'
 import type { ComponentContext, JsxNode } from '../components/types.js'
 import { type PageContext, placeOf, report } from './context.js'
 
@@ -79,6 +80,12 @@ function renderIcon(
   iconType: unknown,
   place: ReturnType<typeof placeOf>,
 ): Element | undefined {
+  if (isMarkup(icon)) {
+    const [svg] = markupToHast(icon)
+    if (svg?.type !== 'element') return undefined
+    svg.properties = { ...svg.properties, ariaHidden: 'true', focusable: 'false' }
+    return svg
+  }
   if (typeof icon !== 'string' || icon.trim() === '') return undefined
   // A path or URL is an image icon; the link pass makes it relative and lists it as an asset.
   if (/[/.]/.test(icon)) return h('img', { className: ['d-icon-img'], src: icon, alt: '' })

@@ -4,6 +4,7 @@
  * access on those) or refused with the place of the first part that is not static.
  */
 import type { Node as EstreeNode, Expression, Program, SpreadElement } from 'estree'
+import type { JSXElement, JSXFragment } from 'estree-jsx'
 
 export type StaticValue = string | number | boolean | null | undefined | StaticValue[] | StaticObject
 export interface StaticObject {
@@ -46,7 +47,16 @@ export function evaluateExpression(expression: Expression, scope: Scope): Static
   }
 }
 
+/**
+ * Markup written as a prop value (`icon={<svg …>…</svg>}`), kept as data: lowercase elements with
+ * static attributes only. Components turn it into hast (see `jsxMarkupToHast` in the components).
+ */
+export const JSX_MARKUP = '$$jsx'
+
 function evaluate(node: Expression | SpreadElement, scope: Scope): StaticValue {
+  if ((node.type as string) === 'JSXElement' || (node.type as string) === 'JSXFragment') {
+    return evaluateJsx(node as unknown as JSXElement | JSXFragment, scope)
+  }
   switch (node.type) {
     case 'Literal':
       if ('regex' in node || 'bigint' in node) throw new NotStatic(node, 'regular expression or bigint')
@@ -141,6 +151,47 @@ function evaluate(node: Expression | SpreadElement, scope: Scope): StaticValue {
   }
 }
 
+function evaluateJsx(node: JSXElement | JSXFragment, scope: Scope): StaticObject {
+  const children: StaticValue[] = []
+  for (const child of node.children) {
+    if (child.type === 'JSXText') {
+      if (child.value.trim() !== '') children.push(child.value)
+    } else if (child.type === 'JSXElement' || child.type === 'JSXFragment') {
+      children.push(evaluateJsx(child, scope))
+    } else if (child.type === 'JSXExpressionContainer') {
+      if (child.expression.type === 'JSXEmptyExpression') continue
+      const value = evaluate(child.expression as Expression, scope)
+      if (typeof value === 'string' || typeof value === 'number') children.push(String(value))
+    } else throw new NotStatic(child as unknown as EstreeNode, 'spread child in JSX')
+  }
+  if (node.type === 'JSXFragment') return { [JSX_MARKUP]: true, tagName: null, properties: {}, children }
+  const name = node.openingElement.name
+  if (name.type !== 'JSXIdentifier' || !/^[a-z]/.test(name.name)) {
+    throw new NotStatic(
+      node as unknown as EstreeNode,
+      'component inside a prop value (only plain elements such as <svg> are read)',
+    )
+  }
+  const properties: StaticObject = {}
+  for (const attribute of node.openingElement.attributes) {
+    if (attribute.type === 'JSXSpreadAttribute')
+      throw new NotStatic(attribute as unknown as EstreeNode, 'attribute spread in JSX')
+    const key =
+      attribute.name.type === 'JSXIdentifier'
+        ? attribute.name.name
+        : `${attribute.name.namespace.name}:${attribute.name.name.name}`
+    // Event handlers are never kept (see components/markup.ts), so they are not even read.
+    if (/^on[A-Z]/.test(key)) continue
+    const value = attribute.value
+    if (value === null) properties[key] = true
+    else if (value.type === 'Literal') properties[key] = value.value as StaticValue
+    else if (value.type === 'JSXExpressionContainer' && value.expression.type !== 'JSXEmptyExpression') {
+      properties[key] = evaluate(value.expression as Expression, scope)
+    } else throw new NotStatic(value as unknown as EstreeNode, 'JSX attribute value')
+  }
+  return { [JSX_MARKUP]: true, tagName: name.name, properties, children }
+}
+
 const isObject = (value: StaticValue): value is StaticObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
@@ -155,8 +206,6 @@ const DESCRIPTIONS: Record<string, string> = {
   AssignmentExpression: 'assignment',
   AwaitExpression: '`await`',
   ConditionalExpression: 'conditional (`?:`)',
-  JSXElement: 'JSX inside an expression',
-  JSXFragment: 'JSX inside an expression',
   TaggedTemplateExpression: 'tagged template',
   UpdateExpression: 'update (`++`/`--`)',
   SequenceExpression: 'comma sequence',
