@@ -20,6 +20,8 @@ const URL_ATTRIBUTES: Record<string, string[]> = {
   iframe: ['src'],
 }
 
+const SCRIPT_URL = /^\s*(javascript|vbscript|data:text\/html)/i
+
 export default function rehypeLinks() {
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
@@ -28,6 +30,18 @@ export default function rehypeLinks() {
       for (const attribute of URL_ATTRIBUTES[node.tagName] ?? []) {
         const value = node.properties[attribute]
         if (typeof value !== 'string') continue
+        // A script URL would run author code in the reader's browser: drop it.
+        if (SCRIPT_URL.test(value)) {
+          delete node.properties[attribute]
+          report(
+            page,
+            'problem',
+            'script-url',
+            `Unexpected script URL in ${node.tagName} ${attribute}, expected an http(s) or site link; it is left out`,
+            placeOf(node),
+          )
+          continue
+        }
         const target = siteTarget(value.trim(), page.file)
         if (!target) continue
         const place = placeOf(node)

@@ -73,6 +73,7 @@ export default function remarkSnippets(this: SnippetParser) {
         )
         return []
       }
+      insertChildren(snippet, element.children as RootContent[])
       const props = element.data?.props ?? {}
       const scope = new Map<string, StaticValue>(Object.entries(props))
       scope.set('props', props)
@@ -123,4 +124,22 @@ function snippetPathOf(
     return path
   }
   return element.name ? imports.get(element.name) : undefined
+}
+
+/** `{children}` (or `{props.children}`) in a snippet stands for the content written inside its element. */
+function insertChildren(parent: Parent, children: readonly RootContent[]): void {
+  parent.children = parent.children.flatMap((child): RootContent[] => {
+    if (
+      (child.type === 'mdxFlowExpression' || child.type === 'mdxTextExpression') &&
+      /^\s*(props\.)?children\s*$/.test(child.value)
+    ) {
+      const copy = structuredClone(children) as RootContent[]
+      const [only] = copy
+      if (child.type === 'mdxTextExpression' && copy.length === 1 && only?.type === 'paragraph')
+        return only.children
+      return copy
+    }
+    if ('children' in child) insertChildren(child, children)
+    return [child]
+  })
 }
