@@ -30,8 +30,8 @@ export default function remarkMarkdownExport(this: DataReader) {
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
     if (!page) return
-    const copy = structuredClone(tree)
-    copy.children = reduceAll(copy.children.filter((node) => node.type !== 'yaml'))
+    // reduceAll copies every parent it passes, so the tree the HTML is made from stays untouched.
+    const copy: Root = { ...tree, children: reduceAll(tree.children.filter((node) => node.type !== 'yaml')) }
     page.markdown = toMarkdown(copy, {
       extensions: this.data('toMarkdownExtensions') ?? [],
       bullet: '-',
@@ -44,7 +44,7 @@ export default function remarkMarkdownExport(this: DataReader) {
 function reduceAll(nodes: RootContent[]): RootContent[] {
   return nodes.flatMap((node) => {
     if (isJsxElement(node)) return reduce(node)
-    if ('children' in node) (node as { children: RootContent[] }).children = reduceAll(node.children)
+    if ('children' in node) return [{ ...node, children: reduceAll(node.children) } as RootContent]
     return [node]
   })
 }

@@ -90,7 +90,18 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
       place,
     )
     markdownProcessor ??= createPageProcessor({ mdx: false })
-    rendered = await run(markdownProcessor, input, page)
+    try {
+      rendered = await run(markdownProcessor, input, page)
+    } catch (fallbackError) {
+      // Not reachable with valid Markdown; kept so one bad page can never take a whole build down.
+      report(
+        page,
+        'error',
+        'render-failed',
+        `Unexpected failure rendering the page: ${errorReason(fallbackError)}`,
+      )
+      rendered = { tree: { type: 'root', children: [] }, html: '' }
+    }
   }
 
   const data = frontMatter.data ?? { title: titleFromSlug(input.slug) }
