@@ -4,6 +4,6 @@ import type { Component } from './types.js'
 
 export const Badge: Component = (context) => {
   const color = str(context.props.color)
-  const className = ['d-badge', ...(color && /^[a-z-]+$/.test(color) ? [`d-badge-${color}`] : [])]
+  const className = ['d-badge', color && /^[a-z-]+$/.test(color) ? `d-badge-${color}` : 'd-badge-gray']
   return h('span', { className }, context.render())
 }

@@ -14,7 +14,7 @@ export const Update: Component = (context) => {
         h(
           'p',
           { className: ['d-update-tags'] },
-          tags.map((tag) => h('span', { className: ['d-badge'] }, [tag])),
+          tags.map((tag) => h('span', { className: ['d-badge', 'd-badge-gray'] }, [tag])),
         ),
     ]),
     h('div', { className: ['d-update-body'] }, context.render()),

@@ -2,7 +2,7 @@
  * The unified pipeline that renders one page, with its stages in one place:
  *   remark-parse → remark-frontmatter → remark-gfm → remark-mdx
  *   → our remark plugins (block JSX out of paragraphs, static MDX, snippets, .md export, code highlighting)
- *   → remark-rehype → our rehype plugins (components, headings, links) → rehype-stringify.
+ *   → remark-rehype → our rehype plugins (components, headings, links, task lists) → rehype-stringify.
  * Create it once and reuse it: it is frozen, and everything page-specific travels in `file.data.page`.
  */
 import rehypeStringify from 'rehype-stringify'
@@ -15,6 +15,7 @@ import { unified } from 'unified'
 import rehypeComponents from './rehype-components.js'
 import rehypeHeadings from './rehype-headings.js'
 import rehypeLinks from './rehype-links.js'
+import rehypeTaskLists from './rehype-task-lists.js'
 import remarkCode, { codeHandler } from './remark-code.js'
 import remarkMarkdownExport from './remark-markdown-export.js'
 import remarkSnippets from './remark-snippets.js'
@@ -45,6 +46,7 @@ export function createPageProcessor(options: PageProcessorOptions = {}) {
     .use(rehypeComponents)
     .use(rehypeHeadings)
     .use(rehypeLinks)
+    .use(rehypeTaskLists)
     .use(rehypeStringify)
     .freeze()
 }
