@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -163,7 +163,7 @@ async function deploy(
 
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve()
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
     child.once('exit', () => resolve())
     child.kill('SIGTERM')
   })
@@ -171,6 +171,8 @@ function stop(child: ChildProcess): Promise<void> {
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'bench-serve-'))
+  // nginx workers drop root privileges; they must be able to read the page.
+  await chmod(work, 0o755)
   const children: ChildProcess[] = []
   try {
     // docs-server, deployed through its own API.
@@ -252,6 +254,7 @@ http {
       })
       children.push(child)
       await waitFor(nginxPort, 'localhost', '/')
+      console.log('loading nginx…')
       nginx = await load(`http://127.0.0.1:${nginxPort}/`, 'localhost')
       await stop(child)
     } else console.log('nginx not found: apt-get install nginx-light')
@@ -267,20 +270,34 @@ http {
     )
     children.push(staticChild)
     await waitFor(staticPort, 'localhost', '/')
+    console.log('loading @fastify/static…')
     const fastifyStatic = await load(`http://127.0.0.1:${staticPort}/`, 'localhost')
     await stop(staticChild)
 
+    console.log('loading docs-server…')
     const ours = await load(`http://127.0.0.1:${port}/`, siteHost)
 
     // While a 1,000-page deployment builds in the worker pool.
     const started = Date.now()
     const building = await deploy(port, apiHost, token, generatedSite(1000, 'b'), 0)
+    console.log('loading docs-server while a 1,000-page deployment builds…')
     const duringBuild = await load(`http://127.0.0.1:${port}/`, siteHost)
     const status = await call(port, 'GET', `/projects/slug/bench/deployments/${building.id}`, {
       host: apiHost,
       headers: { authorization: `Bearer ${token}` },
     })
     const buildState = (JSON.parse(status.body.toString()) as { status: string }).status
+    // Let the build finish (shutdown waits for in-flight builds) and report how long it took.
+    let finalState = buildState
+    while (finalState === 'building') {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const poll = await call(port, 'GET', `/projects/slug/bench/deployments/${building.id}`, {
+        host: apiHost,
+        headers: { authorization: `Bearer ${token}` },
+      })
+      finalState = (JSON.parse(poll.body.toString()) as { status: string }).status
+    }
+    const buildSeconds = (Date.now() - started) / 1000
 
     const row = (name: string, figures: Figures) =>
       console.log(
@@ -292,7 +309,7 @@ http {
     row('docs-server', ours)
     row('docs-server during build', duringBuild)
     console.log(
-      `  (1,000-page build ${buildState === 'building' ? 'still running' : `${buildState}`} after ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      `  (the 1,000-page build was ${buildState} when the load ended; it finished ${finalState} after ${buildSeconds.toFixed(1)} s)`,
     )
     if (nginx)
       console.log(
@@ -321,5 +338,8 @@ async function fastifyStaticChild(root: string, port: number): Promise<void> {
 if (process.argv[2] === '--fastify-static') {
   await fastifyStaticChild(process.argv[3]!, Number(process.argv[4]))
 } else {
-  await main()
+  await main().catch((error: unknown) => {
+    console.error(`bench:serve failed: ${error instanceof Error ? error.stack : String(error)}`)
+    process.exitCode = 1
+  })
 }

@@ -2,6 +2,7 @@
  * The server's settings: each one a flag and an environment variable (flags win), validated once at
  * start so a bad value stops the process with a message that names the setting and what to fix.
  */
+import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readSignInConfig, type SignInConfig, signInSettings } from './auth/oauth/settings.js'
@@ -91,8 +92,8 @@ export const settings = {
   buildWorkers: {
     flag: 'build-workers',
     env: 'DOCS_BUILD_WORKERS',
-    description: 'worker threads that build deployments',
-    default: '2',
+    description: 'worker threads that build deployments (default: half the cores)',
+    default: String(Math.max(1, Math.floor(availableParallelism() / 2))),
   },
   tokenTtlSeconds: {
     flag: 'token-ttl',

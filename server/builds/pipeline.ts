@@ -24,8 +24,6 @@ export class BuildPipeline {
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: 60_000,
-      // Builds are CPU-heavy; a lower priority keeps the serving loop responsive (Linux nice value).
-      niceIncrement: 5,
     })
   }
 

@@ -3,12 +3,19 @@
  * mode with the previous build's cache, then store every output (and its brotli and gzip variants)
  * as blobs and the site manifest and new cache as blobs too. The request loop never does this work.
  */
+import { setPriority } from 'node:os'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import mime from 'mime-types'
 import type { Diagnostic } from '../../compiler/diagnostics.js'
 import type { AnalyticsSettings, BuildCache, BuildOptions, BuildResult } from '../../compiler/types.js'
 import { FilesystemBlobStore } from '../blobs/filesystem.js'
 import { isCompressible, type SiteFileEntry, type SiteManifest } from './site-manifest.js'
+
+// Builds yield the CPU to the serving loop: on Linux a thread's nice value is its own, so this lowers
+// only this worker thread (and threads it starts), never the request loop.
+try {
+  setPriority(19)
+} catch {}
 
 export interface BuildTask {
   blobRoot: string

@@ -278,7 +278,10 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.post<{ Params: { slug: string; id: string }; Body: { promote: boolean; waitSeconds: number } }>(
+  app.post<{
+    Params: { slug: string; id: string }
+    Body: { promote?: boolean; waitSeconds?: number } | null
+  }>(
     '/projects/slug/:slug/deployments/:id/finalize',
     {
       schema: {

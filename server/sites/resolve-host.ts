@@ -44,6 +44,13 @@ export class HostResolver {
     return answer
   }
 
+  /** The cached target of a host, without waiting: the hot path's first look. */
+  peek(host: string): SiteTarget | undefined {
+    const cached = this.#cache.get(host)
+    if (!cached || cached.expires <= Date.now() || !('target' in cached.answer)) return undefined
+    return cached.answer.target
+  }
+
   /** Forget cached answers of a project (after a promotion), so the next request reads the new one. */
   forgetProject(projectId: string): void {
     for (const [host, entry] of this.#cache) if (entry.projectId === projectId) this.#cache.delete(host)

@@ -23,6 +23,12 @@ const hashedAsset = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i
 
 type Encoding = 'br' | 'gzip' | 'identity'
 
+/** What a site answer depends on besides its deployment: host, URL, encodings and markdown preference. */
+function preparedKey(site: SiteTarget, request: IncomingMessage): string {
+  const markdown = /\btext\/markdown\b/.test(request.headers.accept ?? '') ? 'md' : ''
+  return `${site.deploymentId}\n${request.headers.host}\n${request.url}\n${request.headers['accept-encoding'] ?? ''}\n${markdown}`
+}
+
 function preferredEncoding(header: string | undefined, entry: SiteFileEntry): Encoding {
   if (!header) return 'identity'
   if (entry.br && /\bbr\b(?!;q=0(\.0*)?\b)/.test(header)) return 'br'
@@ -30,10 +36,25 @@ function preferredEncoding(header: string | undefined, entry: SiteFileEntry): En
   return 'identity'
 }
 
+/** A finished answer kept for the next identical request: status, headers and body, written at once. */
+interface PreparedResponse {
+  status: number
+  headers: Record<string, string | number>
+  body: Buffer
+  etag: string
+}
+
+const preparedOverhead = 1024
+
 export class SiteServer {
   readonly hosts: HostResolver
   readonly #manifests = new LruCache<string, SiteManifest>(256)
   readonly #files: LruCache<string, Buffer>
+  /**
+   * Keyed by deployment, host, URL and the request headers the answer varies on. A hit costs one Map
+   * lookup and one writeHead: no routing, no header building, no await.
+   */
+  readonly #prepared: LruCache<string, PreparedResponse>
   readonly #sitemaps = new LruCache<string, { body: Buffer; etag: string }>(256)
 
   constructor(
@@ -42,11 +63,23 @@ export class SiteServer {
     private readonly blobs: BlobStore,
   ) {
     this.hosts = new HostResolver(config, repos)
-    this.#files = new LruCache<string, Buffer>(config.memoryCacheBytes, (bytes) => bytes.length)
+    // Half the memory budget for file bytes, half for prepared answers (which mostly share those bytes).
+    this.#files = new LruCache<string, Buffer>(config.memoryCacheBytes / 2, (bytes) => bytes.length)
+    this.#prepared = new LruCache<string, PreparedResponse>(
+      config.memoryCacheBytes / 2,
+      (prepared) => prepared.body.length + preparedOverhead,
+    )
   }
 
   /** Node request handler; never throws (an unexpected failure is a plain 500 without details). */
   handle = (request: IncomingMessage, response: ServerResponse): void => {
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      const site = this.hosts.peek((request.headers.host ?? '').toLowerCase())
+      if (site) {
+        const prepared = this.#prepared.get(preparedKey(site, request))
+        if (prepared) return this.#writePrepared(request, response, prepared)
+      }
+    }
     this.#serve(request, response).catch(() => {
       if (!response.headersSent) {
         response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
@@ -147,56 +180,66 @@ export class SiteServer {
     extra: Record<string, string>,
     status = 200,
   ): Promise<void> {
-    const encoding = preferredEncoding(request.headers['accept-encoding'] as string | undefined, entry)
+    const encoding = preferredEncoding(request.headers['accept-encoding'], entry)
     const variant = encoding === 'identity' ? entry : (entry[encoding] ?? entry)
     const etag = `"${entry.sha256.slice(0, 32)}${encoding === 'identity' ? '' : `-${encoding}`}"`
-    response.setHeader('content-type', entry.contentType)
-    response.setHeader('etag', etag)
-    response.setHeader('cache-tag', `project-${site.projectId},deployment-${site.deploymentId}`)
-    response.setHeader('surrogate-key', `project-${site.projectId} deployment-${site.deploymentId}`)
+    const headers: Record<string, string | number> = {
+      'content-type': entry.contentType,
+      'x-content-type-options': 'nosniff',
+      etag,
+      'cache-tag': `project-${site.projectId},deployment-${site.deploymentId}`,
+      'surrogate-key': `project-${site.projectId} deployment-${site.deploymentId}`,
+    }
+    if (site.preview) headers['x-robots-tag'] = 'noindex'
     if (status === 200 && hashedAsset.test(request.url ?? '')) {
-      response.setHeader('cache-control', 'public, max-age=31536000, immutable')
+      headers['cache-control'] = 'public, max-age=31536000, immutable'
     } else {
       // Browsers revalidate every time (cheap with the ETag); a CDN may keep the page for a while and
       // is purged by Cache-Tag / Surrogate-Key when a deployment is promoted.
-      response.setHeader('cache-control', 'public, max-age=0, must-revalidate')
-      response.setHeader('cdn-cache-control', `public, max-age=${this.config.cdnMaxAgeSeconds}`)
-      response.setHeader('surrogate-control', `max-age=${this.config.cdnMaxAgeSeconds}`)
+      headers['cache-control'] = 'public, max-age=0, must-revalidate'
+      headers['cdn-cache-control'] = `public, max-age=${this.config.cdnMaxAgeSeconds}`
+      headers['surrogate-control'] = `max-age=${this.config.cdnMaxAgeSeconds}`
     }
     const vary = extra.vary ?? (entry.br || entry.gzip ? 'Accept-Encoding' : undefined)
-    if (vary) response.setHeader('vary', vary)
-    for (const [name, value] of Object.entries(extra)) if (name !== 'vary') response.setHeader(name, value)
-    if (encoding !== 'identity' && variant !== entry) response.setHeader('content-encoding', encoding)
-    if (status === 200 && request.headers['if-none-match'] === etag) {
-      response.writeHead(304)
-      response.end()
+    if (vary) headers.vary = vary
+    for (const [name, value] of Object.entries(extra)) if (name !== 'vary') headers[name] = value
+    if (variant !== entry) headers['content-encoding'] = encoding
+    headers['content-length'] = variant.size
+
+    let body = this.#files.get(variant.sha256)
+    if (!body && variant.size > maxCachedFile) {
+      if (status === 200 && request.headers['if-none-match'] === etag)
+        return this.#notModified(response, headers)
+      const stream = this.blobs.stream(variant.sha256)
+      if (!stream) return this.#text(response, 500, 'A file of this deployment is missing from storage\n')
+      response.writeHead(status, headers)
+      if (request.method === 'HEAD') return void response.end()
+      stream.on('error', () => response.destroy())
+      stream.pipe(response)
       return
     }
-    response.setHeader('content-length', variant.size)
-    if (request.method === 'HEAD') {
-      response.writeHead(status)
-      response.end()
-      return
+    if (!body) {
+      body = await this.blobs.get(variant.sha256)
+      if (!body) return this.#text(response, 500, 'A file of this deployment is missing from storage\n')
+      this.#files.set(variant.sha256, body)
     }
-    const cached = this.#files.get(variant.sha256)
-    if (cached) {
-      response.writeHead(status)
-      response.end(cached)
-      return
+    const prepared: PreparedResponse = { status, headers, body, etag }
+    this.#prepared.set(preparedKey(site, request), prepared)
+    this.#writePrepared(request, response, prepared)
+  }
+
+  #writePrepared(request: IncomingMessage, response: ServerResponse, prepared: PreparedResponse): void {
+    if (prepared.status === 200 && request.headers['if-none-match'] === prepared.etag) {
+      return this.#notModified(response, prepared.headers)
     }
-    if (variant.size <= maxCachedFile) {
-      const bytes = await this.blobs.get(variant.sha256)
-      if (!bytes) return this.#text(response, 500, 'A file of this deployment is missing from storage\n')
-      this.#files.set(variant.sha256, bytes)
-      response.writeHead(status)
-      response.end(bytes)
-      return
-    }
-    const stream = this.blobs.stream(variant.sha256)
-    if (!stream) return this.#text(response, 500, 'A file of this deployment is missing from storage\n')
-    response.writeHead(status)
-    stream.on('error', () => response.destroy())
-    stream.pipe(response)
+    response.writeHead(prepared.status, prepared.headers)
+    response.end(request.method === 'HEAD' ? undefined : prepared.body)
+  }
+
+  #notModified(response: ServerResponse, headers: Record<string, string | number>): void {
+    const { 'content-length': _length, 'content-type': _type, ...rest } = headers
+    response.writeHead(304, rest)
+    response.end()
   }
 
   async #notFound(

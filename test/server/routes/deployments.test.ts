@@ -74,6 +74,58 @@ for (const engine of engines) {
       assert.doesNotMatch(rolledBack.body, /A new paragraph/)
     })
 
+    test('finalize without waiting answers 202 building; polling reaches ready; finalize again is idempotent', async (t) => {
+      const app = await testApp(t, engine)
+      const token = await signIn(app)
+      await createProject(app, token, 'polled')
+      const site = await fixtureSite('minimal')
+      const created = await app.inject({
+        method: 'POST',
+        url: '/projects/slug/polled/deployments',
+        headers: bearer(token),
+        payload: { files: manifestOf(site) },
+      })
+      const id = created.json().deployment.id
+      const body = multipartBody([...site].map(([name, bytes]) => ({ name, bytes })))
+      await app.inject({
+        method: 'POST',
+        url: `/projects/slug/polled/deployments/${id}/files/batch`,
+        headers: { ...bearer(token), ...body.headers },
+        payload: body.payload,
+      })
+      const started = await app.inject({
+        method: 'POST',
+        url: `/projects/slug/polled/deployments/${id}/finalize`,
+        headers: bearer(token),
+        payload: { waitSeconds: 0, promote: false },
+      })
+      assert.equal(started.statusCode, 202, started.body)
+      assert.equal(started.json().status, 'building')
+      let status = 'building'
+      for (let attempt = 0; status === 'building' && attempt < 600; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        status = (
+          await app.inject({ url: `/projects/slug/polled/deployments/${id}`, headers: bearer(token) })
+        ).json().status
+      }
+      assert.equal(status, 'ready')
+      // Without a body: defaults apply; the finished deployment is answered again, still not live.
+      const again = await app.inject({
+        method: 'POST',
+        url: `/projects/slug/polled/deployments/${id}/finalize`,
+        headers: bearer(token),
+      })
+      assert.equal(again.statusCode, 200, again.body)
+      assert.equal(again.json().live, false)
+      assert.equal((await app.repos.projects.findBySlug('polled'))?.live_deployment_id, null)
+      const preview = await app.inject({ url: '/', headers: { host: `${id}--polled.localhost:8080` } })
+      assert.equal(preview.statusCode, 200)
+      assert.equal(
+        (await app.inject({ url: '/', headers: { host: 'polled.localhost:8080' } })).statusCode,
+        404,
+      )
+    })
+
     test('a failed build keeps its diagnostics and never goes live', async (t) => {
       const app = await testApp(t, engine)
       const token = await signIn(app)
