@@ -4,11 +4,11 @@
  * open tabs to reload through server-sent events. Site-wide files (search index, llms.txt) come from
  * a full build made on first request and redone after a change.
  */
-import { readFile } from 'node:fs/promises'
+import { watch } from 'node:fs'
+import { readFile, stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { relative, sep } from 'node:path'
-import { watch } from 'chokidar'
+import { join, relative, sep } from 'node:path'
 import { lookup as mimeLookup } from 'mime-types'
 import { buildSite, defaultWorkers } from '../../compiler/build.js'
 import { loadConfig } from '../../compiler/config/index.js'
@@ -136,44 +136,59 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     })
   })
 
+  const isIgnored = (path: string) =>
+    path
+      .split('/')
+      .some((segment) => segment === 'node_modules' || (segment.startsWith('.') && segment !== '.docsignore'))
+  // Node's recursive watcher rather than chokidar: in testing, chokidar 5 dropped the second of two
+  // quick saves to one file (its per-file throttle), which left the preview showing stale content.
+  const watcher = watch(options.dir, { recursive: true })
+  // Changed paths are collected and read together a moment after the last event: an editor's save
+  // is often several writes (truncate, write, rename), and reading at the first would see half a file.
+  const changedPaths = new Set<string>()
   let pending: NodeJS.Timeout | undefined
-  let configChanged = false
-  const watcher = watch(options.dir, {
-    ignoreInitial: true,
-    ignored: (path: string) => {
-      const rel = relative(options.dir, path).split(sep)
-      return rel.some(
-        (segment) => segment === 'node_modules' || (segment.startsWith('.') && segment !== '.docsignore'),
-      )
-    },
-  })
-  const apply = async (event: string, absolute: string) => {
-    const path = relative(options.dir, absolute).split(sep).join('/')
-    if (!path || !isSafeRelativePath(path)) return
-    if (path === '.docsignore') {
-      site.files = (await readSiteFiles(options.dir)).files
-    } else if (event === 'unlink') site.files.delete(path)
-    else if (event === 'add' || event === 'change') {
-      const bytes = await readFile(absolute).catch(() => undefined)
-      if (bytes) site.files.set(path, new Uint8Array(bytes))
-    } else if (event !== 'unlinkDir') return
-    if (event === 'unlinkDir')
-      for (const key of [...site.files.keys()]) if (key.startsWith(`${path}/`)) site.files.delete(key)
-    if (path === 'docs.json' || path.endsWith('.json')) configChanged = true
+  const applyChanges = async () => {
+    const paths = [...changedPaths]
+    changedPaths.clear()
+    if (paths.includes('.docsignore')) site.files = (await readSiteFiles(options.dir)).files
+    else {
+      for (const path of paths) {
+        const absolute = join(options.dir, ...path.split('/'))
+        const info = await stat(absolute).catch(() => undefined)
+        if (info?.isFile()) {
+          const bytes = await readFile(absolute).catch(() => undefined)
+          if (bytes) site.files.set(path, new Uint8Array(bytes))
+        } else {
+          site.files.delete(path)
+          for (const key of [...site.files.keys()]) if (key.startsWith(`${path}/`)) site.files.delete(key)
+          if (info?.isDirectory()) {
+            const added = await readSiteFiles(options.dir)
+            for (const [key, bytes] of added.files) if (key.startsWith(`${path}/`)) site.files.set(key, bytes)
+          }
+        }
+      }
+    }
     site.changed()
-    clearTimeout(pending)
-    // Coalesce an editor's burst of writes into one reload.
-    pending = setTimeout(() => {
-      site.resetReported()
-      if (configChanged) reportConfig(site, options.log, false)
-      configChanged = false
-      reload.reload()
-    }, 20)
+    site.resetReported()
+    if (paths.some((path) => path.endsWith('.json'))) reportConfig(site, options.log, false)
+    reload.reload()
   }
-  watcher.on('all', (event, path) => {
-    void apply(event, path)
+  watcher.on('error', (error) => {
+    options.log(
+      `warning file watching failed, reload by hand: ${error instanceof Error ? error.message : String(error)}`,
+    )
   })
-  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
+  watcher.on('change', (_event, filename) => {
+    const path = String(filename).split(sep).join('/')
+    if (!path || !isSafeRelativePath(path) || isIgnored(path)) return
+    changedPaths.add(path)
+    clearTimeout(pending)
+    pending = setTimeout(() => {
+      applyChanges().catch((error: unknown) =>
+        options.log(`error ${error instanceof Error ? error.message : String(error)}`),
+      )
+    }, 25)
+  })
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -186,9 +201,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     async close() {
       clearTimeout(pending)
       reload.close()
-      await watcher.close()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      watcher.close()
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      // Browsers keep connections alive; close them so stopping never waits on an idle tab.
       server.closeAllConnections()
+      await closed
     },
   }
 }
