@@ -154,8 +154,13 @@ export function readFrontMatter(text: string, file: string, mode: ValidationMode
       })
       continue
     }
-    const value = isScalar(pair.value) || pair.value === null ? toScalar(pair.value) : toJSValue(pair.value)
+    let value = isScalar(pair.value) || pair.value === null ? toScalar(pair.value) : toJSValue(pair.value)
     const property = schema.properties[key] ?? {}
+    // `title: 2024` is a string to its author; YAML reads it as a number.
+    if (property.type === 'string' && typeof value === 'number') {
+      const source = isScalar(pair.value) ? pair.value.source : undefined
+      value = typeof source === 'string' ? source : String(value)
+    }
     if (!validate(value)) {
       const valuePlace =
         pair.value && typeof pair.value === 'object' && 'range' in pair.value && pair.value.range

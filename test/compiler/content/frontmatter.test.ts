@@ -107,3 +107,9 @@ test('an empty block and Windows line endings are read', () => {
   assert.deepEqual(crlf.data, { title: 'Hi' })
   assert.equal(crlf.body, 'body')
 })
+
+test('a number where a string is expected is read as the string its author wrote', () => {
+  const result = readFrontMatter('---\ntitle: 2024\ntag: 1.0\n---\n', 'a.mdx', 'strict')
+  assert.deepEqual(result.data, { title: '2024', tag: '1.0' })
+  assert.deepEqual(result.diagnostics, [])
+})
