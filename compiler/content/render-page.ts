@@ -11,6 +11,7 @@ import type { SourceFiles } from '../files.js'
 import type { Highlighter } from '../highlight/index.js'
 import { type PageContext, report, type TocEntry } from './context.js'
 import { type FrontMatter, readFrontMatter } from './frontmatter.js'
+import { blankHtmlComments } from './html-comments.js'
 import { createPageProcessor, type PageProcessor } from './processor.js'
 
 export interface RenderPageInput {
@@ -78,7 +79,25 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
   let rendered: { tree: HastRoot; html: string }
   try {
     rendered = await run(mdxProcessor, input, page)
-  } catch (error) {
+  } catch (firstError) {
+    let error = firstError
+    const blanked = input.source.includes('<!--') ? blankHtmlComments(input.source) : undefined
+    if (blanked && blanked.count > 0) {
+      try {
+        page = freshContext()
+        report(
+          page,
+          'problem',
+          'html-comment',
+          'Unexpected HTML comment `<!-- … -->` in MDX, expected `{/* … */}`; the comment is left out',
+          errorPlace(firstError),
+        )
+        rendered = await run(mdxProcessor, { ...input, source: blanked.text }, page)
+        return finish(rendered, page)
+      } catch (secondError) {
+        error = secondError
+      }
+    }
     // A page that is not valid MDX still renders, as plain Markdown, so a deployed site shows it.
     page = freshContext()
     const place = errorPlace(error)
@@ -104,22 +123,26 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     }
   }
 
-  const data = frontMatter.data ?? { title: titleFromSlug(input.slug) }
-  const result: RenderedPage = {
-    slug: input.slug,
-    title: data.title,
-    frontMatter: data,
-    html: rendered.html,
-    toc: page.toc,
-    markdown: page.markdown,
-    text: plainText(rendered.tree),
-    assets: [...page.assets].sort(),
-    icons: [...page.icons].sort(),
-    dependencies: [...page.dependencies].sort(),
-    diagnostics: sortDiagnostics(page.diagnostics),
+  return finish(rendered, page)
+
+  function finish(rendered: { tree: HastRoot; html: string }, page: PageContext): RenderedPage {
+    const data = frontMatter.data ?? { title: titleFromSlug(input.slug) }
+    const result: RenderedPage = {
+      slug: input.slug,
+      title: data.title,
+      frontMatter: data,
+      html: rendered.html,
+      toc: page.toc,
+      markdown: page.markdown,
+      text: plainText(rendered.tree),
+      assets: [...page.assets].sort(),
+      icons: [...page.icons].sort(),
+      dependencies: [...page.dependencies].sort(),
+      diagnostics: sortDiagnostics(page.diagnostics),
+    }
+    if (data.description !== undefined) result.description = data.description
+    return result
   }
-  if (data.description !== undefined) result.description = data.description
-  return result
 }
 
 async function run(
