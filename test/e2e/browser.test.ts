@@ -1,0 +1,178 @@
+/**
+ * The built shell in a real browser (Chromium through playwright-core): a fixture site built with
+ * buildSite, written to a temp folder and served as static files. Light and dark mode, component
+ * tabs, accordion, code copy, search and the phone sidebar; axe-core must find no serious or
+ * critical violation. Screenshots go to test-artifacts/ (gitignored).
+ */
+import assert from 'node:assert/strict'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join, normalize } from 'node:path'
+import { test } from 'node:test'
+import { lookup } from 'mime-types'
+import { chromium, type Page } from 'playwright-core'
+import { fromPackageRoot } from '../../compiler/assets.js'
+import { buildSite } from '../../compiler/build.js'
+import { readFixture, shellSiteDir } from '../compiler/build/helpers.js'
+
+const executablePath = '/usr/bin/chromium'
+const artifacts = fromPackageRoot('test-artifacts')
+const axeSource = readFileSync(fromPackageRoot('node_modules', 'axe-core', 'axe.min.js'), 'utf8')
+
+interface AxeViolation {
+  id: string
+  impact: string | null
+  help: string
+  nodes: { target: string[] }[]
+}
+
+async function axeProblems(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource })
+  const violations = (await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (context: Document) => Promise<{ violations: unknown[] }> } }
+    ).axe
+    return (await axe.run(document)).violations
+  })) as AxeViolation[]
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    )
+}
+
+test('the built site works in a real browser and passes axe', {
+  skip: !existsSync(executablePath) && 'no chromium',
+}, async (t) => {
+  const site = mkdtempSync(join(tmpdir(), 'docs-browser-'))
+  t.after(() => rmSync(site, { recursive: true, force: true }))
+  const result = await buildSite(readFixture(shellSiteDir), { mode: 'strict' })
+  assert.equal(result.ok, true)
+  for (const [path, bytes] of result.files) {
+    mkdirSync(dirname(join(site, path)), { recursive: true })
+    writeFileSync(join(site, path), bytes)
+  }
+  // A plain static host: `dir/` serves `dir/index.html`, like any static server.
+  const server = createServer((request, response) => {
+    let path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)
+    if (path.endsWith('/')) path += 'index.html'
+    const file = normalize(join(site, path))
+    if (!file.startsWith(site) || !existsSync(file)) {
+      response.writeHead(404, { 'content-type': 'text/html' }).end(readFileSync(join(site, '404.html')))
+      return
+    }
+    response
+      .writeHead(200, { 'content-type': lookup(file) || 'application/octet-stream' })
+      .end(readFileSync(file))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.after(() => server.close())
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  mkdirSync(artifacts, { recursive: true })
+
+  const browser = await chromium.launch({
+    executablePath,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  })
+  t.after(() => browser.close())
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+
+  await t.test('light mode renders the shell and passes axe', async () => {
+    await page.goto(`${origin}/`)
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'light')
+    assert.equal(await page.textContent('h1'), 'Welcome to Acme')
+    assert.ok(await page.isVisible('.d-sidebar'))
+    assert.ok(await page.isVisible('.d-toc'))
+    await page.screenshot({ path: join(artifacts, 'shell-light.png'), fullPage: true })
+    assert.deepEqual(await axeProblems(page), [])
+  })
+
+  await t.test('the toggle switches to dark mode, remembered across pages', async () => {
+    await page.click('[data-theme-toggle]')
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'dark')
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+    assert.equal(background, 'rgb(15, 17, 21)')
+    await page.screenshot({ path: join(artifacts, 'shell-dark.png'), fullPage: true })
+    assert.deepEqual(await axeProblems(page), [])
+    await page.goto(`${origin}/guide/setup/`)
+    assert.equal(
+      await page.getAttribute('html', 'data-theme'),
+      'dark',
+      'no flash back to light on the next page',
+    )
+    await page.click('[data-theme-toggle]')
+    await page.goto(`${origin}/`)
+  })
+
+  await t.test('component tabs switch with the mouse and the arrow keys', async () => {
+    const second = page.locator('[role="tab"]', { hasText: 'pnpm' })
+    await second.click()
+    assert.equal(await second.getAttribute('aria-selected'), 'true')
+    assert.ok(await page.isVisible('#tabs-1-panel-1'))
+    assert.ok(await page.isHidden('#tabs-1-panel-0'))
+    await page.keyboard.press('ArrowLeft')
+    assert.equal(
+      await page.locator('[role="tab"]', { hasText: 'npm' }).first().getAttribute('aria-selected'),
+      'true',
+    )
+    assert.ok(await page.isVisible('#tabs-1-panel-0'))
+  })
+
+  await t.test('an accordion opens and closes', async () => {
+    const accordion = page.locator('details.d-accordion')
+    assert.equal(await accordion.evaluate((element) => (element as HTMLDetailsElement).open), false)
+    await page.click('details.d-accordion summary')
+    assert.equal(await accordion.evaluate((element) => (element as HTMLDetailsElement).open), true)
+    assert.ok(await page.isVisible('text=Each replica is billed per second'))
+  })
+
+  await t.test('the copy button copies the code block', async () => {
+    await page.locator('.d-code[data-title="acme.config.ts"] button.copy').click()
+    const copied = await page.evaluate(() => navigator.clipboard.readText())
+    assert.equal(copied, "export default {\n  region: 'eu-west',\n  replicas: 2,\n}")
+  })
+
+  await t.test('Ctrl-K opens search, which finds a page by its text and goes there', async () => {
+    await page.keyboard.press('Control+k')
+    assert.ok(await page.isVisible('.d-search-dialog'))
+    await page.fill('#d-search-input', 'rollback')
+    await page.waitForSelector('.d-search-results a')
+    assert.match((await page.textContent('.d-search-results a')) ?? '', /Deploy/)
+    await page.screenshot({ path: join(artifacts, 'search.png') })
+    assert.deepEqual(await axeProblems(page), [])
+    await Promise.all([page.waitForURL(`${origin}/guide/deploy/`), page.keyboard.press('Enter')])
+    assert.equal(await page.textContent('h1'), 'Deploy')
+  })
+
+  await t.test('on a phone the sidebar is a drawer behind the menu button', async () => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto(`${origin}/guide/setup/`)
+    assert.ok(await page.isHidden('.d-sidebar'))
+    assert.ok(await page.isHidden('.d-toc'))
+    await page.click('.d-menu-button')
+    assert.ok(await page.isVisible('.d-sidebar'))
+    await page.screenshot({ path: join(artifacts, 'mobile-sidebar.png') })
+    await Promise.all([page.waitForURL(`${origin}/`), page.click('.d-sidebar >> text=Welcome to Acme')])
+    assert.ok(await page.isHidden('.d-sidebar'))
+    assert.deepEqual(await axeProblems(page), [])
+  })
+
+  await t.test('the 404 page and the site work without script errors', async () => {
+    await page.goto(`${origin}/missing/page/`)
+    assert.deepEqual(errors, [])
+  })
+})
