@@ -11,7 +11,7 @@ import type { SourceFiles } from '../files.js'
 import type { Highlighter } from '../highlight/index.js'
 import { type PageContext, report, type TocEntry } from './context.js'
 import { type FrontMatter, readFrontMatter } from './frontmatter.js'
-import { blankHtmlComments } from './html-comments.js'
+import { type MdxRepair, repairMdx } from './mdx-repair.js'
 import { createPageProcessor, type PageProcessor } from './processor.js'
 
 export interface RenderPageInput {
@@ -76,53 +76,53 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
 
   mdxProcessor ??= createPageProcessor()
   let page = freshContext()
-  let rendered: { tree: HastRoot; html: string }
-  try {
-    rendered = await run(mdxProcessor, input, page)
-  } catch (firstError) {
-    let error = firstError
-    const blanked = input.source.includes('<!--') ? blankHtmlComments(input.source) : undefined
-    if (blanked && blanked.count > 0) {
-      try {
-        page = freshContext()
-        report(
-          page,
-          'problem',
-          'html-comment',
-          'Unexpected HTML comment `<!-- … -->` in MDX, expected `{/* … */}`; the comment is left out',
-          errorPlace(firstError),
-        )
-        rendered = await run(mdxProcessor, { ...input, source: blanked.text }, page)
-        return finish(rendered, page)
-      } catch (secondError) {
-        error = secondError
-      }
-    }
-    // A page that is not valid MDX still renders, as plain Markdown, so a deployed site shows it.
+  let source = input.source
+  const repairs: MdxRepair[] = []
+  let error: unknown
+  // Each failed parse may be repaired where it stopped; a page needing more repairs than this is not MDX.
+  for (let attempt = 0; attempt <= 25; attempt++) {
     page = freshContext()
-    const place = errorPlace(error)
-    report(
-      page,
-      'problem',
-      'mdx-syntax',
-      `Unexpected MDX syntax: ${errorReason(error)}; the page is rendered as plain Markdown without components`,
-      place,
-    )
-    markdownProcessor ??= createPageProcessor({ mdx: false })
+    for (const repair of repairs) report(page, 'problem', repair.rule, repair.message, repair)
     try {
-      rendered = await run(markdownProcessor, input, page)
-    } catch (fallbackError) {
-      // Not reachable with valid Markdown; kept so one bad page can never take a whole build down.
-      report(
-        page,
-        'error',
-        'render-failed',
-        `Unexpected failure rendering the page: ${errorReason(fallbackError)}`,
-      )
-      rendered = { tree: { type: 'root', children: [] }, html: '' }
+      return finish(await run(mdxProcessor, { ...input, source }, page), page)
+    } catch (failure) {
+      error = failure
+      const repair = repairMdx(source, failure)
+      if (!repair) break
+      // Earlier `\<` repairs on the same line pushed this spot one column right each; report the original.
+      repair.column -= repairs.filter(
+        (earlier) =>
+          earlier.rule === 'unescaped-less-than' &&
+          earlier.line === repair.line &&
+          earlier.column < repair.column,
+      ).length
+      repairs.push(repair)
+      source = repair.source
     }
   }
-
+  // A page that is not valid MDX still renders, as plain Markdown, so a deployed site shows it.
+  page = freshContext()
+  report(
+    page,
+    'problem',
+    'mdx-syntax',
+    `Unexpected MDX syntax: ${errorReason(error)}; the page is rendered as plain Markdown without components`,
+    errorPlace(error),
+  )
+  markdownProcessor ??= createPageProcessor({ mdx: false })
+  let rendered: { tree: HastRoot; html: string }
+  try {
+    rendered = await run(markdownProcessor, input, page)
+  } catch (fallbackError) {
+    // Not reachable with valid Markdown; kept so one bad page can never take a whole build down.
+    report(
+      page,
+      'error',
+      'render-failed',
+      `Unexpected failure rendering the page: ${errorReason(fallbackError)}`,
+    )
+    rendered = { tree: { type: 'root', children: [] }, html: '' }
+  }
   return finish(rendered, page)
 
   function finish(rendered: { tree: HastRoot; html: string }, page: PageContext): RenderedPage {
