@@ -35,6 +35,8 @@ export interface FrontMatter {
 export interface FrontMatterResult {
   /** `undefined` when there is no usable front matter (no block, bad YAML, or no title). */
   data: FrontMatter | undefined
+  /** The valid keys read even when `data` is `undefined` for want of a title (lenient renders keep them). */
+  partial?: Partial<FrontMatter>
   /** The page after the front matter block (the whole text when there is none). */
   body: string
   /** 1-based line of the source on which `body` starts. */
@@ -73,9 +75,6 @@ function compiledSchema(): CompiledSchema {
   compiled = { schema, validators }
   return compiled
 }
-
-/** The names of every front matter field, for "did you mean" suggestions and docs. */
-export const frontMatterKeys = (): string[] => Object.keys(compiledSchema().schema.properties)
 
 /** The opening `---` line (sticky: only at the very start) and the block up to the closing `---` line. */
 const BLOCK = /^---[ \t]*\r?\n([\s\S]*?)^---[ \t]*(?:\r?\n|$(?![\s\S]))/my
@@ -190,7 +189,7 @@ export function readFrontMatter(text: string, file: string, mode: ValidationMode
       rule: 'missing-title',
       message: `Missing front matter key "${required}", expected e.g. \`${required}: Getting started\``,
     })
-    return { data: undefined, body, bodyLine, diagnostics }
+    return { data: undefined, partial: data as Partial<FrontMatter>, body, bodyLine, diagnostics }
   }
   return { data: data as unknown as FrontMatter, body, bodyLine, diagnostics }
 }

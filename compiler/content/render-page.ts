@@ -126,7 +126,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
   return finish(rendered, page)
 
   function finish(rendered: { tree: HastRoot; html: string }, page: PageContext): RenderedPage {
-    const data = frontMatter.data ?? { title: titleFromSlug(input.slug) }
+    const data = frontMatter.data ?? { ...frontMatter.partial, title: titleFromSlug(input.slug) }
     const result: RenderedPage = {
       slug: input.slug,
       title: data.title,

@@ -80,6 +80,7 @@ test('lenient mode drops unknown keys and invalid values with warnings and keeps
 test('a missing title, a missing block and broken YAML are reported at their place', () => {
   const noTitle = readFrontMatter('---\ndescription: x\n---\nbody', 'a.mdx', 'strict')
   assert.equal(noTitle.data, undefined)
+  assert.deepEqual(noTitle.partial, { description: 'x' })
   assert.equal(noTitle.body, 'body')
   assert.equal(noTitle.diagnostics[0]?.rule, 'missing-title')
 

@@ -98,3 +98,14 @@ test('the root page links without climbing, and a page without front matter take
   assert.equal(page.title, 'Index')
   assert.match(page.html, /<a href="guide\/setup\/">Guide<\/a> and <a href="\.\/">home<\/a>/)
 })
+
+test('front matter without a title keeps its other keys; the title comes from the slug', async () => {
+  const page = await renderPage(await input('---\ndescription: Still here\n---\n\nBody'))
+  assert.equal(page.title, 'Setup')
+  assert.equal(page.description, 'Still here')
+  assert.deepEqual(page.frontMatter, { description: 'Still here', title: 'Setup' })
+  assert.deepEqual(
+    page.diagnostics.map((d) => [d.severity, d.rule]),
+    [['warning', 'missing-title']],
+  )
+})
