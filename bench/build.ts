@@ -135,16 +135,19 @@ async function run(pages: number, workers: number): Promise<void> {
   console.log(`peak RSS: ${peakRssMb()} MB`)
 }
 
-const args = process.argv.slice(2)
-const pagesFlag = args.indexOf('--pages')
-const pages = pagesFlag >= 0 ? Number(args[pagesFlag + 1]) : 1000
-const workers = availableParallelism()
-console.log(`bench:build on ${availableParallelism()} cores, node ${process.version}`)
-await run(pages, workers)
-if (args.includes('--large')) {
-  console.log('\n10,000-page build (child process, its own peak RSS):')
-  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--pages', '10000'], {
-    stdio: 'inherit',
-  })
-  if (child.status !== 0) console.log(`the 10,000-page build exited with code ${child.status}`)
+// Run only when executed, so tests and profiling scripts can import generateCorpus.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2)
+  const pagesFlag = args.indexOf('--pages')
+  const pages = pagesFlag >= 0 ? Number(args[pagesFlag + 1]) : 1000
+  const workers = availableParallelism()
+  console.log(`bench:build on ${availableParallelism()} cores, node ${process.version}`)
+  await run(pages, workers)
+  if (args.includes('--large')) {
+    console.log('\n10,000-page build (child process, its own peak RSS):')
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--pages', '10000'], {
+      stdio: 'inherit',
+    })
+    if (child.status !== 0) console.log(`the 10,000-page build exited with code ${child.status}`)
+  }
 }

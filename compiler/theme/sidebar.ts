@@ -5,24 +5,83 @@
 import type { NavItem } from '../config/types.js'
 import type { SiteContext } from './context.js'
 import { escapeHtml, join } from './html.js'
-import { configHref, isExternal, pageHref, siteHref } from './urls.js'
+import { configHref, isExternal, pageHref, rootPrefix, siteHref } from './urls.js'
 
+/**
+ * The sidebar of a tab is the same on every page but for three things: the path back to the site
+ * root, which link is current, and which collapsed groups open around it. It is rendered once per
+ * tab with marker characters for the root path (NUL before a path, U+0001 for the root itself) and
+ * filled in per page with native string replacement, so a 1,000-page site does not render
+ * 1,000 × 1,000 links from scratch.
+ */
+interface SidebarTemplate {
+  html: string
+  /** Collapsed groups (by number) that contain each page: they open when it is current. */
+  ancestors: Map<string, number[]>
+  groups: number
+}
+
+const ROOT_PATH = '\0'
+const ROOT_ITSELF = '\u0001'
+const templates = new WeakMap<SiteContext, Map<number, SidebarTemplate>>()
+
+/** Page links carry no class (`.d-nav-list a` in CSS): they are most of a large site's bytes. */
 export function renderSidebar(site: SiteContext, currentSlug: string, tabIndex: number): string {
+  let byTab = templates.get(site)
+  if (!byTab) {
+    byTab = new Map()
+    templates.set(site, byTab)
+  }
+  let template = byTab.get(tabIndex)
+  if (!template) {
+    template = buildTemplate(site, tabIndex)
+    byTab.set(tabIndex, template)
+  }
+  const prefix = rootPrefix(currentSlug)
+  let html = template.html.replaceAll(ROOT_ITSELF, prefix || './').replaceAll(ROOT_PATH, prefix)
+  const currentHref = escapeHtml(currentSlug === 'index' ? prefix || './' : `${prefix}${currentSlug}/`)
+  const link = `<li><a href="${currentHref}"`
+  const at = html.indexOf(link)
+  if (at >= 0) html = `${html.slice(0, at + link.length)} aria-current="page"${html.slice(at + link.length)}`
+  for (const group of template.ancestors.get(currentSlug) ?? []) {
+    html = html.replace(`<details data-group="${group}">`, `<details data-group="${group}" open>`)
+  }
+  return html
+}
+
+/** A site path from the root, with the marker that becomes the page's way back to the root. */
+const fromRoot = (path: string): string => (path === '' ? ROOT_ITSELF : ROOT_PATH + escapeHtml(path))
+
+/** A docs.json or front matter link in a template: site paths get the root marker. */
+function templateHref(href: string): string {
+  if (isExternal(href) || href.startsWith('#')) return escapeHtml(href)
+  const path = configHref('index', href)
+  return fromRoot(path === './' ? '' : path)
+}
+
+function buildTemplate(site: SiteContext, tabIndex: number): SidebarTemplate {
   const tab = site.navigation.tabs[tabIndex]
   const anchors = site.navigation.global.anchors
-  const items = tab && !tab.href ? renderItems(site, currentSlug, tab.items) : ''
+  const template: SidebarTemplate = { html: '', ancestors: new Map(), groups: 0 }
+  const items = tab && !tab.href ? renderItems(site, template, tab.items, []) : ''
   const anchorList = anchors.length
     ? `<ul class="d-anchors">${anchors
         .map((anchor) => {
           const icon = anchor.icon ? site.iconSvg(anchor.icon) : undefined
-          return `<li><a href="${escapeHtml(configHref(currentSlug, anchor.href))}"${externalAttributes(anchor.href)}>${icon ? `<span class="d-nav-icon" aria-hidden="true">${icon}</span>` : ''}${escapeHtml(anchor.label)}</a></li>`
+          return `<li><a class="d-anchor" href="${templateHref(anchor.href)}"${externalAttributes(anchor.href)}>${icon ? `<span class="d-nav-icon" aria-hidden="true">${icon}</span>` : ''}${escapeHtml(anchor.label)}</a></li>`
         })
         .join('')}</ul>`
     : ''
-  return `<nav class="d-sidebar-nav" aria-label="Documentation">${anchorList}${items}</nav>`
+  template.html = `<nav class="d-sidebar-nav" aria-label="Documentation">${anchorList}${items}</nav>`
+  return template
 }
 
-function renderItems(site: SiteContext, currentSlug: string, items: readonly NavItem[]): string {
+function renderItems(
+  site: SiteContext,
+  template: SidebarTemplate,
+  items: readonly NavItem[],
+  groups: number[],
+): string {
   // Pages without a file (reported by the build) and hidden ones are left out, so no link is dead.
   const visible = items.filter((item) =>
     item.kind === 'page'
@@ -30,31 +89,27 @@ function renderItems(site: SiteContext, currentSlug: string, items: readonly Nav
       : !item.hidden,
   )
   if (visible.length === 0) return ''
-  return `<ul class="d-nav-list">${visible.map((item) => renderItem(site, currentSlug, item)).join('')}</ul>`
+  return `<ul class="d-nav-list">${visible.map((item) => renderItem(site, template, item, groups)).join('')}</ul>`
 }
 
-function renderItem(site: SiteContext, currentSlug: string, item: NavItem): string {
+function renderItem(site: SiteContext, template: SidebarTemplate, item: NavItem, groups: number[]): string {
   if (item.kind === 'page') {
+    if (!template.ancestors.has(item.slug)) template.ancestors.set(item.slug, groups)
     const page = site.pages.get(item.slug)
     const label = page?.sidebarTitle ?? page?.title ?? item.slug
-    const href = page?.url ? configHref(currentSlug, page.url) : pageHref(currentSlug, item.slug)
-    const current = item.slug === currentSlug ? ' aria-current="page"' : ''
+    const href = page?.url ? templateHref(page.url) : fromRoot(item.slug === 'index' ? '' : `${item.slug}/`)
     const external = page?.url ? externalAttributes(page.url) : ''
     const icon = page?.iconSvg ? `<span class="d-nav-icon" aria-hidden="true">${page.iconSvg}</span>` : ''
     const badges = join(
       page?.tag && `<span class="d-badge d-badge-tag">${escapeHtml(page.tag)}</span>`,
       page?.deprecated && '<span class="d-badge d-badge-deprecated">Deprecated</span>',
     )
-    return `<li><a class="d-nav-link" href="${escapeHtml(href)}"${current}${external}>${icon}<span class="d-nav-label">${escapeHtml(label)}</span>${badges}</a></li>`
+    return `<li><a href="${href}"${external}>${icon}${escapeHtml(label)}${badges}</a></li>`
   }
-  const inner = renderItems(site, currentSlug, item.items)
-  const open = item.expanded || containsPage(item.items, currentSlug) ? ' open' : ''
+  const group = template.groups++
+  const inner = renderItems(site, template, item.items, item.expanded ? groups : [...groups, group])
   const icon = item.icon ? site.iconSvg(item.icon) : undefined
-  return `<li class="d-nav-group"><details${open}><summary>${icon ? `<span class="d-nav-icon" aria-hidden="true">${icon}</span>` : ''}<span>${escapeHtml(item.label)}</span></summary>${inner}</details></li>`
-}
-
-function containsPage(items: readonly NavItem[], slug: string): boolean {
-  return items.some((item) => (item.kind === 'page' ? item.slug === slug : containsPage(item.items, slug)))
+  return `<li class="d-nav-group"><details${item.expanded ? ' open' : ` data-group="${group}"`}><summary>${icon ? `<span class="d-nav-icon" aria-hidden="true">${icon}</span>` : ''}<span>${escapeHtml(item.label)}</span></summary>${inner}</details></li>`
 }
 
 export const externalAttributes = (href: string): string =>
