@@ -78,11 +78,21 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
     logger: options.logger ?? false,
     bodyLimit: config.maxRequestBytes,
     // Site requests skip Fastify entirely on a real socket: the hot path is a plain Node handler.
-    serverFactory: (handler) =>
-      createServer((request, response) => {
-        if (!isApiHost(config, hostOf(request))) dispatchSite(request, response)
-        else handler(request, response)
-      }) as Server,
+    serverFactory: (handler) => {
+      // Remember each Host's audience: the check runs on every request of the hot path.
+      const audience = new Map<string | undefined, boolean>()
+      return createServer((request, response) => {
+        const host = request.headers.host
+        let api = audience.get(host)
+        if (api === undefined) {
+          api = isApiHost(config, hostOf(request))
+          if (audience.size > 10_000) audience.clear()
+          audience.set(host, api)
+        }
+        if (api) handler(request, response)
+        else dispatchSite(request, response)
+      }) as Server
+    },
     // No type coercion: JSON of the wrong shape is a 400, not silently converted.
     ajv: {
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true },

@@ -31,7 +31,8 @@ export class HostResolver {
     private readonly repos: Repositories,
   ) {}
 
-  async resolve(host: string): Promise<HostLookup> {
+  async resolve(rawHost: string): Promise<HostLookup> {
+    const host = rawHost.toLowerCase()
     const cached = this.#cache.get(host)
     if (cached && cached.expires > Date.now()) return cached.answer
     const answer = await this.#lookup(host)
@@ -46,7 +47,8 @@ export class HostResolver {
 
   /** The cached target of a host, without waiting: the hot path's first look. */
   peek(host: string): SiteTarget | undefined {
-    const cached = this.#cache.get(host)
+    // Host names are case-insensitive; clients nearly always send lowercase, so try that first.
+    const cached = this.#cache.get(host) ?? this.#cache.get(host.toLowerCase())
     if (!cached || cached.expires <= Date.now() || !('target' in cached.answer)) return undefined
     return cached.answer.target
   }

@@ -25,7 +25,7 @@ type Encoding = 'br' | 'gzip' | 'identity'
 
 /** What a site answer depends on besides its deployment: host, URL, encodings and markdown preference. */
 function preparedKey(site: SiteTarget, request: IncomingMessage): string {
-  const markdown = /\btext\/markdown\b/.test(request.headers.accept ?? '') ? 'md' : ''
+  const markdown = request.headers.accept?.includes('text/markdown') ? 'md' : ''
   return `${site.deploymentId}\n${request.headers.host}\n${request.url}\n${request.headers['accept-encoding'] ?? ''}\n${markdown}`
 }
 
@@ -40,6 +40,8 @@ function preferredEncoding(header: string | undefined, entry: SiteFileEntry): En
 interface PreparedResponse {
   status: number
   headers: Record<string, string | number>
+  /** The same headers as a flat [name, value, …] list: the cheapest form for writeHead. */
+  rawHeaders: (string | number)[]
   body: Buffer
   etag: string
 }
@@ -74,7 +76,7 @@ export class SiteServer {
   /** Node request handler; never throws (an unexpected failure is a plain 500 without details). */
   handle = (request: IncomingMessage, response: ServerResponse): void => {
     if (request.method === 'GET' || request.method === 'HEAD') {
-      const site = this.hosts.peek((request.headers.host ?? '').toLowerCase())
+      const site = this.hosts.peek(request.headers.host ?? '')
       if (site) {
         const prepared = this.#prepared.get(preparedKey(site, request))
         if (prepared) return this.#writePrepared(request, response, prepared)
@@ -223,7 +225,13 @@ export class SiteServer {
       if (!body) return this.#text(response, 500, 'A file of this deployment is missing from storage\n')
       this.#files.set(variant.sha256, body)
     }
-    const prepared: PreparedResponse = { status, headers, body, etag }
+    const prepared: PreparedResponse = {
+      status,
+      headers,
+      rawHeaders: Object.entries(headers).flat(),
+      body,
+      etag,
+    }
     this.#prepared.set(preparedKey(site, request), prepared)
     this.#writePrepared(request, response, prepared)
   }
@@ -232,7 +240,7 @@ export class SiteServer {
     if (prepared.status === 200 && request.headers['if-none-match'] === prepared.etag) {
       return this.#notModified(response, prepared.headers)
     }
-    response.writeHead(prepared.status, prepared.headers)
+    response.writeHead(prepared.status, prepared.rawHeaders)
     response.end(request.method === 'HEAD' ? undefined : prepared.body)
   }
 
