@@ -29,7 +29,7 @@ export function renderLlmsTxt(config: DocsConfig, pages: readonly LlmsPage[]): s
 }
 
 export function renderLlmsFullTxt(config: DocsConfig, pages: readonly LlmsPage[]): string {
-  const header = [`# ${config.name}`, config.description ? `\n> ${config.description}` : ''].join('')
+  const header = [`# ${config.name}`, config.description ? `\n\n> ${config.description}` : ''].join('')
   const bodies = pages.map((page) => `---\nsource: ${page.slug}.md\n---\n\n${page.markdown.trim()}\n`)
   return `${header}\n\n${bodies.join('\n')}`
 }
