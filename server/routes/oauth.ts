@@ -347,6 +347,7 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
       schema: {
         tags: ['oauth'],
         summary: 'Submit the local sign-in form',
+        consumes: ['application/x-www-form-urlencoded'],
         body: {
           type: 'object',
           properties: {
@@ -404,6 +405,7 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
       schema: {
         tags: ['oauth'],
         summary: 'Exchange an authorization code (with its PKCE verifier) or a refresh token for tokens',
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: { $ref: 'OAuthTokenRequest#' },
         response: { 200: { $ref: 'OAuthTokenResponse#' }, ...oauthErrorResponses },
       },
@@ -430,6 +432,7 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
       schema: {
         tags: ['oauth'],
         summary: 'Revoke a refresh token (ends the sign-in) or an access token (RFC 7009)',
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: { $ref: 'OAuthRevokeRequest#' },
         response: { 200: { type: 'object', additionalProperties: false }, ...oauthErrorResponses },
       },
