@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { loadConfig } from './config/index.js'
 import type { DocsConfig, NavigationTree, ValidationMode } from './config/types.js'
-import { readFrontMatter } from './content/frontmatter.js'
+import { type FrontMatter, readFrontMatter } from './content/frontmatter.js'
 import type { RenderedPage } from './content/render-page.js'
 import { type Diagnostic, hasErrors, sortDiagnostics } from './diagnostics.js'
 import type { SiteFiles, SourceFiles } from './files.js'
@@ -209,11 +209,20 @@ function siteContext(
   return context
 }
 
-/** Front matter of a page that was not rendered in this build (docsctl dev renders on demand). */
-function frontMatterOf(files: SourceFiles, file: string, mode: BuildOptions['mode']) {
+/**
+ * Front matter of a page that was not rendered in this build (docsctl dev renders on demand), for
+ * its sidebar label. Remembered per file contents: the dev server keeps unchanged files' bytes, so
+ * each request does not parse every page of a large site again.
+ */
+const frontMatterByBytes = new WeakMap<Uint8Array, FrontMatter | undefined>()
+
+function frontMatterOf(files: SourceFiles, file: string, mode: ValidationMode): FrontMatter | undefined {
   const bytes = files.get(file)
   if (!bytes) return undefined
-  return readFrontMatter(new TextDecoder().decode(bytes), file, mode).data
+  if (frontMatterByBytes.has(bytes)) return frontMatterByBytes.get(bytes)
+  const data = readFrontMatter(new TextDecoder().decode(bytes), file, mode).data
+  frontMatterByBytes.set(bytes, data)
+  return data
 }
 
 function writeSiteOutputs(
