@@ -68,7 +68,7 @@ function buildTemplate(site: SiteContext, tabIndex: number): SidebarTemplate {
     ? `<ul class="d-anchors">${anchors
         .map((anchor) => {
           const icon = anchor.icon ? site.iconSvg(anchor.icon) : undefined
-          return `<li><a class="d-anchor" href="${templateHref(anchor.href)}"${externalAttributes(anchor.href)}>${icon ? `<span class="d-nav-icon" aria-hidden="true">${icon}</span>` : ''}${escapeHtml(anchor.label)}</a></li>`
+          return `<li><a class="d-global-anchor" href="${templateHref(anchor.href)}"${externalAttributes(anchor.href)}>${icon ? `<span class="d-nav-icon" aria-hidden="true">${icon}</span>` : ''}${escapeHtml(anchor.label)}</a></li>`
         })
         .join('')}</ul>`
     : ''
