@@ -201,6 +201,9 @@
     const start = Math.max(0, at - 60)
     return (start > 0 ? '…' : '') + text.slice(start, start + 180) + (start + 180 < text.length ? '…' : '')
   }
+  // The description when it mentions a search word; otherwise the body text around the first match.
+  const summaryFor = (page, words) =>
+    page.d && words.some((word) => page.d.toLowerCase().includes(word)) ? page.d : page.x || page.d || ''
   const search = (query) => {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean)
     if (!words.length) return []
@@ -240,7 +243,7 @@
       .map(({ page, words }, i) => {
         const href = new URL(page.u, siteRoot).href
         const section = page.s ? `<span class="d-search-result-section">${escapeHtml(page.s)}</span>` : ''
-        return `<li role="none"><a role="option" id="d-search-hit-${i}" href="${escapeHtml(href)}" aria-selected="${i === 0}"><span class="d-search-result-title">${highlight(page.t, words)}</span>${section}<span class="d-search-result-excerpt">${highlight(excerpt(page.d || page.x, words), words)}</span></a></li>`
+        return `<li role="none"><a role="option" id="d-search-hit-${i}" href="${escapeHtml(href)}" aria-selected="${i === 0}"><span class="d-search-result-title">${highlight(page.t, words)}</span>${section}<span class="d-search-result-excerpt">${highlight(excerpt(summaryFor(page, words), words), words)}</span></a></li>`
       })
       .join('')
     status.textContent = input.value.trim()
