@@ -61,10 +61,18 @@ export class BuildCommand extends Command {
       return 1
     }
     await prepareOutDir(outDir)
-    for (const [path, bytes] of result.files) {
-      const target = join(outDir, path)
-      await mkdir(dirname(target), { recursive: true })
-      await writeFile(target, bytes)
+    try {
+      for (const [path, bytes] of result.files) {
+        const target = join(outDir, path)
+        await mkdir(dirname(target), { recursive: true })
+        await writeFile(target, bytes)
+      }
+    } catch (error) {
+      const { code, path } = error as NodeJS.ErrnoException
+      stderr.write(
+        `${pc.red('error')} cannot write ${path ?? outDir} (${code ?? 'write failed'}); check the --out folder\n`,
+      )
+      return 1
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(2)
     stdout.write(
@@ -85,6 +93,8 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], stream: Nod
 
 /** Empties the output folder when it holds an earlier build; refuses any other non-empty folder. */
 async function prepareOutDir(outDir: string): Promise<void> {
+  const existing = await stat(outDir).catch(() => undefined)
+  if (existing && !existing.isDirectory()) throw new UsageError(`${outDir} is a file; --out needs a folder`)
   const entries = await readdir(outDir).catch(() => undefined)
   if (!entries || entries.length === 0) return
   const earlierBuild =

@@ -70,6 +70,10 @@ test('docsctl build refuses a non-empty folder that is not an earlier build, and
     /is not empty and does not hold an earlier build; choose an empty or new folder/,
   )
   assert.equal(readFileSync(join(dir, 'notes', 'todo.txt'), 'utf8'), 'keep me')
+  writeFileSync(join(dir, 'site.txt'), 'a file')
+  const onFile = run(dir, '--out', 'site.txt')
+  assert.equal(onFile.code, 1)
+  assert.match(onFile.stdout + onFile.stderr, /site\.txt is a file; --out needs a folder/)
   const missing = run(dir, 'nowhere', '--out', 'public')
   assert.equal(missing.code, 1)
   assert.match(missing.stdout + missing.stderr, /cannot read the docs folder .*nowhere: it does not exist/)
