@@ -14,7 +14,9 @@ import { WhoamiCommand } from './commands/whoami.js'
 import { cliVersion } from './version.js'
 
 // One file per command path in commands/; register each here, in the order `docsctl --help` lists them.
-const cli = new Cli({ binaryLabel: 'docsctl', binaryName: 'docsctl', binaryVersion: cliVersion })
+// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
+const enableColors = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR
+const cli = new Cli({ binaryLabel: 'docsctl', binaryName: 'docsctl', binaryVersion: cliVersion, enableColors })
 cli.register(Builtins.HelpCommand)
 cli.register(Builtins.VersionCommand)
 cli.register(LoginCommand)
