@@ -159,10 +159,11 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
-    // Per token when one is presented (hashed, so keys in memory are not credentials), else per IP.
+    // Per token when it is valid (hashed, so keys in memory are not credentials), else per IP: made-up
+    // tokens share their IP's budget, so guessing tokens is limited too.
     keyGenerator: (request) => {
       const header = request.headers.authorization
-      return header ? `token:${hashToken(header)}` : `ip:${request.ip}`
+      return header && request.actor ? `token:${hashToken(header)}` : `ip:${request.ip}`
     },
     errorResponseBuilder: (_request, context) => {
       const error = new ApiError(429, `Rate limit exceeded: retry in ${context.after}`) as ApiError & {

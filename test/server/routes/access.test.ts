@@ -112,4 +112,11 @@ test('rate limits answer 429 with Retry-After, per token', async (t) => {
   // Another token has its own budget.
   const fresh = await app.inject({ url: '/projects/', headers: bearer(await signIn(app, 'b@example.com')) })
   assert.equal(fresh.statusCode, 200)
+  // Made-up tokens share the IP's budget, so guessing is limited too.
+  const guesses: number[] = []
+  for (let i = 0; i < 4; i++) {
+    const guess = await app.inject({ url: '/projects/', headers: bearer(`dsa_${String(i).repeat(43)}`) })
+    guesses.push(guess.statusCode)
+  }
+  assert.deepEqual(guesses, [401, 401, 401, 429])
 })
