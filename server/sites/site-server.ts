@@ -79,7 +79,10 @@ export class SiteServer {
       const site = this.hosts.peek(request.headers.host ?? '')
       if (site) {
         const prepared = this.#prepared.get(preparedKey(site, request))
-        if (prepared) return this.#writePrepared(request, response, prepared)
+        if (prepared) {
+          this.#writePrepared(request, response, prepared)
+          return
+        }
       }
     }
     this.#serve(request, response).catch(() => {
@@ -238,7 +241,8 @@ export class SiteServer {
 
   #writePrepared(request: IncomingMessage, response: ServerResponse, prepared: PreparedResponse): void {
     if (prepared.status === 200 && request.headers['if-none-match'] === prepared.etag) {
-      return this.#notModified(response, prepared.headers)
+      this.#notModified(response, prepared.headers)
+      return
     }
     response.writeHead(prepared.status, prepared.rawHeaders)
     response.end(request.method === 'HEAD' ? undefined : prepared.body)
