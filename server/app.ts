@@ -105,6 +105,8 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   app.decorate('blobs', blobs)
   app.decorate('hooks', { loadAnalytics: async () => undefined, ...options.hooks })
   app.decorate('sites', sites)
+  sites.onError = (error, request) =>
+    app.log.error({ err: error, host: request.headers.host, url: request.url }, 'site request failed')
   const builds = new BuildPipeline(app, blobs.root, config.buildWorkers)
   app.decorate('builds', builds)
   // Close waits for in-flight builds (they write to the database) before closing the database.

@@ -57,6 +57,8 @@ export class SiteServer {
    * lookup and one writeHead: no routing, no header building, no await.
    */
   readonly #prepared: LruCache<string, PreparedResponse>
+  /** Where unexpected failures go; app.ts points this at the server's logger. */
+  onError: (error: unknown, request: IncomingMessage) => void = () => {}
   readonly #sitemaps = new LruCache<string, { body: Buffer; etag: string }>(256)
 
   constructor(
@@ -85,7 +87,8 @@ export class SiteServer {
         }
       }
     }
-    this.#serve(request, response).catch(() => {
+    this.#serve(request, response).catch((error: unknown) => {
+      this.onError(error, request)
       if (!response.headersSent) {
         response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
         response.end('Internal error\n')
