@@ -14,7 +14,7 @@ import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
 import { LruCache } from './lru.js'
 import { HostResolver, type SiteTarget } from './resolve-host.js'
-import { pageUrlPath, renderSitemap } from './sitemap.js'
+import { disallowedPaths, pageUrlPath, renderRobots, renderSitemap } from './sitemap.js'
 
 /** Files bigger than this are streamed from the blob store instead of cached in memory. */
 const maxCachedFile = 1024 * 1024
@@ -59,7 +59,8 @@ export class SiteServer {
   readonly #prepared: LruCache<string, PreparedResponse>
   /** Where unexpected failures go; app.ts points this at the server's logger. */
   onError: (error: unknown, request: IncomingMessage) => void = () => {}
-  readonly #sitemaps = new LruCache<string, { body: Buffer; etag: string }>(256)
+  /** sitemap.xml and robots.txt, made per deployment and request host. */
+  readonly #hostFiles = new LruCache<string, { body: Buffer; etag: string }>(512)
 
   constructor(
     private readonly config: ServerConfig,
@@ -133,8 +134,8 @@ export class SiteServer {
     const base = `${site.origin}${site.pathPrefix}`
     const key = path.slice(1)
 
-    if (key === 'sitemap.xml' && !manifest.files['sitemap.xml'])
-      return this.#sitemap(request, response, site, manifest, base)
+    if (key === 'sitemap.xml' || key === 'robots.txt')
+      return this.#hostFile(request, response, site, manifest, base, key)
 
     const prefix = site.pathPrefix
     const files = manifest.files
@@ -268,21 +269,31 @@ export class SiteServer {
     return this.#text(response, 404, 'Page not found\n')
   }
 
-  async #sitemap(
+  async #hostFile(
     request: IncomingMessage,
     response: ServerResponse,
     site: SiteTarget,
     manifest: SiteManifest,
     base: string,
+    key: 'sitemap.xml' | 'robots.txt',
   ): Promise<void> {
-    const cacheKey = `${site.deploymentId} ${base}`
-    let sitemap = this.#sitemaps.get(cacheKey)
+    const cacheKey = `${site.deploymentId} ${base} ${key} ${site.preview}`
+    let sitemap = this.#hostFiles.get(cacheKey)
     if (!sitemap) {
-      const body = Buffer.from(renderSitemap(manifest, base))
+      const robotsEntry = manifest.files['robots.txt']
+      const robots = robotsEntry ? (await this.blobs.get(robotsEntry.sha256))?.toString('utf8') : undefined
+      const text =
+        key === 'sitemap.xml'
+          ? renderSitemap(manifest, base, disallowedPaths(robots))
+          : renderRobots(robots, base, site.pathPrefix, site.preview)
+      const body = Buffer.from(text)
       sitemap = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` }
-      this.#sitemaps.set(cacheKey, sitemap)
+      this.#hostFiles.set(cacheKey, sitemap)
     }
-    response.setHeader('content-type', 'application/xml; charset=utf-8')
+    response.setHeader(
+      'content-type',
+      key === 'sitemap.xml' ? 'application/xml; charset=utf-8' : 'text/plain; charset=utf-8',
+    )
     response.setHeader('etag', sitemap.etag)
     response.setHeader('cache-control', 'public, max-age=0, must-revalidate')
     response.setHeader('cdn-cache-control', `public, max-age=${this.config.cdnMaxAgeSeconds}`)

@@ -60,6 +60,8 @@ const site = {
   'index.md': '# Home\n',
   '404.html': page('Not found'),
   'llms.txt': '# Docs\n',
+  'robots.txt': 'User-agent: *\nAllow: /\nDisallow: /internal/\n',
+  'internal/index.html': page('Internal'),
   '_assets/site.0123456789abcdef.css': 'body{color:red}'.repeat(50),
 }
 
@@ -160,6 +162,13 @@ test('markdown exports, sitemap per host, previews are noindex', async (t) => {
   assert.match(sitemap.body, /<loc>http:\/\/acme\.localhost:8080\/<\/loc>/)
   assert.match(sitemap.body, /<loc>http:\/\/acme\.localhost:8080\/guide\/setup\/<\/loc>/)
   assert.doesNotMatch(sitemap.body, /404/)
+  assert.doesNotMatch(sitemap.body, /internal/, 'pages robots.txt disallows are left out')
+  const robots = await get('/robots.txt')
+  assert.equal(
+    robots.body,
+    'User-agent: *\nAllow: /\nDisallow: /internal/\nSitemap: http://acme.localhost:8080/sitemap.xml\n',
+  )
+  assert.match(robots.headers['content-type'] as string, /^text\/plain/)
 
   const preview = await get('/', {}, `${deploymentId}--acme.localhost:8080`)
   assert.equal(preview.statusCode, 200)
@@ -178,6 +187,13 @@ test('markdown exports, sitemap per host, previews are noindex', async (t) => {
     custom.headers.link as string,
     /<https:\/\/docs\.example\.com\/docs\/guide\/setup\/>; rel="canonical"/,
   )
+  const customRobots = await get('/docs/robots.txt', {}, 'docs.example.com')
+  assert.equal(
+    customRobots.body,
+    'User-agent: *\nAllow: /docs/\nDisallow: /docs/internal/\nSitemap: https://docs.example.com/docs/sitemap.xml\n',
+  )
+  const previewRobots = await get('/robots.txt', {}, `${deploymentId}--acme.localhost:8080`)
+  assert.equal(previewRobots.body, 'User-agent: *\nDisallow: /\n')
   const outside = await get('/guide/setup/', {}, 'docs.example.com')
   assert.equal(outside.statusCode, 404)
 })
