@@ -58,7 +58,7 @@ async function push(client: ApiClient, dir: string) {
     slug,
     files,
     branch: 'main',
-    reporter: createReporter(new PassThrough()),
+    reporter: createReporter(process.env.BENCH_VERBOSE ? process.stderr : new PassThrough()),
   })
   if (result.deployment.status !== 'ready')
     throw new Error(`build failed: ${result.error ?? result.deployment.status}`)

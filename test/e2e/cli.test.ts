@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import childProcess, { execFileSync } from 'node:child_process'
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
+import { createServer, request as httpRequest, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
@@ -206,6 +206,77 @@ test('push a corpus site: strict validation first, then live once the author fix
   assert.equal(quickstart.status, 200)
 })
 
+test('a push interrupted during upload leaves the live site as it was', async (t) => {
+  const site = join(work, 'site-e2e-fixture')
+  const token = await sessionToken()
+  const project = await api<{ id: string }>('GET', '/projects/slug/e2e-fixture', token)
+  const { token: deployKey } = await api<{ token: string }>(
+    'POST',
+    `/projects/${project.id}/deploy-keys`,
+    token,
+    {
+      name: 'interrupted',
+    },
+  )
+  const before = await (await server.fetchSite('e2e-fixture', '/')).text()
+  await writeFile(join(site, 'index.mdx'), '---\ntitle: Interrupted\n---\n\nThis text must never go live.\n')
+  await writeFile(join(site, 'assets', 'second.mp4'), Buffer.alloc(6_000_000, 9))
+  // A proxy that passes everything to the server but holds the big file's chunk upload, so the
+  // push is surely mid-upload when it is killed.
+  let held: (() => void) | undefined
+  const stalled = new Promise<void>((resolve) => {
+    held = resolve
+  })
+  const proxy: Server = createServer((request, response) => {
+    if (request.method === 'PUT' && request.url?.includes('/files/chunks/')) {
+      held?.()
+      return
+    }
+    const upstream = httpRequest(
+      `${server.apiUrl}${request.url}`,
+      { method: request.method, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(response)
+      },
+    )
+    request.pipe(upstream)
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  t.after(() => {
+    proxy.closeAllConnections()
+    return new Promise<void>((resolve) => proxy.close(() => resolve()))
+  })
+  const address = proxy.address()
+  assert.ok(typeof address === 'object' && address)
+  const child = childProcess.spawn(process.execPath, [cliBin, 'push', site], {
+    env: env({ DOCSCTL_API_URL: `http://127.0.0.1:${address.port}`, DOCSCTL_API_KEY: deployKey }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  const exited = new Promise<string>((resolve) => child.once('exit', () => resolve('exited')))
+  const first = await Promise.race([stalled.then(() => 'stalled'), exited])
+  assert.equal(first, 'stalled', `the push ended before uploading the big file:\n${output}`)
+  child.kill('SIGINT')
+  await exited
+
+  assert.equal(await (await server.fetchSite('e2e-fixture', '/')).text(), before)
+  const { deployments } = await api<{ deployments: { status: string; live: boolean }[] }>(
+    'GET',
+    '/projects/slug/e2e-fixture/deployments',
+    token,
+  )
+  assert.equal(deployments[0]?.status, 'uploading')
+  assert.equal(deployments[0]?.live, false)
+  assert.equal(deployments.filter((deployment) => deployment.live).length, 1)
+})
+
 test('push with a deploy key from the environment, as CI would', async () => {
   const token = await sessionToken()
   const project = await api<{ id: string }>('GET', '/projects/slug/e2e-fixture', token)
@@ -228,7 +299,7 @@ test('push with a deploy key from the environment, as CI would', async () => {
   })
   const run = await runCli(['push', site], { env: ciEnv })
   assert.equal(run.code, 0, run.stderr)
-  assert.match(run.stdout, /uploaded 0 of 3 files/)
+  assert.match(run.stdout, /uploaded [12] of 4 files/)
   assert.ok(!run.stderr.includes('\u001b['), 'no progress bar or colour in CI logs')
   const { deployments } = await api<{
     deployments: { branch: string; commitMessage: string | null; live: boolean }[]
@@ -280,6 +351,9 @@ test('analytics set, get and unset, with the client checks', async () => {
   assert.equal(unset.code, 0, unset.stderr)
   const none = await runCli(['analytics', 'get', ...flags], { env: env() })
   assert.match(none.stdout, /No analytics for e2e-fixture/)
+  const withoutAnalytics = await runCli(['push', join(work, 'site-e2e-fixture'), ...flags], { env: env() })
+  assert.equal(withoutAnalytics.code, 0, withoutAnalytics.stderr)
+  assert.doesNotMatch(await (await server.fetchSite('e2e-fixture', '/')).text(), /phc_e2e|posthog/i)
 })
 
 test('bad input ends with a clear message and a non-zero exit, never a stack trace', async (t) => {
