@@ -51,6 +51,7 @@ export class BuildPipeline {
         blobRoot: this.blobRoot,
         files: files.map((file) => ({ path: file.path, sha256: file.sha256 })),
         cacheSha256: previous?.build_cache_sha256 ?? null,
+        previousManifestSha256: previous?.site_manifest_sha256 ?? null,
         analytics,
       })
       await repos.deployments.finishBuild(deployment.id, {

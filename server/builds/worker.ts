@@ -3,8 +3,9 @@
  * mode with the previous build's cache, then store every output (and its brotli and gzip variants)
  * as blobs and the site manifest and new cache as blobs too. The request loop never does this work.
  */
-import { setPriority } from 'node:os'
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { availableParallelism, setPriority } from 'node:os'
+import { promisify } from 'node:util'
+import { brotliCompress, constants, gzip } from 'node:zlib'
 import mime from 'mime-types'
 import type { Diagnostic } from '../../compiler/diagnostics.js'
 import type { AnalyticsSettings, BuildCache, BuildOptions, BuildResult } from '../../compiler/types.js'
@@ -21,6 +22,8 @@ export interface BuildTask {
   blobRoot: string
   files: { path: string; sha256: string }[]
   cacheSha256: string | null
+  /** The previous build's site manifest: outputs with an unchanged hash keep its compressed variants. */
+  previousManifestSha256: string | null
   analytics: AnalyticsSettings | null
 }
 
@@ -52,6 +55,47 @@ export const contentTypeOf = (path: string): string => {
   return /^text\/|javascript|json|xml|svg/.test(type) ? `${type}; charset=utf-8` : type
 }
 
+const brotliAsync = promisify(brotliCompress)
+const gzipAsync = promisify(gzip)
+// Best ratio for pages; large site-wide files (search index, llms-full.txt) change on every build,
+// and quality 11 would spend seconds on each of them.
+const brotliQualityFor = (size: number): number => (size > 256 * 1024 ? 5 : 11)
+
+type Variants = Pick<SiteFileEntry, 'br' | 'gzip'>
+
+/** Brotli and gzip variants of one output, worth keeping only when smaller than the original. */
+async function compressVariants(blobs: FilesystemBlobStore, bytes: Uint8Array): Promise<Variants> {
+  const [brotli, gzipped] = await Promise.all([
+    brotliAsync(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: brotliQualityFor(bytes.length),
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }),
+    gzipAsync(bytes, { level: 9 }),
+  ])
+  const variants: Variants = {}
+  if (brotli.length < bytes.length) variants.br = { sha256: await blobs.put(brotli), size: brotli.length }
+  if (gzipped.length < bytes.length)
+    variants.gzip = { sha256: await blobs.put(gzipped), size: gzipped.length }
+  return variants
+}
+
+/** Compressed variants of the previous build's outputs, by the sha256 of the uncompressed bytes. */
+async function previousVariants(blobs: FilesystemBlobStore, manifestSha256: string | null) {
+  const bySha = new Map<string, Variants>()
+  const bytes = manifestSha256 ? await blobs.get(manifestSha256) : undefined
+  if (!bytes) return bySha
+  const manifest = JSON.parse(bytes.toString('utf8')) as SiteManifest
+  for (const entry of Object.values(manifest.files)) {
+    const variants: Variants = {}
+    if (entry.br && (await blobs.has(entry.br.sha256))) variants.br = entry.br
+    if (entry.gzip && (await blobs.has(entry.gzip.sha256))) variants.gzip = entry.gzip
+    bySha.set(entry.sha256, variants)
+  }
+  return bySha
+}
+
 export default async function build(task: BuildTask): Promise<BuildTaskResult> {
   const started = performance.now()
   const blobs = new FilesystemBlobStore(task.blobRoot)
@@ -69,25 +113,35 @@ export default async function build(task: BuildTask): Promise<BuildTaskResult> {
   const compile = await loadCompiler()
   const result = await compile(sources, {
     mode: 'lenient',
+    workers: availableParallelism(),
     ...(cache ? { cache } : {}),
     ...(task.analytics ? { analytics: task.analytics } : {}),
   })
 
   const manifest: SiteManifest = { version: 1, files: {} }
   if (result.ok) {
-    for (const [path, bytes] of [...result.files].sort(([a], [b]) => a.localeCompare(b))) {
-      const contentType = contentTypeOf(path)
-      const entry: SiteFileEntry = { sha256: await blobs.put(bytes), size: bytes.length, contentType }
-      if (isCompressible(contentType) && bytes.length > 512) {
-        const brotli = brotliCompressSync(bytes, {
-          params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
-        })
-        if (brotli.length < bytes.length) entry.br = { sha256: await blobs.put(brotli), size: brotli.length }
-        const gzip = gzipSync(bytes, { level: 9 })
-        if (gzip.length < bytes.length) entry.gzip = { sha256: await blobs.put(gzip), size: gzip.length }
-      }
-      manifest.files[path] = entry
+    const reusable = await previousVariants(blobs, task.previousManifestSha256)
+    const outputs = [...result.files].sort(([a], [b]) => a.localeCompare(b))
+    // Compression runs on libuv's thread pool, so a few files at a time use every core.
+    const concurrency = Math.max(2, availableParallelism())
+    const entries: SiteFileEntry[] = []
+    for (let start = 0; start < outputs.length; start += concurrency) {
+      await Promise.all(
+        outputs.slice(start, start + concurrency).map(async ([path, bytes], offset) => {
+          const contentType = contentTypeOf(path)
+          const sha256 = await blobs.put(bytes)
+          const entry: SiteFileEntry = { sha256, size: bytes.length, contentType }
+          if (isCompressible(contentType) && bytes.length > 512) {
+            Object.assign(entry, reusable.get(sha256) ?? (await compressVariants(blobs, bytes)))
+          }
+          entries[start + offset] = entry
+        }),
+      )
     }
+    // Assigned in path order, so the same site always gives the same manifest blob.
+    outputs.forEach(([path], index) => {
+      manifest.files[path] = entries[index]!
+    })
   }
   const siteManifestSha256 = await blobs.put(Buffer.from(JSON.stringify(manifest)))
   const buildCacheSha256 = await blobs.put(Buffer.from(JSON.stringify(result.cache)))
