@@ -265,8 +265,17 @@ export class SiteServer {
     manifest: SiteManifest,
   ) {
     const page = manifest.files['404.html']
-    if (page) return this.#file(request, response, site, page, {}, 404)
-    return this.#text(response, 404, 'Page not found\n')
+    const bytes = page ? await this.blobs.get(page.sha256) : undefined
+    if (!bytes) return this.#text(response, 404, 'Page not found\n')
+    // 404.html links relative to the site root; a <base> keeps them working at any depth of missing path.
+    const body = Buffer.from(withBase(bytes.toString('utf8'), `${site.pathPrefix}/`))
+    response.writeHead(404, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': body.length,
+      'cache-control': 'public, max-age=0, must-revalidate',
+      'x-content-type-options': 'nosniff',
+    })
+    response.end(request.method === 'HEAD' ? undefined : body)
   }
 
   async #hostFile(
@@ -341,4 +350,14 @@ export class SiteServer {
     })
     response.end(bytes)
   }
+}
+
+/** `html` with `<base href>` first in its head (or right after the doctype when it has no head tag). */
+function withBase(html: string, href: string): string {
+  const base = `<base href="${href.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}">`
+  const head = /<head(\s[^>]*)?>/i.exec(html)
+  if (head) return html.slice(0, head.index + head[0].length) + base + html.slice(head.index + head[0].length)
+  const doctype = /^<!doctype[^>]*>/i.exec(html)
+  const at = doctype ? doctype[0].length : 0
+  return html.slice(0, at) + base + html.slice(at)
 }

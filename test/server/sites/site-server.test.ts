@@ -108,6 +108,13 @@ test('pages: canonical trailing-slash URLs, redirects, 404 page, headers', async
   const missing = await get('/nope/')
   assert.equal(missing.statusCode, 404)
   assert.match(missing.body, /Not found/)
+  const deepMissing = await get('/a/b/nope/')
+  assert.equal(deepMissing.statusCode, 404)
+  assert.match(
+    deepMissing.body,
+    /^<!doctype html><base href="\/">/,
+    '404.html links resolve from the site root',
+  )
   assert.equal((await get('/x%00y')).statusCode, 400)
   assert.equal((await get('/%E0%A4%A')).statusCode, 400)
   const post = await (await siteApp(t)).app.inject({
