@@ -27,6 +27,7 @@ import { meRoutes } from './routes/me.js'
 import { oauthRoutes } from './routes/oauth.js'
 import { openapiRoutes } from './routes/openapi.js'
 import { projectRoutes } from './routes/projects.js'
+import { schemaRoutes } from './routes/schemas.js'
 import { apiSchemas } from './schemas.js'
 import { SiteServer } from './sites/site-server.js'
 
@@ -181,6 +182,7 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
 
   // Routes: one plugin per resource. Other areas add one line each here.
   await app.register(healthRoutes)
+  await app.register(schemaRoutes)
   await app.register(projectRoutes)
   await app.register(deploymentRoutes)
   await app.register(oauthRoutes)
