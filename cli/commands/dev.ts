@@ -1,7 +1,7 @@
 import { Command, Option, UsageError } from 'clipanion'
 import open from 'open'
 import pc from 'picocolors'
-import { startDevServer } from '../dev/server.js'
+import type { startDevServer } from '../dev/server.js'
 import { resolveSiteDir } from '../site-dir.js'
 
 export class DevCommand extends Command {
@@ -42,6 +42,7 @@ export class DevCommand extends Command {
     }
     let server: Awaited<ReturnType<typeof startDevServer>>
     try {
+      const { startDevServer } = await import('../dev/server.js')
       server = await startDevServer({ dir, port, log })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
