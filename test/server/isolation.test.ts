@@ -89,6 +89,13 @@ const routes: RouteCase[] = [
   { method: 'GET', path: '/health', access: 'anyone', ok: 200, request: async () => ({ url: '/health' }) },
   {
     method: 'GET',
+    path: '/schemas/{name}',
+    access: 'anyone',
+    ok: 200,
+    request: async () => ({ url: '/schemas/docs.schema.json' }),
+  },
+  {
+    method: 'GET',
     path: '/.well-known/oauth-authorization-server',
     access: 'anyone',
     ok: 200,
