@@ -16,7 +16,12 @@ import { cliVersion } from './version.js'
 // One file per command path in commands/; register each here, in the order `docsctl --help` lists them.
 // Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
 const enableColors = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR
-const cli = new Cli({ binaryLabel: 'docsctl', binaryName: 'docsctl', binaryVersion: cliVersion, enableColors })
+const cli = new Cli({
+  binaryLabel: 'docsctl',
+  binaryName: 'docsctl',
+  binaryVersion: cliVersion,
+  enableColors,
+})
 cli.register(Builtins.HelpCommand)
 cli.register(Builtins.VersionCommand)
 cli.register(LoginCommand)
