@@ -4,12 +4,14 @@
  * --email <email>` prints a session token as its last line; `migrate` runs migrations and exits.
  */
 import { buildApp } from './app.js'
+import { secretLogRedaction } from './auth/oauth/log-redaction.js'
 import { ConfigError, configHelp, loadConfig, type ServerConfig } from './config.js'
 import { migrateToLatest, openDatabase } from './db/index.js'
 import { createRepositories } from './db/repositories/index.js'
 
 async function start(config: ServerConfig): Promise<void> {
-  const app = await buildApp(config, { logger: { level: config.logLevel } })
+  // Credentials never reach the log, even at trace level or when a plugin logs whole headers.
+  const app = await buildApp(config, { logger: { level: config.logLevel, redact: secretLogRedaction } })
   app.server.requestTimeout = 120_000
   app.server.keepAliveTimeout = 72_000
   let closing = false
