@@ -125,8 +125,11 @@ export interface ApiClientOptions {
   apiUrl: string
   /** The bearer token to send, read before every attempt (a refresh may have replaced it). */
   token?: () => string | undefined
-  /** Called once per request on a 401; answers a new token, or `undefined` when none can be had. */
-  refresh?: () => Promise<string | undefined>
+  /**
+   * Called once per request on a 401 with the token the server refused; answers a token to retry with,
+   * or `undefined` when none can be had.
+   */
+  refresh?: (refused: string | undefined) => Promise<string | undefined>
   /** Attempts for transient failures (network errors, 429, 502, 503, 504); default 4. */
   attempts?: number
   /** Base delay of the exponential backoff in ms; default 300. Tests make it small. */
@@ -213,7 +216,7 @@ export class ApiClient {
       }
       if (response.status === 401 && !refreshed && !options.anonymous && this.#options.refresh) {
         refreshed = true
-        if (await this.#options.refresh()) {
+        if (await this.#options.refresh(token)) {
           await response.body?.cancel()
           attempt--
           continue

@@ -166,14 +166,23 @@ export async function requireSession(
     session = refreshed
   }
   const holder = { session }
+  // Parallel uploads can all meet the same expired token. Presenting a rotated refresh token twice is a
+  // replay that ends the whole session, so one refresh serves every request that was refused.
+  let refreshing: Promise<string | undefined> | undefined
   const client = new ApiClient({
     apiUrl,
     token: () => holder.session.accessToken,
-    refresh: async () => {
-      const refreshed = await refreshSession(holder.session, env)
-      if (!refreshed) return undefined
-      holder.session = refreshed
-      return refreshed.accessToken
+    refresh: (refused) => {
+      if (refused !== holder.session.accessToken) return Promise.resolve(holder.session.accessToken)
+      refreshing ??= refreshSession(holder.session, env)
+        .then((refreshed) => {
+          if (refreshed) holder.session = refreshed
+          return refreshed?.accessToken
+        })
+        .finally(() => {
+          refreshing = undefined
+        })
+      return refreshing
     },
   })
   return {

@@ -66,3 +66,77 @@ test('discovery on a server that is not a docs server says so', async (t) => {
       /is not a docs server that offers sign-in \(its OAuth metadata answered 404\)/.test(error.message),
   )
 })
+
+test('parallel requests refused with one expired token refresh the session once, not once each', async (t) => {
+  // A token endpoint that rotates refresh tokens and treats a second use of one as a replay, as the
+  // server does; the API answers 401 to anything but the newest access token.
+  // The stored access token has expired on the server: none is valid until a refresh issues one.
+  let current = { access: '', refresh: 'dsr_1' }
+  let refreshes = 0
+  let replays = 0
+  const server = createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk) => {
+      body += chunk
+    })
+    request.on('end', () => {
+      if (request.url === '/oauth/token') {
+        const form = new URLSearchParams(body.startsWith('{') ? Object.entries(JSON.parse(body)) : body)
+        if (form.get('refresh_token') !== current.refresh) {
+          replays++
+          response.writeHead(400, { 'content-type': 'application/json' })
+          response.end(JSON.stringify({ error: 'invalid_grant' }))
+          return
+        }
+        refreshes++
+        current = { access: `dsa_new${refreshes}`, refresh: `dsr_${refreshes + 1}` }
+        // Slow enough that every parallel request is refused before the refresh answers.
+        setTimeout(() => {
+          response.writeHead(200, { 'content-type': 'application/json' })
+          response.end(
+            JSON.stringify({
+              access_token: current.access,
+              token_type: 'Bearer',
+              expires_in: 3600,
+              refresh_token: current.refresh,
+            }),
+          )
+        }, 50)
+        return
+      }
+      const ok = request.headers.authorization === `Bearer ${current.access}`
+      response.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' })
+      response.end(
+        JSON.stringify(ok ? { id: 'u', email: 'ada@example.com', name: null } : { error: 'expired' }),
+      )
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const address = server.address()
+  assert.ok(typeof address === 'object' && address)
+  const apiUrl = `http://127.0.0.1:${address.port}`
+  const dir = await mkdtemp(join(tmpdir(), 'docsctl-session-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  const env = { DOCSCTL_CONFIG_DIR: dir }
+  await writeSession(
+    {
+      ...session,
+      apiUrl,
+      accessToken: 'dsa_old',
+      refreshToken: 'dsr_1',
+      tokenEndpoint: `${apiUrl}/oauth/token`,
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    },
+    env,
+  )
+  const signedIn = await requireSession(apiUrl, env)
+  const answers = await Promise.all(Array.from({ length: 6 }, () => signedIn.client.request('GET', '/me')))
+  assert.deepEqual(
+    answers.map((answer) => answer.status),
+    [200, 200, 200, 200, 200, 200],
+  )
+  assert.equal(refreshes, 1)
+  assert.equal(replays, 0)
+  assert.equal(signedIn.session.refreshToken, 'dsr_2')
+})
