@@ -92,7 +92,7 @@ export const settings = {
   buildWorkers: {
     flag: 'build-workers',
     env: 'DOCS_BUILD_WORKERS',
-    description: 'worker threads that build deployments (default: half the cores)',
+    description: 'worker threads that build deployments; half the cores',
     default: String(Math.max(1, Math.floor(availableParallelism() / 2))),
   },
   tokenTtlSeconds: {
@@ -130,9 +130,10 @@ export class ConfigError extends Error {}
 /** The text of `docs-server --help`. */
 export function configHelp(): string {
   const rows = Object.values(settings).map((setting: Setting) => {
-    const left = `  --${setting.flag} <value>`.padEnd(32)
+    // At least one space between a long flag and its description.
+    const left = `  --${setting.flag} <value> `.padEnd(34)
     const fallback = setting.default === undefined ? '' : ` (default ${setting.default})`
-    return `${left}${setting.description}${fallback}\n${''.padEnd(32)}env ${setting.env}`
+    return `${left}${setting.description}${fallback}\n${''.padEnd(34)}env ${setting.env}`
   })
   return [
     'Usage: docs-server [start] [options]',
