@@ -3,13 +3,52 @@
 /** Same rule as `slug` in schemas/docs.schema.json. */
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/
 
+/** Host labels that must never become a site, because the service or a mail/CDN set-up may need them. */
+export const reservedSlugs = new Set([
+  'api',
+  'www',
+  'admin',
+  'app',
+  'docs',
+  'static',
+  'assets',
+  'mail',
+  'smtp',
+  'imap',
+  'pop',
+  'ftp',
+  'cdn',
+  'dashboard',
+  'auth',
+  'login',
+  'oauth',
+  'status',
+  'help',
+  'support',
+  'blog',
+  'dev',
+  'staging',
+  'preview',
+  'localhost',
+  'root',
+  'system',
+  'internal',
+  'ns1',
+  'ns2',
+  'mx',
+  'webmail',
+  'billing',
+  'security',
+])
+
 /** Why `slug` cannot be a project slug, or `undefined` when it can. */
 export function slugProblem(slug: string): string | undefined {
   if (slug.length < 3 || slug.length > 63) return 'must be 3 to 63 characters'
   if (!/^[a-z0-9-]+$/.test(slug)) return 'may hold only lowercase letters a-z, digits and "-"'
   if (slug.startsWith('-') || slug.endsWith('-')) return 'must not start or end with "-"'
   // `<deployment>--<slug>` is a preview host; a slug with "--" would be ambiguous there.
-  if (slug.includes('--')) return 'must not contain "--"'
+  if (slug.includes('--')) return 'must not contain "--" (reserved for preview hosts)'
+  if (reservedSlugs.has(slug)) return 'is reserved for the service; choose another'
   return undefined
 }
 

@@ -1,56 +1,9 @@
 /** Projects of the signed-in user: list, create, read by id or slug, update. */
 import type { FastifyPluginAsync } from 'fastify'
+import { slugProblem } from '../../compiler/config/slug.js'
 import { requireProjectAccess, requireUser } from '../auth/actor.js'
 import { badRequest, conflict, type Issue } from '../errors.js'
 import { presentProject } from '../presenters.js'
-
-/** Host labels that must never become a site, because the service or a mail/CDN set-up may need them. */
-export const reservedSlugs = new Set([
-  'api',
-  'www',
-  'admin',
-  'app',
-  'docs',
-  'static',
-  'assets',
-  'mail',
-  'smtp',
-  'imap',
-  'pop',
-  'ftp',
-  'cdn',
-  'dashboard',
-  'auth',
-  'login',
-  'oauth',
-  'status',
-  'help',
-  'support',
-  'blog',
-  'dev',
-  'staging',
-  'preview',
-  'localhost',
-  'root',
-  'system',
-  'internal',
-  'ns1',
-  'ns2',
-  'mx',
-  'webmail',
-  'billing',
-  'security',
-])
-
-/** Why a slug cannot be a project's host label, or undefined when it can. */
-export function slugProblem(slug: string): string | undefined {
-  if (slug.length < 3 || slug.length > 63) return 'must be 3 to 63 characters'
-  if (!/^[a-z0-9-]+$/.test(slug)) return 'may hold only lowercase letters a-z, digits and "-"'
-  if (slug.startsWith('-') || slug.endsWith('-')) return 'must not start or end with "-"'
-  if (slug.includes('--')) return 'must not contain "--" (reserved for preview hosts)'
-  if (reservedSlugs.has(slug)) return `"${slug}" is reserved; choose another`
-  return undefined
-}
 
 const projectIdParams = {
   type: 'object',

@@ -152,3 +152,11 @@ test('deriveSlug makes a valid slug from any directory name', () => {
   assert.equal(deriveSlug('/tmp/__'), 'my-docs')
   assert.equal(deriveSlug('/tmp/a--b'), 'a-b')
 })
+
+test('refuses a slug the server reserves, before writing anything', async (t) => {
+  const dir = await workspace(t)
+  const run = runCli(['new', 'out', '--slug', 'docs', '--yes'], dir)
+  assert.equal(run.status, 1)
+  assert.match(run.stderr, /slug "docs" is reserved for the service; choose another/)
+  assert.deepEqual(await readdir(dir), [])
+})
