@@ -2,6 +2,8 @@
  * The typed REST client of `docsctl`: one place that knows the API's paths and shapes (see the API
  * contract), retries what is worth retrying and refreshes a session once when the server says 401.
  */
+
+import type { Diagnostic } from '../compiler/diagnostics.js'
 import { cliVersion } from './version.js'
 
 export interface ApiIssue {
@@ -9,15 +11,8 @@ export interface ApiIssue {
   message: string
 }
 
-export interface ApiDiagnostic {
-  severity: 'error' | 'warning'
-  file: string
-  line?: number
-  column?: number
-  path?: string
-  rule: string
-  message: string
-}
+/** The server answers the compiler's own diagnostics. */
+export type ApiDiagnostic = Diagnostic
 
 export interface Project {
   id: string
