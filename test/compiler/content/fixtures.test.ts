@@ -2,7 +2,7 @@
  * Fixture tests: every folder of test/compiler/fixtures/ holds `input.mdx` and the expected
  * `output.html` (the rendered body) and `diagnostics.txt`. Other files in the folder are site files
  * (snippets, images). Folders named `strict-…` render in strict mode, the rest leniently.
- * Regenerate on purpose with `UPDATE=1 node scripts/run-tests.js content/fixtures`.
+ * Regenerate on purpose with `UPDATE=1 node test/run.js content/fixtures`.
  */
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every compiled test file with node's test runner. Node 20 takes no globs, so list them here.
+// `node test/run.js [substring…]` runs every compiled test file with node's test runner. Node 20 takes no globs, so list them here.
 import { spawnSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
