@@ -326,7 +326,12 @@ export class SiteServer {
     const bytes = await this.blobs.get(row.site_manifest_sha256)
     if (!bytes) return undefined
     // Manifests of ready deployments never change, so they stay cached until evicted.
-    const manifest = JSON.parse(bytes.toString('utf8')) as SiteManifest
+    const parsed = JSON.parse(bytes.toString('utf8')) as SiteManifest
+    // A null prototype, so a request for /constructor or /__proto__ finds no inherited "file".
+    const manifest: SiteManifest = {
+      ...parsed,
+      files: Object.assign(Object.create(null) as SiteManifest['files'], parsed.files),
+    }
     this.#manifests.set(deploymentId, manifest)
     return manifest
   }

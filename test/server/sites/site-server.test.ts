@@ -108,6 +108,9 @@ test('pages: canonical trailing-slash URLs, redirects, 404 page, headers', async
   const missing = await get('/nope/')
   assert.equal(missing.statusCode, 404)
   assert.match(missing.body, /Not found/)
+  for (const inherited of ['/constructor', '/toString/', '/__proto__', '/hasOwnProperty.html']) {
+    assert.equal((await get(inherited)).statusCode, 404, inherited)
+  }
   const deepMissing = await get('/a/b/nope/')
   assert.equal(deepMissing.statusCode, 404)
   assert.match(
