@@ -64,8 +64,14 @@ export class BuildPipeline {
         buildCacheSha256: result.ok ? result.buildCacheSha256 : null,
       })
       if (result.ok && promote) {
-        await repos.projects.setLiveDeployment(project.id, deployment.id)
-        this.app.sites.hosts.forgetProject(project.id)
+        if (await repos.projects.promoteBuilt(project.id, deployment.id, deployment.created_at)) {
+          this.app.sites.hosts.forgetProject(project.id)
+        } else {
+          log.info(
+            { deploymentId: deployment.id },
+            'build finished after a newer live deployment; not promoted',
+          )
+        }
       }
       log.info(
         { deploymentId: deployment.id, ok: result.ok, ...result.stats, buildMs: result.buildMs },

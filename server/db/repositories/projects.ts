@@ -66,6 +66,34 @@ export function projectsRepository(db: Kysely<Database>) {
     },
 
     /** Promotion: one row update, so a reader sees the old site or the new one, never a mix. */
+    /**
+     * Make a just-built deployment live unless a newer one already is: builds finish in any order, and
+     * an older build finishing last must not roll the site back. One conditional UPDATE, so racing
+     * builds cannot both win. Answers whether it went live.
+     */
+    async promoteBuilt(projectId: string, deploymentId: string, createdAt: string): Promise<boolean> {
+      const result = await db
+        .updateTable('projects')
+        .set({ live_deployment_id: deploymentId, updated_at: nowIso() })
+        .where('id', '=', projectId)
+        .where((eb) =>
+          eb.or([
+            eb('live_deployment_id', 'is', null),
+            eb(
+              'live_deployment_id',
+              'in',
+              eb
+                .selectFrom('deployments')
+                .select('id')
+                .where('project_id', '=', projectId)
+                .where('created_at', '<=', createdAt),
+            ),
+          ]),
+        )
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
+    },
+
     async setLiveDeployment(projectId: string, deploymentId: string): Promise<void> {
       await db
         .updateTable('projects')

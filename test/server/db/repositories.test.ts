@@ -53,6 +53,35 @@ for (const engine of engines) {
       )
     })
 
+    test('a build that finishes after a newer live deployment does not replace it', async (t) => {
+      const { repos } = await open(t)
+      const owner = await repos.users.findOrCreate('race@example.com')
+      const project = await repos.projects.create({
+        ownerId: owner.id,
+        slug: 'race',
+        name: 'Race',
+        description: null,
+      })
+      assert.ok(project)
+      const files = [{ path: 'a.mdx', sha256: sha256('a'), size: 1 }]
+      // Builds finish in any order: the older one finishing last must not replace the newer live site.
+      const build = (commitMessage: string) =>
+        repos.deployments.create({
+          projectId: project.id,
+          branch: 'main',
+          commitMessage,
+          environment: null,
+          files,
+          blobExists: async () => true,
+        })
+      const older = (await build('older')).deployment
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      const newer = (await build('newer')).deployment
+      assert.equal(await repos.projects.promoteBuilt(project.id, newer.id, newer.created_at), true)
+      assert.equal(await repos.projects.promoteBuilt(project.id, older.id, older.created_at), false)
+      assert.equal((await repos.projects.findById(project.id))?.live_deployment_id, newer.id)
+    })
+
     test('deployments: held hashes are not asked for again; pages newest first; one build claim', async (t) => {
       const { repos } = await open(t)
       const owner = await repos.users.findOrCreate('o@example.com')
