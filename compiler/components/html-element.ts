@@ -4,6 +4,7 @@
  * `<script>` and friends are dropped, and so are `on*` handlers and `javascript:` URLs.
  */
 import type { Properties } from 'hast'
+import { ANIMATION_ELEMENTS, unsafeAttribute } from '../content/safe-url.js'
 import type { StaticValue } from '../content/static-value.js'
 import { h } from './html.js'
 import type { Component } from './types.js'
@@ -30,7 +31,7 @@ const RENAMED: Record<string, string> = {
 
 export const htmlElement: Component = (context) => {
   const name = context.node.name ?? 'div'
-  if (FORBIDDEN_ELEMENTS.has(name)) {
+  if (FORBIDDEN_ELEMENTS.has(name) || ANIMATION_ELEMENTS.has(name.toLowerCase())) {
     context.warn(
       'forbidden-element',
       `Unexpected <${name}> in a page, expected content without scripts or styles; it is left out`,
@@ -39,10 +40,11 @@ export const htmlElement: Component = (context) => {
   }
   const properties: Properties = {}
   for (const [key, value] of Object.entries(context.props)) {
-    if (/^on/i.test(key) || key === 'dangerouslySetInnerHTML') {
+    const unsafe = unsafeAttribute(key, value)
+    if (unsafe) {
       context.warn(
         'forbidden-attribute',
-        `Unexpected \`${key}\` on <${name}>, expected no event handlers; author code does not run`,
+        `Unexpected \`${key}\` on <${name}> holding ${unsafe}; author code does not run, so it is left out`,
       )
       continue
     }
@@ -52,10 +54,6 @@ export const htmlElement: Component = (context) => {
       continue
     }
     const property = RENAMED[key] ?? key
-    if (typeof value === 'string' && /^\s*(javascript|vbscript|data:text\/html)/i.test(value)) {
-      context.warn('forbidden-attribute', `Unexpected script URL in \`${key}\` on <${name}>; it is left out`)
-      continue
-    }
     if (property === 'className' && typeof value === 'string')
       properties.className = value.split(/\s+/).filter(Boolean)
     else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')

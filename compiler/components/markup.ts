@@ -3,6 +3,7 @@
  * into hast. The same rules as lowercase JSX in content apply: no scripts, no handlers, no script URLs.
  */
 import type { Element, ElementContent, Properties } from 'hast'
+import { ANIMATION_ELEMENTS, unsafeAttribute } from '../content/safe-url.js'
 import { JSX_MARKUP, type StaticObject, type StaticValue } from '../content/static-value.js'
 import { toCss } from './html-element.js'
 
@@ -18,17 +19,16 @@ export function markupToHast(value: StaticValue): ElementContent[] {
   const children = Array.isArray(value.children) ? value.children.flatMap(markupToHast) : []
   const tagName = typeof value.tagName === 'string' ? value.tagName : undefined
   if (!tagName) return children
-  if (FORBIDDEN.has(tagName.toLowerCase())) return []
+  if (FORBIDDEN.has(tagName.toLowerCase()) || ANIMATION_ELEMENTS.has(tagName.toLowerCase())) return []
   const properties: Properties = {}
   const source = isObjectValue(value.properties) ? value.properties : {}
   for (const [key, raw] of Object.entries(source)) {
-    if (/^on/i.test(key) || key === 'dangerouslySetInnerHTML') continue
+    if (unsafeAttribute(key, raw)) continue
     if (key === 'style') {
       const css = toCss(raw)
       if (css) properties.style = css
       continue
     }
-    if (typeof raw === 'string' && /^\s*(javascript|vbscript|data:text\/html)/i.test(raw)) continue
     if ((key === 'className' || key === 'class') && typeof raw === 'string') {
       properties.className = raw.split(/\s+/).filter(Boolean)
     } else if (typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean')

@@ -8,6 +8,7 @@ import { visit } from 'unist-util-visit'
 import type { VFile } from 'vfile'
 import { placeOf, report } from './context.js'
 import { pageSlugFor, relativeAssetUrl, relativePageUrl, siteTarget } from './links.js'
+import { isUnsafeUrl } from './safe-url.js'
 
 /** Attributes that hold a URL, per element. `href` on `<a>` may name a page; the rest are files. */
 const URL_ATTRIBUTES: Record<string, string[]> = {
@@ -20,8 +21,6 @@ const URL_ATTRIBUTES: Record<string, string[]> = {
   iframe: ['src'],
 }
 
-const SCRIPT_URL = /^\s*(javascript|vbscript|data:text\/html)/i
-
 export default function rehypeLinks() {
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
@@ -31,7 +30,7 @@ export default function rehypeLinks() {
         const value = node.properties[attribute]
         if (typeof value !== 'string') continue
         // A script URL would run author code in the reader's browser: drop it.
-        if (SCRIPT_URL.test(value)) {
+        if (isUnsafeUrl(value)) {
           delete node.properties[attribute]
           report(
             page,
