@@ -67,8 +67,8 @@ export function isApiHost(config: Pick<ServerConfig, 'apiHost'>, host: string | 
 }
 
 export async function buildApp(config: ServerConfig, options: AppOptions = {}): Promise<FastifyInstance> {
-  const { db, engine } = openDatabase(config)
-  await migrateToLatest(db)
+  const { db, engine, schema } = openDatabase(config)
+  await migrateToLatest(db, schema)
   const repos = createRepositories(db)
   await repos.deployments.failInterrupted()
   const blobs = new FilesystemBlobStore(join(config.dataDir, 'blobs'))

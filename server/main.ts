@@ -50,9 +50,9 @@ async function createToken(config: ServerConfig, email: string | undefined, name
   if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) {
     throw new ConfigError('token create needs --email <address>, for example --email you@example.com')
   }
-  const { db } = openDatabase(config)
+  const { db, schema } = openDatabase(config)
   try {
-    await migrateToLatest(db)
+    await migrateToLatest(db, schema)
     const repos = createRepositories(db)
     const user = await repos.users.findOrCreate(email, name ?? null)
     const { token, expiresAt } = await repos.accessTokens.issue(user.id, config.tokenTtlSeconds)
@@ -63,9 +63,9 @@ async function createToken(config: ServerConfig, email: string | undefined, name
 }
 
 async function migrate(config: ServerConfig): Promise<void> {
-  const { db, engine } = openDatabase(config)
+  const { db, engine, schema } = openDatabase(config)
   try {
-    const applied = await migrateToLatest(db)
+    const applied = await migrateToLatest(db, schema)
     process.stdout.write(
       applied.length
         ? `Applied on ${engine}: ${applied.join(', ')}\n`

@@ -16,6 +16,8 @@ export type DatabaseEngine = 'sqlite' | 'postgres'
 export interface OpenDatabase {
   db: Kysely<Database>
   engine: DatabaseEngine
+  /** The PostgreSQL schema the tables live in; migrations must name it (see migrateToLatest). */
+  schema?: string
 }
 
 // PostgreSQL returns bigint (int8) as a string by default; sizes here fit in a double.
@@ -30,7 +32,11 @@ export function openDatabase(
       max: 10,
       ...(config.databaseSchema ? { options: `-c search_path=${config.databaseSchema}` } : {}),
     })
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: 'postgres' }
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      engine: 'postgres',
+      ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+    }
   }
   mkdirSync(config.dataDir, { recursive: true })
   const sqlite = new SqliteDatabase(join(config.dataDir, 'docs.sqlite'))
@@ -41,9 +47,17 @@ export function openDatabase(
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), engine: 'sqlite' }
 }
 
-/** Run every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() })
+/**
+ * Run every pending migration; throws with the failing migration's name. Kysely looks for its
+ * bookkeeping tables by name in every schema unless told which one, so on PostgreSQL it must be told:
+ * otherwise another schema's tables (another tenant, a parallel test) make it skip creating its own.
+ */
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  })
   const { error, results } = await migrator.migrateToLatest()
   const failed = results?.find((result) => result.status === 'Error')
   if (error) {

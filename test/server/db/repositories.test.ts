@@ -3,18 +3,18 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { migrateToLatest, openDatabase } from '../../../server/db/index.js'
 import { createRepositories } from '../../../server/db/repositories/index.js'
-import { engines, sha256, testConfig } from '../helper.js'
+import { engines, freshSchema, postgresUrl, sha256, testConfig } from '../helper.js'
 
 for (const engine of engines) {
   describe(`repositories (${engine})`, () => {
     const open = async (t: Parameters<typeof testConfig>[0]) => {
       const config = await testConfig(t, engine)
-      const { db, engine: opened } = openDatabase(config)
+      const { db, engine: opened, schema } = openDatabase(config)
       t.after(() => db.destroy())
       assert.equal(opened, engine)
-      const applied = await migrateToLatest(db)
+      const applied = await migrateToLatest(db, schema)
       assert.ok(applied.includes('001_core'))
-      assert.deepEqual(await migrateToLatest(db), [], 'a second run applies nothing')
+      assert.deepEqual(await migrateToLatest(db, schema), [], 'a second run applies nothing')
       return { db, repos: createRepositories(db) }
     }
 
@@ -173,3 +173,12 @@ for (const engine of engines) {
     })
   })
 }
+
+test('two PostgreSQL schemas side by side each get their own migrations', async (t) => {
+  const schemas = [await freshSchema(t), await freshSchema(t)]
+  for (const databaseSchema of schemas) {
+    const { db, schema } = openDatabase({ dataDir: '', databaseUrl: postgresUrl, databaseSchema })
+    t.after(() => db.destroy())
+    assert.ok((await migrateToLatest(db, schema)).includes('001_core'), databaseSchema)
+  }
+})
