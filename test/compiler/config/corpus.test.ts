@@ -13,8 +13,8 @@ import { readSiteFiles } from '../../../cli/site-dir.js'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 import { validateSite } from '../../../compiler/config/validate-site.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
+import { corpusRoot } from '../../corpus.js'
 
-const corpusRoot = process.env.DOCS_CORPUS ?? '/work/shared/corpus'
 const sites = ['x402', 'rallly', 'cline', 'mem0']
 const expectedDir = fromPackageRoot('test', 'compiler', 'config', 'fixtures', 'corpus')
 
