@@ -12,11 +12,18 @@ import { snippetFilePath } from './snippet-paths.js'
 import { parseSnippet, type SnippetParser, snippetExports } from './snippet-source.js'
 import type { StaticValue } from './static-value.js'
 
+/**
+ * Snippets that include a snippet several times grow exponentially without a cycle (four copies of
+ * four copies…): a kilobyte of upload could hold a build forever. No real page comes near this.
+ */
+export const MAX_SNIPPET_EXPANSIONS = 500
+
 export default function remarkSnippets(this: SnippetParser) {
   const parser = this
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
     if (!page) return
+    let expansions = 0
     inlineSnippets(tree, page.file, page.imports, [page.file])
 
     function inlineSnippets(
@@ -37,6 +44,20 @@ export default function remarkSnippets(this: SnippetParser) {
 
     function expand(element: JsxElement, path: string, fromFile: string, stack: string[]): RootContent[] {
       const place = placeOf(element)
+      expansions++
+      if (expansions > MAX_SNIPPET_EXPANSIONS) {
+        if (expansions === MAX_SNIPPET_EXPANSIONS + 1) {
+          report(
+            page as PageContext,
+            'error',
+            'snippet-limit',
+            `Unexpected ${MAX_SNIPPET_EXPANSIONS + 1}th snippet on one page, expected at most ${MAX_SNIPPET_EXPANSIONS} (snippets that include snippets several times multiply)`,
+            place,
+            fromFile,
+          )
+        }
+        return []
+      }
       if (stack.includes(path)) {
         report(
           page as PageContext,

@@ -49,3 +49,28 @@ for (const [name, body] of Object.entries(HOSTILE)) {
     }
   })
 }
+
+test('snippets that include each other four times over stop at the expansion limit instead of multiplying', async () => {
+  // 20 levels of four copies each would be 4^20 copies; a few kilobytes of upload must not hold a build.
+  const files = new Map<string, Uint8Array>()
+  for (let level = 0; level < 20; level++) {
+    files.set(
+      `snippets/s${level}.mdx`,
+      new TextEncoder().encode(`<Snippet file="s${level + 1}.mdx" />\n`.repeat(4)),
+    )
+  }
+  files.set('snippets/s20.mdx', new TextEncoder().encode('leaf'))
+  const page = await renderPage({
+    file: 'guide/page.mdx',
+    slug: 'guide/page',
+    source: '---\ntitle: Bomb\n---\n\n<Snippet file="s0.mdx" />\n',
+    files,
+    pageSlugs: new Set(['guide/page']),
+    mode: 'lenient',
+    highlighter: await createHighlighter(),
+  })
+  const limits = page.diagnostics.filter((diagnostic) => diagnostic.rule === 'snippet-limit')
+  assert.equal(limits.length, 1)
+  assert.equal(limits[0]?.severity, 'error')
+  assert.ok((page.html.match(/leaf/g) ?? []).length <= 500)
+})
