@@ -24,6 +24,7 @@ export interface ServerConfig {
   /** One multipart batch or one chunk of a large file. */
   maxRequestBytes: number
   buildWorkers: number
+  buildTimeoutSeconds: number
   /** How long a session token made by `docs-server token create` stays valid. */
   tokenTtlSeconds: number
   rateLimitPerMinute: number
@@ -94,6 +95,12 @@ export const settings = {
     env: 'DOCS_BUILD_WORKERS',
     description: 'worker threads that build deployments; half the cores',
     default: String(Math.max(1, Math.floor(availableParallelism() / 2))),
+  },
+  buildTimeoutSeconds: {
+    flag: 'build-timeout',
+    env: 'DOCS_BUILD_TIMEOUT',
+    description: 'seconds a build may run before it is stopped and marked failed',
+    default: '600',
   },
   tokenTtlSeconds: {
     flag: 'token-ttl',
@@ -220,6 +227,7 @@ export function loadConfig(
     maxFilesPerDeployment: integer('maxFilesPerDeployment', 1, 1_000_000),
     maxRequestBytes: 4 * 1024 * 1024,
     buildWorkers: integer('buildWorkers', 1, 64),
+    buildTimeoutSeconds: integer('buildTimeoutSeconds', 1, 24 * 3600),
     tokenTtlSeconds: integer('tokenTtlSeconds', 60, 10 * 365 * 24 * 3600),
     rateLimitPerMinute: integer('rateLimitPerMinute', 1, 1_000_000),
     cdnMaxAgeSeconds: integer('cdnMaxAgeSeconds', 0, 365 * 24 * 3600),

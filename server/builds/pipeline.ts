@@ -18,6 +18,7 @@ export class BuildPipeline {
     private readonly app: FastifyInstance,
     private readonly blobRoot: string,
     threads: number,
+    private readonly timeoutMs: number,
   ) {
     this.#pool = new Piscina({
       filename: new URL('./worker.js', import.meta.url).href,
@@ -47,13 +48,18 @@ export class BuildPipeline {
       const files = await repos.deployments.files(deployment.id)
       const previous = await repos.deployments.latestReadyWithCache(project.id)
       const analytics = (await hooks.loadAnalytics(project.id)) ?? null
-      const result = await this.#pool.run({
-        blobRoot: this.blobRoot,
-        files: files.map((file) => ({ path: file.path, sha256: file.sha256 })),
-        cacheSha256: previous?.build_cache_sha256 ?? null,
-        previousManifestSha256: previous?.site_manifest_sha256 ?? null,
-        analytics,
-      })
+      // Aborting a task ends its worker thread: a runaway build frees its thread and never goes live.
+      const signal = AbortSignal.timeout(this.timeoutMs)
+      const result = await this.#pool.run(
+        {
+          blobRoot: this.blobRoot,
+          files: files.map((file) => ({ path: file.path, sha256: file.sha256 })),
+          cacheSha256: previous?.build_cache_sha256 ?? null,
+          previousManifestSha256: previous?.site_manifest_sha256 ?? null,
+          analytics,
+        },
+        { signal },
+      )
       await repos.deployments.finishBuild(deployment.id, {
         status: result.ok ? 'ready' : 'failed',
         diagnostics: result.diagnostics,
@@ -78,7 +84,12 @@ export class BuildPipeline {
         'build finished',
       )
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
+      const message =
+        error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')
+          ? `it ran longer than the ${Math.round(this.timeoutMs / 1000)} s build limit`
+          : error instanceof Error
+            ? error.message
+            : String(error)
       log.error({ err: error, deploymentId: deployment.id }, 'build crashed')
       await repos.deployments.finishBuild(deployment.id, {
         status: 'failed',

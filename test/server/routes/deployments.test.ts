@@ -146,6 +146,21 @@ for (const engine of engines) {
       assert.equal(site.statusCode, 404)
     })
 
+    test('a build that outruns the build limit is stopped, fails with a reason and never goes live', async (t) => {
+      // A limit of one millisecond: the worker is stopped long before the compiler finishes.
+      const app = await testApp(t, engine, { buildTimeoutSeconds: 0.001 })
+      const token = await signIn(app)
+      await createProject(app, token, 'slow')
+      const result = await deploy(app, token, 'slow', await fixtureSite('minimal'))
+      assert.equal(result.finalized.statusCode, 422, result.finalized.body)
+      const body = result.finalized.json()
+      assert.equal(body.deployment.status, 'failed')
+      assert.equal(body.deployment.live, false)
+      assert.match(body.deployment.diagnostics[0].message, /ran longer than the \d+ s build limit/)
+      const served = await app.inject({ method: 'GET', url: '/', headers: { host: 'slow.localhost:8080' } })
+      assert.equal(served.statusCode, 404)
+    })
+
     test('finalize lists missing files; uploads are checked against the manifest', async (t) => {
       const app = await testApp(t, engine)
       const token = await signIn(app)
