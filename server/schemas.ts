@@ -22,6 +22,21 @@ export function apiSchemas(): NamedSchema[] {
   return loaded
 }
 
+/** `:projectId` in a path: one rule for every project route. */
+export const projectIdParams = {
+  type: 'object',
+  required: ['projectId'],
+  properties: { projectId: { type: 'string', minLength: 1, maxLength: 100 } },
+} as const
+
+/** The error answers every authenticated route can give, all `{error, issues}` bodies. */
+export const errorResponses = {
+  400: { $ref: 'Error#' },
+  401: { $ref: 'Error#' },
+  403: { $ref: 'Error#' },
+  404: { $ref: 'Error#' },
+} as const
+
 // OpenAPI metadata that routes declare next to their schemas (read by routes/openapi.ts).
 declare module 'fastify' {
   interface FastifySchema {

@@ -9,6 +9,7 @@ import { requireProjectAccess } from '../auth/actor.js'
 import type { Database } from '../db/schema.js'
 import { badRequest, type Issue } from '../errors.js'
 import '../db/migrations/003_analytics.js'
+import { errorResponses, projectIdParams } from '../schemas.js'
 
 export const defaultPosthogHost = 'https://us.i.posthog.com'
 
@@ -35,31 +36,18 @@ const settingsSchema = {
   },
 } as const
 
-const paramsSchema = {
-  type: 'object',
-  required: ['projectId'],
-  properties: { projectId: { type: 'string', maxLength: 100 } },
-} as const
-
-const errorResponses = {
-  400: { $ref: 'Error#' },
-  401: { $ref: 'Error#' },
-  403: { $ref: 'Error#' },
-  404: { $ref: 'Error#' },
-}
-
 // Declared apart from the routes: `tags` and `summary` are OpenAPI fields that FastifySchema does not list.
 const getSchema = {
   tags: ['analytics'],
   summary: "A project's analytics settings",
-  params: paramsSchema,
+  params: projectIdParams,
   response: { 200: settingsSchema, ...errorResponses },
 }
 
 const putSchema = {
   tags: ['analytics'],
   summary: "Set a project's PostHog key and host",
-  params: paramsSchema,
+  params: projectIdParams,
   body: {
     type: 'object',
     additionalProperties: false,
@@ -76,7 +64,7 @@ const putSchema = {
 const deleteSchema = {
   tags: ['analytics'],
   summary: "Remove a project's analytics settings",
-  params: paramsSchema,
+  params: projectIdParams,
   response: { 204: { type: 'null' }, ...errorResponses },
 }
 

@@ -6,19 +6,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { requireProjectAccess } from '../auth/actor.js'
 import { notFound } from '../errors.js'
-
-const projectParams = {
-  type: 'object',
-  properties: { projectId: { type: 'string', maxLength: 100 } },
-  required: ['projectId'],
-} as const
-
-const errors = {
-  400: { $ref: 'Error#' },
-  401: { $ref: 'Error#' },
-  403: { $ref: 'Error#' },
-  404: { $ref: 'Error#' },
-}
+import { errorResponses, projectIdParams } from '../schemas.js'
 
 export const deployKeyRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { projectId: string } }>(
@@ -27,8 +15,8 @@ export const deployKeyRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['deploy-keys'],
         summary: 'List the active deploy keys of a project (never their values)',
-        params: projectParams,
-        response: { 200: { $ref: 'DeployKeyList#' }, ...errors },
+        params: projectIdParams,
+        response: { 200: { $ref: 'DeployKeyList#' }, ...errorResponses },
       },
     },
     async (request) => {
@@ -52,9 +40,9 @@ export const deployKeyRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['deploy-keys'],
         summary: 'Create a deploy key; its value (dk_…) is in this response only',
-        params: projectParams,
+        params: projectIdParams,
         body: { $ref: 'DeployKeyCreate#' },
-        response: { 201: { $ref: 'DeployKeyCreated#' }, ...errors },
+        response: { 201: { $ref: 'DeployKeyCreated#' }, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -74,12 +62,12 @@ export const deployKeyRoutes: FastifyPluginAsync = async (app) => {
         params: {
           type: 'object',
           properties: {
-            projectId: { type: 'string', maxLength: 100 },
-            keyId: { type: 'string', maxLength: 100 },
+            ...projectIdParams.properties,
+            keyId: { type: 'string', minLength: 1, maxLength: 100 },
           },
           required: ['projectId', 'keyId'],
         },
-        response: { 204: { type: 'null' }, ...errors },
+        response: { 204: { type: 'null' }, ...errorResponses },
       },
     },
     async (request, reply) => {

@@ -12,14 +12,9 @@ import { decodeCursor } from '../db/repositories/deployments.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
 import { ApiError, badRequest, conflict, type Issue, notFound, tooLarge } from '../errors.js'
 import { presentDeployment } from '../presenters.js'
+import { errorResponses } from '../schemas.js'
 
-const errors = {
-  400: { $ref: 'Error#' },
-  401: { $ref: 'Error#' },
-  403: { $ref: 'Error#' },
-  404: { $ref: 'Error#' },
-  409: { $ref: 'Error#' },
-}
+const errors = { ...errorResponses, 409: { $ref: 'Error#' } } as const
 const slugParams = {
   type: 'object',
   required: ['slug'],

@@ -4,18 +4,7 @@ import { slugProblem } from '../../compiler/config/slug.js'
 import { requireProjectAccess, requireUser } from '../auth/actor.js'
 import { badRequest, conflict, type Issue } from '../errors.js'
 import { presentProject } from '../presenters.js'
-
-const projectIdParams = {
-  type: 'object',
-  required: ['projectId'],
-  properties: { projectId: { type: 'string', minLength: 1, maxLength: 100 } },
-} as const
-const errors = {
-  400: { $ref: 'Error#' },
-  401: { $ref: 'Error#' },
-  403: { $ref: 'Error#' },
-  404: { $ref: 'Error#' },
-}
+import { errorResponses, projectIdParams } from '../schemas.js'
 
 export const projectRoutes: FastifyPluginAsync = async (app) => {
   app.get(
@@ -24,7 +13,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['projects'],
         summary: "List the caller's projects",
-        response: { 200: { $ref: 'ProjectList#' }, ...errors },
+        response: { 200: { $ref: 'ProjectList#' }, ...errorResponses },
       },
     },
     async (request) => {
@@ -41,7 +30,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
         tags: ['projects'],
         summary: 'Create a project',
         body: { $ref: 'ProjectCreate#' },
-        response: { 201: { $ref: 'Project#' }, 409: { $ref: 'Error#' }, ...errors },
+        response: { 201: { $ref: 'Project#' }, 409: { $ref: 'Error#' }, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -78,7 +67,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
           required: ['slug'],
           properties: { slug: { type: 'string', maxLength: 100 } },
         },
-        response: { 200: { $ref: 'Project#' }, ...errors },
+        response: { 200: { $ref: 'Project#' }, ...errorResponses },
       },
     },
     async (request) => {
@@ -97,7 +86,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
         tags: ['projects'],
         summary: 'Read a project by id',
         params: projectIdParams,
-        response: { 200: { $ref: 'Project#' }, ...errors },
+        response: { 200: { $ref: 'Project#' }, ...errorResponses },
       },
     },
     async (request) => {
@@ -120,7 +109,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
         summary: "Update a project's name, description or deployment name",
         params: projectIdParams,
         body: { $ref: 'ProjectUpdate#' },
-        response: { 200: { $ref: 'Project#' }, ...errors },
+        response: { 200: { $ref: 'Project#' }, ...errorResponses },
       },
     },
     async (request) => {
