@@ -18,10 +18,12 @@ import type { ServerConfig } from './config.js'
 import { type DatabaseEngine, migrateToLatest, openDatabase } from './db/index.js'
 import { createRepositories, type Repositories } from './db/repositories/index.js'
 import type { Database } from './db/schema.js'
+import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue } from './errors.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
 import { deploymentRoutes } from './routes/deployments.js'
+import { domainRoutes } from './routes/domains.js'
 import { healthRoutes } from './routes/health.js'
 import { meRoutes } from './routes/me.js'
 import { oauthRoutes } from './routes/oauth.js'
@@ -47,6 +49,7 @@ declare module 'fastify' {
     hooks: AppHooks
     builds: BuildPipeline
     sites: SiteServer
+    domains: DomainVerifier
   }
 }
 
@@ -108,10 +111,16 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   app.decorate('sites', sites)
   sites.onError = (error, request) =>
     app.log.error({ err: error, host: request.headers.host, url: request.url }, 'site request failed')
+  // DNS checks of custom domains; a domain that starts or stops serving is forgotten by the site router.
+  const domains = new DomainVerifier(config, repos)
+  domains.onServingChange = (hostname) => sites.hosts.forgetHost(hostname)
+  domains.onError = (error) => app.log.error({ err: error }, 'domain re-check failed')
+  app.decorate('domains', domains)
   const builds = new BuildPipeline(app, blobs.root, config.buildWorkers, config.buildTimeoutSeconds * 1000)
   app.decorate('builds', builds)
   // Close waits for in-flight builds (they write to the database) before closing the database.
   app.addHook('onClose', async () => {
+    await domains.close()
     await builds.close()
     await db.destroy()
   })
@@ -189,6 +198,8 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   await app.register(meRoutes)
   await app.register(deployKeyRoutes)
   await app.register(analyticsRoutes)
+  await app.register(domainRoutes)
+  app.addHook('onReady', async () => domains.start())
 
   return app
 }

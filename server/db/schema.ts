@@ -83,15 +83,6 @@ export interface DeployKeysTable {
   revoked_at: string | null
 }
 
-export interface SiteHostsTable {
-  /** Lower-case host, with port when not the default (`docs.example.com`). */
-  host: string
-  project_id: string
-  /** Mount point on that host, `''` for the root or `/docs`. */
-  path_prefix: string
-  created_at: string
-}
-
 export interface Database {
   users: UsersTable
   access_tokens: AccessTokensTable
@@ -100,5 +91,4 @@ export interface Database {
   deployment_files: DeploymentFilesTable
   blobs: BlobsTable
   deploy_keys: DeployKeysTable
-  site_hosts: SiteHostsTable
 }

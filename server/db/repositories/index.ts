@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../schema.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
-import { projectsRepository, siteHostsRepository } from './projects.js'
+import { domainsRepository } from './domains.js'
+import { projectsRepository } from './projects.js'
 import { accessTokensRepository, usersRepository } from './users.js'
 
 export function createRepositories(db: Kysely<Database>) {
@@ -11,9 +12,9 @@ export function createRepositories(db: Kysely<Database>) {
     users: usersRepository(db),
     accessTokens: accessTokensRepository(db),
     projects: projectsRepository(db),
-    siteHosts: siteHostsRepository(db),
     deployments: deploymentsRepository(db),
     deployKeys: deployKeysRepository(db),
+    domains: domainsRepository(db),
   }
 }
 

@@ -8,6 +8,7 @@ import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import type { SiteManifest } from '../../../server/builds/site-manifest.js'
 import { contentTypeOf } from '../../../server/builds/worker.js'
+import { markVerified } from '../domains/dns-server.js'
 import { createProject, signIn, testApp } from '../helper.js'
 
 const page = (title: string) => `<!doctype html><title>${title}</title>${'<p>docs</p>'.repeat(100)}`
@@ -188,9 +189,14 @@ test('markdown exports, sitemap per host, previews are noindex', async (t) => {
   const unknown = await get('/', {}, 'nobody.localhost:8080')
   assert.equal(unknown.statusCode, 404)
 
-  // A custom domain from the site_hosts table, mounted under /docs.
+  // A verified custom domain, mounted under /docs.
   const project = await app.repos.projects.findBySlug('acme')
-  await app.repos.siteHosts.add('docs.example.com', project!.id, '/docs')
+  const domain = await app.repos.domains.create({
+    projectId: project!.id,
+    hostname: 'docs.example.com',
+    pathPrefix: '/docs',
+  })
+  await markVerified(app.repos, domain!)
   const custom = await get('/docs/guide/setup/', {}, 'docs.example.com')
   assert.equal(custom.statusCode, 200)
   assert.match(
