@@ -39,16 +39,16 @@ export function normaliseHostname(
     checkJoiners: true,
     useSTD3ASCIIRules: true,
     transitionalProcessing: false,
-    verifyDNSLength: true,
+    // Lengths are checked below, so the message can say which limit was passed.
+    verifyDNSLength: false,
   })
-  if (ascii === null || ascii === '')
-    return {
-      problem:
-        'not a valid host name: each dot-separated label has 1 to 63 letters, digits or hyphens (or Unicode letters), and does not start or end with a hyphen',
-    }
+  const invalid =
+    'not a valid host name: each dot-separated label has 1 to 63 letters, digits or hyphens (or Unicode letters), and does not start or end with a hyphen'
+  if (ascii === null || ascii === '') return { problem: invalid }
   if (ascii.length > 253)
     return { problem: `the name has ${ascii.length} characters; DNS allows at most 253` }
   const labels = ascii.split('.')
+  if (labels.some((label) => label === '' || label.length > 63)) return { problem: invalid }
   if (labels.length < 2) return { problem: 'give a fully qualified name with a dot, like docs.example.com' }
   // A numeric last label reads as an IPv4 address (`127.1`, `0x7f.1`) to URL parsers and browsers.
   if (/^(\d+|0x[0-9a-f]*)$/i.test(labels.at(-1) ?? ''))
