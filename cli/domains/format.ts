@@ -19,7 +19,8 @@ export function table(rows: readonly (readonly string[])[]): string {
     .map((row) =>
       row
         .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
-        .join('  '),
+        .join('  ')
+        .trimEnd(),
     )
     .join('\n')
 }
@@ -32,13 +33,14 @@ const useNote: Record<DnsRecord['use'], string> = {
 
 /** The records to create; with `withStatus`, what the last check found for each. */
 export function recordsTable(records: readonly DnsRecord[], withStatus: boolean): string {
-  const header = ['TYPE', 'NAME', 'VALUE', ...(withStatus ? ['CHECK'] : []), 'NOTE']
+  const withNote = records.some((record) => record.use !== 'always')
+  const header = ['TYPE', 'NAME', 'VALUE', ...(withStatus ? ['CHECK'] : []), ...(withNote ? ['NOTE'] : [])]
   const rows = records.map((record) => [
     record.type,
     record.name,
     record.value,
     ...(withStatus ? [record.status.replace(/_/g, ' ')] : []),
-    useNote[record.use],
+    ...(withNote ? [useNote[record.use]] : []),
   ])
   return table([header, ...rows])
 }
