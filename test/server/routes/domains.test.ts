@@ -16,7 +16,7 @@ interface DomainBody {
   pathPrefix: string
   status: string
   serving: boolean
-  records: { type: string; name: string; value: string; purpose: string; status: string }[]
+  records: { type: string; name: string; value: string; purpose: string; use: string; status: string }[]
   failure: { reason: string; message: string } | null
   graceEndsAt: string | null
   expiresAt: string | null
@@ -413,4 +413,60 @@ test('bad hostnames and prefixes: 400 with {error, issues} that say what to fix'
   // Unicode names are stored IDNA-encoded.
   const idn = await added(app, owner, project.id, { hostname: 'Bücher.Example.test.' })
   assert.equal(idn.hostname, 'xn--bcher-kva.example.test')
+})
+
+test('the background re-check runs on its own at the configured interval', async (t) => {
+  const dns = await startTestDnsServer()
+  t.after(() => dns.close())
+  const domains = {
+    ...defaultConfig().domains,
+    dnsResolver: dns.address,
+    dnsTimeoutMs: 300,
+    recheckSeconds: 1,
+  }
+  const app = await testApp(t, 'sqlite', { domains })
+  const owner = await signIn(app)
+  const project = await createProject(app, owner, 'acme')
+  const domain = await added(app, owner, project.id, { hostname: 'docs.example.test' })
+  publish(dns, domain)
+  // No request asks for a check: the server's own round finds the records within a few seconds.
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const row = await app.repos.domains.findById(domain.id)
+    if (row?.status === 'verified') return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  assert.fail('the background round never verified the domain')
+})
+
+test('an apex name routes with A/AAAA records to the configured addresses', async (t) => {
+  const dns = await startTestDnsServer()
+  t.after(() => dns.close())
+  const domains = {
+    ...defaultConfig().domains,
+    dnsResolver: dns.address,
+    dnsTimeoutMs: 400,
+    recheckSeconds: 0,
+    apexAddresses: ['192.0.2.10', '2001:db8::10'],
+  }
+  const app = await testApp(t, 'sqlite', { domains })
+  const owner = await signIn(app)
+  const project = await createProject(app, owner, 'acme')
+  const domain = await added(app, owner, project.id, { hostname: 'example.test', pathPrefix: '/docs' })
+  assert.deepEqual(
+    domain.records.map((record) => [record.type, record.name, record.value, record.use]),
+    [
+      ['TXT', '_docs-challenge.example.test', domain.records[0]!.value, 'always'],
+      ['CNAME', 'example.test', 'acme.localhost', 'subdomain'],
+      ['A', 'example.test', '192.0.2.10', 'apex'],
+      ['AAAA', 'example.test', '2001:db8::10', 'apex'],
+    ],
+  )
+  dns.set('_docs-challenge.example.test', 'TXT', [domain.records[0]!.value])
+  dns.set('example.test', 'A', ['198.51.100.7'])
+  const elsewhere = await verify(app, owner, project.id, domain.id)
+  assert.equal(elsewhere.failure?.reason, 'points_elsewhere')
+  assert.match(elsewhere.failure?.message ?? '', /points at 198\.51\.100\.7/)
+  dns.set('example.test', 'A', ['192.0.2.10'])
+  dns.set('example.test', 'AAAA', ['2001:0db8:0:0:0:0:0:10'])
+  assert.equal((await verify(app, owner, project.id, domain.id)).status, 'verified')
 })
