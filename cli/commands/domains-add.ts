@@ -1,10 +1,7 @@
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { reportFailure } from '../auth/failure.js'
-import { requireSession, sessionFailure } from '../auth/session.js'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { domainAddress, recordsTable } from '../domains/format.js'
-import { requireProject, resolveProjectSlug } from '../push/project.js'
-import { resolveSiteDir } from '../site-dir.js'
 
 export class DomainsAddCommand extends Command {
   static override paths = [['domains', 'add']]
@@ -26,19 +23,12 @@ export class DomainsAddCommand extends Command {
   pathPrefix = Option.String('--path-prefix', {
     description: 'Serve under this path, like /docs (default: the whole host)',
   })
-  json = Option.Boolean('--json', false, { description: 'Print the added domain as JSON' })
-  project = Option.String('--project', {
-    description: 'Project slug (default: DOCSCTL_PROJECT, then docs.json "slug")',
-  })
-  apiUrl = Option.String('--api-url', { description: 'API address (default: the signed-in server)' })
+  json = jsonOption('the added domain')
+  project = projectOption()
+  apiUrl = apiUrlOption()
 
-  override async execute(): Promise<number> {
-    let apiUrl = ''
-    try {
-      const slug = await resolveProjectSlug(this.project, await resolveSiteDir(undefined))
-      const { client } = await requireSession(this.apiUrl)
-      apiUrl = client.apiUrl
-      const project = await requireProject(client, slug)
+  override execute(): Promise<number> {
+    return runForProject(this.context, this, async (client, project) => {
       const domain = await client.addDomain(project.id, {
         hostname: this.hostname,
         ...(this.pathPrefix === undefined ? {} : { pathPrefix: this.pathPrefix }),
@@ -59,8 +49,6 @@ export class DomainsAddCommand extends Command {
         ].join('\n'),
       )
       return 0
-    } catch (error) {
-      return reportFailure(this.context, sessionFailure(error, apiUrl))
-    }
+    })
   }
 }

@@ -1,9 +1,6 @@
-import { Command, Option } from 'clipanion'
-import { reportFailure } from '../auth/failure.js'
-import { requireSession, sessionFailure } from '../auth/session.js'
+import { Command } from 'clipanion'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { domainAddress, table } from '../domains/format.js'
-import { requireProject, resolveProjectSlug } from '../push/project.js'
-import { resolveSiteDir } from '../site-dir.js'
 
 export class DomainsListCommand extends Command {
   static override paths = [['domains', 'list']]
@@ -16,19 +13,12 @@ export class DomainsListCommand extends Command {
     ],
   })
 
-  json = Option.Boolean('--json', false, { description: 'Print the domains as JSON' })
-  project = Option.String('--project', {
-    description: 'Project slug (default: DOCSCTL_PROJECT, then docs.json "slug")',
-  })
-  apiUrl = Option.String('--api-url', { description: 'API address (default: the signed-in server)' })
+  json = jsonOption('the domains')
+  project = projectOption()
+  apiUrl = apiUrlOption()
 
-  override async execute(): Promise<number> {
-    let apiUrl = ''
-    try {
-      const slug = await resolveProjectSlug(this.project, await resolveSiteDir(undefined))
-      const { client } = await requireSession(this.apiUrl)
-      apiUrl = client.apiUrl
-      const project = await requireProject(client, slug)
+  override execute(): Promise<number> {
+    return runForProject(this.context, this, async (client, project) => {
       const domains = await client.listDomains(project.id)
       if (this.json) {
         this.context.stdout.write(`${JSON.stringify(domains, null, 2)}\n`)
@@ -47,8 +37,6 @@ export class DomainsListCommand extends Command {
       ])
       this.context.stdout.write(`${table([['DOMAIN', 'STATUS', 'DETAIL'], ...rows])}\n`)
       return 0
-    } catch (error) {
-      return reportFailure(this.context, sessionFailure(error, apiUrl))
-    }
+    })
   }
 }
