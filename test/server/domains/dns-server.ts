@@ -16,6 +16,8 @@ export interface TestDnsServer {
   remove(name: string, type: RecordType): void
   /** Questions about this name get no answer at all. */
   silence(name: string): void
+  /** How many questions the server has been asked. */
+  readonly questions: number
   close(): Promise<void>
 }
 
@@ -23,11 +25,13 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
   const { Packet } = dns2
   const records = new Map<string, string[]>()
   const silent = new Set<string>()
+  let questions = 0
   const key = (name: string, type: number) => `${name.toLowerCase()} ${type}`
   const server = dns2.createUDPServer((request, send) => {
     const response = Packet.createResponseFromRequest(request)
     const [question] = request.questions
     if (!question) return
+    questions += 1
     const name = question.name.toLowerCase()
     if (silent.has(name)) return
     const values = records.get(key(name, question.type)) ?? []
@@ -58,6 +62,9 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
     set: (name, type, values) => records.set(key(name, types[type]), values),
     remove: (name, type) => records.delete(key(name, types[type])),
     silence: (name) => silent.add(name.toLowerCase()),
+    get questions() {
+      return questions
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }

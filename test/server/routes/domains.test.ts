@@ -8,7 +8,16 @@ import { type TestContext, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { defaultConfig } from '../../../server/config.js'
 import { startTestDnsServer, type TestDnsServer } from '../domains/dns-server.js'
-import { bearer, createProject, deploy, fixtureSite, signIn, testApp } from '../helper.js'
+import {
+  bearer,
+  createProject,
+  deploy,
+  type Engine,
+  engines,
+  fixtureSite,
+  signIn,
+  testApp,
+} from '../helper.js'
 
 interface DomainBody {
   id: string
@@ -26,11 +35,11 @@ interface DomainBody {
 
 const day = 24 * 3600 * 1000
 
-async function world(t: TestContext, dnsTimeoutMs = 400) {
+async function world(t: TestContext, dnsTimeoutMs = 400, engine: Engine = 'sqlite') {
   const dns = await startTestDnsServer()
   t.after(() => dns.close())
   const domains = { ...defaultConfig().domains, dnsResolver: dns.address, dnsTimeoutMs, recheckSeconds: 0 }
-  const app = await testApp(t, 'sqlite', { domains, rateLimitPerMinute: 100_000 })
+  const app = await testApp(t, engine, { domains, rateLimitPerMinute: 100_000 })
   const owner = await signIn(app, 'ada@example.com')
   const project = await createProject(app, owner, 'acme')
   const built = await deploy(app, owner, 'acme', await fixtureSite('minimal'))
@@ -68,97 +77,110 @@ function publish(dns: TestDnsServer, domain: DomainBody, txtValues?: string[]) {
   }
 }
 
-test('verify: before the records exist, with a wrong value, with the right one; then served at the prefix', async (t) => {
-  const { app, dns, owner, project } = await world(t)
-  const domain = await added(app, owner, project.id, { hostname: 'Docs.Example.TEST', pathPrefix: '/docs' })
-  assert.equal(domain.hostname, 'docs.example.test')
-  assert.equal(domain.pathPrefix, '/docs')
-  assert.equal(domain.status, 'pending')
-  assert.equal(domain.verifiedAt, null)
-  assert.equal(domain.lastCheckedAt, null)
-  assert.equal(domain.failure, null)
-  assert.ok(domain.expiresAt)
-  const txt = domain.records.find((record) => record.type === 'TXT')
-  assert.equal(txt?.name, '_docs-challenge.docs.example.test')
-  assert.match(txt?.value ?? '', /^docs-verify=[0-9a-f]{40}$/)
-  assert.deepEqual(
-    domain.records.find((record) => record.type === 'CNAME'),
-    {
-      type: 'CNAME',
-      name: 'docs.example.test',
-      value: 'acme.localhost',
-      purpose: 'routing',
-      use: 'always',
-      status: 'unchecked',
-    },
-  )
-  assert.equal(
-    (await page(app, 'docs.example.test', '/docs/')).statusCode,
-    404,
-    'nothing before verification',
-  )
+for (const engine of engines)
+  test(`verify: before the records exist, with a wrong value, with the right one; then served at the prefix (${engine})`, async (t) => {
+    const { app, dns, owner, project } = await world(t, 400, engine)
+    const domain = await added(app, owner, project.id, { hostname: 'Docs.Example.TEST', pathPrefix: '/docs' })
+    assert.equal(domain.hostname, 'docs.example.test')
+    assert.equal(domain.pathPrefix, '/docs')
+    assert.equal(domain.status, 'pending')
+    assert.equal(domain.verifiedAt, null)
+    assert.equal(domain.lastCheckedAt, null)
+    assert.equal(domain.failure, null)
+    assert.ok(domain.expiresAt)
+    const txt = domain.records.find((record) => record.type === 'TXT')
+    assert.equal(txt?.name, '_docs-challenge.docs.example.test')
+    assert.match(txt?.value ?? '', /^docs-verify=[0-9a-f]{40}$/)
+    assert.deepEqual(
+      domain.records.find((record) => record.type === 'CNAME'),
+      {
+        type: 'CNAME',
+        name: 'docs.example.test',
+        value: 'acme.localhost',
+        purpose: 'routing',
+        use: 'always',
+        status: 'unchecked',
+      },
+    )
+    assert.equal(
+      (await page(app, 'docs.example.test', '/docs/')).statusCode,
+      404,
+      'nothing before verification',
+    )
 
-  const missing = await verify(app, owner, project.id, domain.id)
-  assert.equal(missing.status, 'failed')
-  assert.equal(missing.failure?.reason, 'record_missing')
-  assert.match(missing.failure?.message ?? '', /no TXT record at _docs-challenge\.docs\.example\.test/i)
-  assert.ok(missing.lastCheckedAt)
+    const missing = await verify(app, owner, project.id, domain.id)
+    assert.equal(missing.status, 'failed')
+    assert.equal(missing.failure?.reason, 'record_missing')
+    assert.match(missing.failure?.message ?? '', /no TXT record at _docs-challenge\.docs\.example\.test/i)
+    assert.ok(missing.lastCheckedAt)
 
-  publish(dns, domain, ['docs-verify=someone-elses-value'])
-  const wrong = await verify(app, owner, project.id, domain.id)
-  assert.equal(wrong.status, 'failed')
-  assert.equal(wrong.failure?.reason, 'wrong_value')
-  assert.equal(wrong.records.find((record) => record.type === 'TXT')?.status, 'wrong_value')
-  assert.equal(wrong.records.find((record) => record.type === 'CNAME')?.status, 'ok')
+    publish(dns, domain, ['docs-verify=someone-elses-value'])
+    const wrong = await verify(app, owner, project.id, domain.id)
+    assert.equal(wrong.status, 'failed')
+    assert.equal(wrong.failure?.reason, 'wrong_value')
+    assert.equal(wrong.records.find((record) => record.type === 'TXT')?.status, 'wrong_value')
+    assert.equal(wrong.records.find((record) => record.type === 'CNAME')?.status, 'ok')
 
-  dns.set(domain.records[1]!.name, 'CNAME', ['docs.elsewhere.example'])
-  publish(dns, domain, ['v=spf1 -all', txt!.value])
-  dns.set('docs.example.test', 'CNAME', ['docs.elsewhere.example'])
-  const elsewhere = await verify(app, owner, project.id, domain.id)
-  assert.equal(elsewhere.failure?.reason, 'points_elsewhere')
-  assert.match(elsewhere.failure?.message ?? '', /points at docs\.elsewhere\.example, not at acme\.localhost/)
+    dns.set(domain.records[1]!.name, 'CNAME', ['docs.elsewhere.example'])
+    publish(dns, domain, ['v=spf1 -all', txt!.value])
+    dns.set('docs.example.test', 'CNAME', ['docs.elsewhere.example'])
+    const elsewhere = await verify(app, owner, project.id, domain.id)
+    assert.equal(elsewhere.failure?.reason, 'points_elsewhere')
+    assert.match(
+      elsewhere.failure?.message ?? '',
+      /points at docs\.elsewhere\.example, not at acme\.localhost/,
+    )
 
-  publish(dns, domain, ['v=spf1 -all', txt!.value])
-  const verified = await verify(app, owner, project.id, domain.id)
-  assert.equal(verified.status, 'verified')
-  assert.equal(verified.serving, true)
-  assert.equal(verified.failure, null)
-  assert.ok(verified.verifiedAt)
-  assert.ok(verified.records.every((record) => record.status === 'ok'))
+    publish(dns, domain, ['v=spf1 -all', txt!.value])
+    const verified = await verify(app, owner, project.id, domain.id)
+    assert.equal(verified.status, 'verified')
+    assert.equal(verified.serving, true)
+    assert.equal(verified.failure, null)
+    assert.ok(verified.verifiedAt)
+    assert.ok(verified.records.every((record) => record.status === 'ok'))
 
-  const home = await page(app, 'docs.example.test', '/docs/')
-  assert.equal(home.statusCode, 200)
-  assert.match(home.headers.link as string, /<https:\/\/docs\.example\.test\/docs\/>; rel="canonical"/)
-  assert.equal((await page(app, 'docs.example.test:8443', '/docs/')).statusCode, 200, 'any port')
-  const bare = await page(app, 'docs.example.test', '/docs')
-  assert.equal(bare.statusCode, 301)
-  assert.equal(bare.headers.location, '/docs/')
-  assert.equal((await page(app, 'docs.example.test', '/')).statusCode, 404, 'outside the prefix')
-  assert.equal((await page(app, 'docs.example.test', '/docsx/')).statusCode, 404, 'a longer name is outside')
-  const sitemap = await page(app, 'docs.example.test', '/docs/sitemap.xml')
-  assert.match(sitemap.body, /<loc>https:\/\/docs\.example\.test\/docs\/<\/loc>/)
-  const robots = await page(app, 'docs.example.test', '/docs/robots.txt')
-  assert.match(robots.body, /^Sitemap: https:\/\/docs\.example\.test\/docs\/sitemap\.xml$/m)
+    // Pages never ask DNS: the verified state is read from the database and memory.
+    const asked = dns.questions
+    const home = await page(app, 'docs.example.test', '/docs/')
+    assert.equal(home.statusCode, 200)
+    assert.match(home.headers.link as string, /<https:\/\/docs\.example\.test\/docs\/>; rel="canonical"/)
+    assert.equal((await page(app, 'docs.example.test:8443', '/docs/')).statusCode, 200, 'any port')
+    const bare = await page(app, 'docs.example.test', '/docs')
+    assert.equal(bare.statusCode, 301)
+    assert.equal(bare.headers.location, '/docs/')
+    assert.equal((await page(app, 'docs.example.test', '/')).statusCode, 404, 'outside the prefix')
+    assert.equal(
+      (await page(app, 'docs.example.test', '/docsx/')).statusCode,
+      404,
+      'a longer name is outside',
+    )
+    const sitemap = await page(app, 'docs.example.test', '/docs/sitemap.xml')
+    assert.match(sitemap.body, /<loc>https:\/\/docs\.example\.test\/docs\/<\/loc>/)
+    const robots = await page(app, 'docs.example.test', '/docs/robots.txt')
+    assert.match(robots.body, /^Sitemap: https:\/\/docs\.example\.test\/docs\/sitemap\.xml$/m)
+    assert.equal(dns.questions, asked, 'no DNS question on the page path')
 
-  const ask = await app.inject({ url: '/tls/ask?domain=docs.example.test' })
-  assert.equal(ask.statusCode, 200)
-  assert.deepEqual(ask.json(), { hostname: 'docs.example.test', verified: true })
-  assert.equal((await app.inject({ url: '/tls/ask?domain=other.example.test' })).statusCode, 404)
-  assert.equal((await app.inject({ url: '/tls/ask?domain=acme.localhost' })).statusCode, 404)
-  assert.equal((await app.inject({ url: '/tls/ask' })).statusCode, 400)
+    const ask = await app.inject({ url: '/tls/ask?domain=docs.example.test' })
+    assert.equal(ask.statusCode, 200)
+    assert.deepEqual(ask.json(), { hostname: 'docs.example.test', verified: true })
+    assert.equal((await app.inject({ url: '/tls/ask?domain=other.example.test' })).statusCode, 404)
+    assert.equal((await app.inject({ url: '/tls/ask?domain=acme.localhost' })).statusCode, 404)
+    assert.equal((await app.inject({ url: '/tls/ask' })).statusCode, 400)
 
-  const listed = await app.inject({ url: `/projects/${project.id}/domains`, headers: bearer(owner) })
-  assert.deepEqual(
-    listed.json<{ domains: DomainBody[] }>().domains.map((row) => [row.hostname, row.pathPrefix, row.status]),
-    [['docs.example.test', '/docs', 'verified']],
-  )
-  const records = await app.inject({
-    url: `/projects/${project.id}/domains/${domain.id}/verification`,
-    headers: bearer(owner),
+    const listed = await app.inject({ url: `/projects/${project.id}/domains`, headers: bearer(owner) })
+    assert.deepEqual(
+      listed
+        .json<{ domains: DomainBody[] }>()
+        .domains.map((row) => [row.hostname, row.pathPrefix, row.status]),
+      [['docs.example.test', '/docs', 'verified']],
+    )
+    const records = await app.inject({
+      url: `/projects/${project.id}/domains/${domain.id}/verification`,
+      headers: bearer(owner),
+    })
+    assert.equal(records.statusCode, 200)
+    assert.equal(records.json<{ records: unknown[] }>().records.length, 2)
   })
-  assert.equal(records.statusCode, 200)
-  assert.equal(records.json<{ records: unknown[] }>().records.length, 2)
-})
 
 test('a TXT record removed after verification: served through the grace period, then not', async (t) => {
   const { app, dns, owner, project } = await world(t)
