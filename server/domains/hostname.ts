@@ -29,7 +29,7 @@ export function normaliseHostname(
   if (text.includes('@')) return { problem: 'give the host name only, without a user name' }
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text
   if (isIP(bare) !== 0) return { problem: 'an IP address cannot be verified in DNS; give a host name' }
-  if (/:\d*$/.test(text) || text.includes(':'))
+  if (text.includes(':'))
     return { problem: 'give the host name without a port; the proxy in front chooses the port' }
   // A fully qualified name may end in the root's dot; the Host header never carries it.
   const name = text.endsWith('.') ? text.slice(0, -1) : text

@@ -76,21 +76,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   `.execute(db)
   const now = nowIso()
   for (const row of hosts.rows) {
-    await db
-      .insertInto('domains' as never)
-      .values({
-        id: newId('dom'),
-        project_id: row.project_id,
-        hostname: row.host.replace(/:\d+$/, ''),
-        path_prefix: row.path_prefix.replace(/\/+$/, ''),
-        challenge: newChallenge(),
-        status: 'pending',
-        record_checks: '{}',
-        created_at: now,
-        unverified_since: now,
-      } as never)
-      .onConflict((conflict) => conflict.doNothing())
-      .execute()
+    await sql`
+      insert into domains (id, project_id, hostname, path_prefix, challenge, status, record_checks, created_at, unverified_since)
+      values (${newId('dom')}, ${row.project_id}, ${row.host.replace(/:\d+$/, '')}, ${row.path_prefix.replace(/\/+$/, '')},
+              ${newChallenge()}, 'pending', '{}', ${now}, ${now})
+      on conflict do nothing
+    `.execute(db)
   }
   await db.schema.dropTable('site_hosts').execute()
 }
