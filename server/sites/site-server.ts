@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LRUCache } from 'lru-cache'
+import { withBaseHref } from '../../compiler/serving/not-found.js'
 import { parseSiteUrl, routeSitePath, wantsMarkdown } from '../../compiler/serving/router.js'
 import {
   isActiveContent,
@@ -267,7 +268,7 @@ export class SiteServer {
     const bytes = page ? await this.blobs.get(page.sha256) : undefined
     if (!bytes) return this.#text(response, 404, 'Page not found\n')
     // 404.html links relative to the site root; a <base> keeps them working at any depth of missing path.
-    const body = Buffer.from(withBase(bytes.toString('utf8'), `${site.pathPrefix}/`))
+    const body = Buffer.from(withBaseHref(bytes.toString('utf8'), `${site.pathPrefix}/`))
     response.writeHead(404, {
       'content-type': 'text/html; charset=utf-8',
       'content-length': body.length,
@@ -383,14 +384,4 @@ export class SiteServer {
     })
     response.end(bytes)
   }
-}
-
-/** `html` with `<base href>` first in its head (or right after the doctype when it has no head tag). */
-function withBase(html: string, href: string): string {
-  const base = `<base href="${href.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}">`
-  const head = /<head(\s[^>]*)?>/i.exec(html)
-  if (head) return html.slice(0, head.index + head[0].length) + base + html.slice(head.index + head[0].length)
-  const doctype = /^<!doctype[^>]*>/i.exec(html)
-  const at = doctype ? doctype[0].length : 0
-  return html.slice(0, at) + base + html.slice(at)
 }
