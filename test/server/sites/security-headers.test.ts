@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { connect } from 'node:net'
 import { test } from 'node:test'
 import { SANDBOXED_FILE_POLICY, sitePagePolicy } from '../../../compiler/serving/security-headers.js'
-import { createProject, signIn, testApp } from '../helper.js'
+import { createProject, deploy, fixtureSite, signIn, testApp } from '../helper.js'
 import { page, publish } from './publish.js'
 
 const policy = sitePagePolicy({ inlineScripts: ['console.log(1)'] })
@@ -116,4 +116,23 @@ test('a request with two Host headers is refused on sites and the API alike', as
   assert.equal(await ask(['acme.localhost:8080', 'other.localhost:8080']), 'HTTP/1.1 400 Bad Request')
   assert.equal(await ask(['localhost:8080', 'acme.localhost:8080'], '/health'), 'HTTP/1.1 400 Bad Request')
   assert.equal(await ask(['localhost:8080'], '/health'), 'HTTP/1.1 200 OK')
+})
+
+test('a real build: the theme assets are immutable, an author file with a hash-like name is not', async (t) => {
+  const app = await testApp(t)
+  const token = await signIn(app)
+  await createProject(app, token, 'built')
+  const files = await fixtureSite('minimal')
+  files.set('screenshot-20240101.png', Buffer.from('png bytes'))
+  const deployed = await deploy(app, token, 'built', files)
+  assert.equal(deployed.finalized.statusCode, 200, deployed.finalized.body)
+  const get = (url: string) => app.inject({ url, headers: { host: 'built.localhost:8080' } })
+  const home = await get('/')
+  assert.match(home.headers['content-security-policy'] as string, /script-src 'self' 'sha256-/)
+  const css = home.body.match(/href="(_assets\/site\.[0-9a-f]+\.css)"/)?.[1]
+  assert.ok(css)
+  assert.equal((await get(`/${css}`)).headers['cache-control'], 'public, max-age=31536000, immutable')
+  const screenshot = await get('/screenshot-20240101.png')
+  assert.equal(screenshot.statusCode, 200)
+  assert.equal(screenshot.headers['cache-control'], 'public, max-age=0, must-revalidate')
 })
