@@ -5,17 +5,15 @@
  * A control serves the same files without the policy and sees their script run, so the detector works.
  */
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, relative } from 'node:path'
 import { test } from 'node:test'
-import { type ConsoleMessage, chromium, type Page } from 'playwright-core'
+import type { ConsoleMessage, Page } from 'playwright-core'
 import { fromPackageRoot } from '../../../compiler/assets.js'
+import { launchChromium, noChromium } from '../../chromium.js'
 import { createProject, deploy, signIn, testApp } from '../helper.js'
-
-const executablePath = '/usr/bin/chromium'
 
 /** Each uploaded file's script, if it ever runs, leaves three traces: a log line, an attribute, storage. */
 const marker = (name: string) =>
@@ -70,7 +68,7 @@ async function opened(page: Page, url: string, logs: string[]) {
 }
 
 test('site policies in Chromium: pages work, uploaded SVG and XML never run script', {
-  skip: !existsSync(executablePath) && 'no chromium',
+  skip: noChromium,
 }, async (t) => {
   const port = await freePort()
   const host = `localhost:${port}`
@@ -94,18 +92,7 @@ test('site policies in Chromium: pages work, uploaded SVG and XML never run scri
   t.after(() => plain.close())
   const plainOrigin = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`
 
-  const browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--host-resolver-rules=MAP *.localhost 127.0.0.1',
-    ],
-  })
+  const browser = await launchChromium(['--host-resolver-rules=MAP *.localhost 127.0.0.1'])
   t.after(() => browser.close())
   const page = await browser.newPage()
   const logs: string[] = []
