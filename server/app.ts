@@ -83,7 +83,7 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
     // Site requests skip Fastify entirely on a real socket: the hot path is a plain Node handler.
     serverFactory: (handler) => {
       // Remember each Host's audience: the check runs on every request of the hot path. Bounded and
-      // least-recently-used, so made-up Host headers evict only each other.
+      // least-recently-used: a flood of made-up Host headers costs a real host one recomputation, no more.
       const audience = new LRUCache<string, boolean>({ max: 10_000 })
       return createServer((request, response) => {
         if (hasSeveralHosts(request)) return rejectSeveralHosts(response)

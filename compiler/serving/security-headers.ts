@@ -13,14 +13,8 @@ export const SANDBOXED_FILE_POLICY = "default-src 'none'; style-src 'unsafe-inli
 /** Content types a browser renders as a document that can hold script (SVG, any XML, HTML, XHTML). */
 export function isActiveContent(contentType: string): boolean {
   const type = contentType.split(';')[0]!.trim().toLowerCase()
-  return (
-    type === 'text/html' ||
-    type === 'image/svg+xml' ||
-    type === 'text/xml' ||
-    /[/+]xml$/.test(type) ||
-    type === 'application/xhtml+xml' ||
-    type === 'text/xsl'
-  )
+  // `/xml` and `+xml` cover image/svg+xml, application/xhtml+xml, text/xml, RSS, Atom and XSLT.
+  return type === 'text/html' || /[/+]xml$/.test(type)
 }
 
 /** The text of every inline `<script>` in the document's `<head>`: the only place the shell writes them. */
