@@ -29,13 +29,14 @@ test('a flood of random Host headers does not evict the sites already cached', a
 })
 
 test('cached answers expire, and a promotion is seen at once', async (t) => {
-  const { app, projectId, resolver } = await resolverApp(t, { ttlMs: 50 })
+  const { app, projectId, resolver } = await resolverApp(t, { ttlMs: 300 })
+  const next = await publish(app, 'acme', { 'index.html': page('Next') }, false)
   const before = await resolver.resolve('acme.localhost:8080')
   assert.ok('target' in before)
-  const next = await publish(app, 'acme', { 'index.html': page('Next') }, false)
+  // Another replica promotes: this one keeps its answer until the TTL runs out.
   await app.repos.projects.setLiveDeployment(projectId, next.deploymentId)
   assert.equal(resolver.peek('acme.localhost:8080')?.deploymentId, before.target.deploymentId)
-  await new Promise((resolve) => setTimeout(resolve, 80))
+  await new Promise((resolve) => setTimeout(resolve, 350))
   assert.equal(resolver.peek('acme.localhost:8080'), undefined, 'expired after its TTL')
   const after = await resolver.resolve('acme.localhost:8080')
   assert.ok('target' in after)
