@@ -45,6 +45,13 @@ export interface BuildResult {
   /** True when no diagnostic is an error; a failed build still returns every diagnostic. */
   ok: boolean
   files: SiteFiles
+  /**
+   * Site paths whose names carry a hash of their bytes (the theme's stylesheet and script): the only
+   * files a host may cache for a year. Authors' files never are, whatever their names look like.
+   */
+  hashedAssets: ReadonlySet<string>
+  /** The Content-Security-Policy of the site's pages: allows the shell's inline scripts by hash. */
+  contentSecurityPolicy: string
   diagnostics: Diagnostic[]
   cache: BuildCache
   stats: BuildStats

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { Kysely } from 'kysely'
+import { LRUCache } from 'lru-cache'
 import { actor } from './auth/actor.js'
 import { hashToken } from './auth/tokens.js'
 import { FilesystemBlobStore } from './blobs/filesystem.js'
@@ -29,6 +30,7 @@ import { openapiRoutes } from './routes/openapi.js'
 import { projectRoutes } from './routes/projects.js'
 import { schemaRoutes } from './routes/schemas.js'
 import { apiSchemas } from './schemas.js'
+import { hasSeveralHosts, rejectSeveralHosts } from './sites/host-header.js'
 import { SiteServer } from './sites/site-server.js'
 
 /** Optional hooks that other areas fill in; each has a safe default. */
@@ -80,14 +82,15 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
     bodyLimit: config.maxRequestBytes,
     // Site requests skip Fastify entirely on a real socket: the hot path is a plain Node handler.
     serverFactory: (handler) => {
-      // Remember each Host's audience: the check runs on every request of the hot path.
-      const audience = new Map<string | undefined, boolean>()
+      // Remember each Host's audience: the check runs on every request of the hot path. Bounded and
+      // least-recently-used: a flood of made-up Host headers costs a real host one recomputation, no more.
+      const audience = new LRUCache<string, boolean>({ max: 10_000 })
       return createServer((request, response) => {
-        const host = request.headers.host
+        if (hasSeveralHosts(request)) return rejectSeveralHosts(response)
+        const host = request.headers.host ?? ''
         let api = audience.get(host)
         if (api === undefined) {
           api = isApiHost(config, hostOf(request))
-          if (audience.size > 10_000) audience.clear()
           audience.set(host, api)
         }
         if (api) handler(request, response)
