@@ -62,7 +62,7 @@ const actorPlugin: FastifyPluginAsync = async (app) => {
   })
 }
 
-export const actor = fp(actorPlugin, { name: 'actor', decorators: { fastify: ['repos'] } })
+export const actor = fp(actorPlugin, { name: 'actor', dependencies: ['database'] })
 
 /** The signed-in user's id; deploy keys may not use this route. */
 export function requireUser(request: FastifyRequest): string {

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../schema.js'
 import { accessTokensRepository } from './access-tokens.js'
+import { analyticsRepository } from './analytics.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
 import { projectsRepository, siteHostsRepository } from './projects.js'
@@ -17,6 +18,7 @@ export function createRepositories(db: Kysely<Database>) {
     siteHosts: siteHostsRepository(db),
     deployments: deploymentsRepository(db),
     deployKeys: deployKeysRepository(db),
+    analytics: analyticsRepository(db),
   }
 }
 
