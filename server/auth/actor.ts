@@ -14,6 +14,10 @@ import type { ProjectRow } from '../db/repositories/projects.js'
 import { forbidden, notFound, unauthorized } from '../errors.js'
 import { bearerKind } from './tokens.js'
 
+/** What a deploy key may do, said the same way by every route that refuses one. */
+const deployKeyLimit =
+  "Deploy keys may only create, upload, finalize and read their project's deployments; use a user token"
+
 export type Actor = { kind: 'user'; userId: string } | { kind: 'deployKey'; projectId: string; keyId: string }
 
 declare module 'fastify' {
@@ -68,8 +72,7 @@ export const actor = fp(actorPlugin, { name: 'actor', dependencies: ['database']
 export function requireUser(request: FastifyRequest): string {
   const current = request.actor
   if (!current) throw unauthorized(request.authFailure)
-  if (current.kind !== 'user')
-    throw forbidden('Deploy keys may only create and upload deployments; use a user token')
+  if (current.kind !== 'user') throw forbidden(deployKeyLimit)
   return current.userId
 }
 
@@ -100,7 +103,7 @@ export async function requireProjectAccess(
   }
   if (project.id !== current.projectId) throw notYours
   if (!options.allowDeployKey) {
-    throw forbidden('Deploy keys may only create, upload, finalize and read deployments; use a user token')
+    throw forbidden(deployKeyLimit)
   }
   return project
 }
