@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import Fastify from 'fastify'
 import { buildApp, docsApp } from '../../server/app.js'
+import { openDatabase } from '../../server/db/index.js'
 import {
   bearer,
   createProject,
@@ -84,7 +85,27 @@ test('without --trust-proxy, X-Forwarded-For is ignored: every forwarded client 
 const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777
 
 for (const engine of engines) {
-  describe(`the data folder (${engine})`, () => {
+  describe(`the app's storage (${engine})`, () => {
+    test('closing the app lets a running build finish before the database closes', async (t) => {
+      const config = await testConfig(t, engine)
+      const app = await buildApp(config)
+      const token = await signIn(app)
+      await createProject(app, token, 'closing')
+      const { id, finalized } = await deploy(app, token, 'closing', await fixtureSite('minimal'), {
+        waitSeconds: 0,
+      })
+      assert.equal(finalized.statusCode, 202, finalized.body)
+      await app.close()
+      const { db } = openDatabase(config)
+      t.after(() => db.destroy())
+      const row = await db
+        .selectFrom('deployments')
+        .select(['status', 'error'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+      assert.deepEqual(row, { status: 'ready', error: null })
+    })
+
     test('is created 0700, even when the database lives elsewhere', async (t) => {
       const config = await testConfig(t, engine)
       const dataDir = join(config.dataDir, 'nested', 'data')
