@@ -1,6 +1,6 @@
 /**
  * `buildSite(files, options)`: source files in, site files and diagnostics out, deterministically.
- * The stages, in order: load docs.json (config/), find the pages (pages.ts), render each page body
+ * The stages, in order: load docs.json (config/), find the pages (discoverPages), render each page body
  * (content/, reusing the cache, in worker threads when asked), wrap every page in the shell (theme/),
  * then the site-wide outputs (outputs/). The CLI (`build`, `dev`) and the server call this alike.
  */

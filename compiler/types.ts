@@ -28,7 +28,7 @@ export interface BuildOptions {
   only?: readonly string[]
   /**
    * Render pages in this many worker threads (one highlighter and processor each). 0 or 1 renders
-   * in the calling thread, the default: the server already runs builds inside its own worker.
+   * in the calling thread, the default; the CLI asks for one per core, and so does the server's build worker.
    */
   workers?: number
 }
