@@ -4,7 +4,7 @@
  */
 
 import type { Diagnostic } from '../compiler/diagnostics.js'
-import { cliVersion } from './version.js'
+import { packageVersion } from '../lib/version.js'
 
 export interface ApiIssue {
   path: string
@@ -213,7 +213,7 @@ export class ApiClient {
     let refreshed = false
     for (let attempt = 1; ; attempt++) {
       const headers: Record<string, string> = {
-        'user-agent': `docsctl/${cliVersion}`,
+        'user-agent': `docsctl/${packageVersion}`,
         accept: 'application/json',
         ...options.headers,
       }

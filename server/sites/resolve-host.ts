@@ -1,13 +1,15 @@
 /**
  * Host → which deployments a site request may read. `<slug>.<base_domain>` is the project's live
- * deployment; `<deploymentId>--<slug>.<base_domain>` a ready preview; any other host is a custom
+ * deployment; `<previewToken>--<slug>.<base_domain>` a ready preview; any other host is a custom
  * domain: the verified mounts on it (one per path prefix, longest first), and `pickTarget` chooses by
  * path. Answers are cached for a moment so the hot path rarely touches the database (and never DNS);
  * a promotion or a domain change in this process clears what it touched at once.
  */
+import { LRUCache } from 'lru-cache'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
 import { siteScheme } from '../presenters.js'
+import { isPreviewToken } from './preview-token.js'
 
 export interface SiteTarget {
   projectId: string
@@ -20,8 +22,11 @@ export interface SiteTarget {
   origin: string
 }
 
-/** The targets of a host, longest path prefix first (one for `<slug>.<base_domain>` hosts). */
-export type HostLookup = { targets: SiteTarget[] } | { missing: string }
+/**
+ * The targets of a host, longest path prefix first (one for `<slug>.<base_domain>` hosts).
+ * `noLiveDeployment`: the site exists but nothing has been promoted yet (a reader sees a different page).
+ */
+export type HostLookup = { targets: SiteTarget[] } | { missing: string; noLiveDeployment?: true }
 
 /** The target whose prefix holds `path` (decoded or raw; prefixes are plain URL characters). */
 export function pickTarget(targets: readonly SiteTarget[], path: string): SiteTarget | undefined {
@@ -34,47 +39,63 @@ export function pickTarget(targets: readonly SiteTarget[], path: string): SiteTa
 /** A Host header's name without the port or root dot, which custom domains are stored without. */
 const hostnameOf = (host: string): string => host.replace(/:\d+$/, '').replace(/\.$/, '')
 
-const ttlMs = 2000
+export interface HostCacheOptions {
+  /** How long an answer is trusted; other replicas' promotions show after at most this long. */
+  ttlMs?: number
+  /** Hosts that are sites, remembered at most. */
+  maxSites?: number
+  /** Hosts that are not sites (or have nothing live), remembered at most. */
+  maxMisses?: number
+}
 
 export class HostResolver {
-  readonly #cache = new Map<string, { answer: HostLookup; expires: number; projectIds: string[] }>()
+  /**
+   * Found sites and misses are kept apart: a flood of made-up Host headers only churns `#misses`,
+   * so the real sites' answers stay cached.
+   */
+  readonly #sites: LRUCache<string, SiteTarget[]>
+  readonly #misses: LRUCache<string, Exclude<HostLookup, { targets: SiteTarget[] }>>
 
   constructor(
     private readonly config: Pick<ServerConfig, 'baseDomain'>,
     private readonly repos: Repositories,
-  ) {}
+    cache: HostCacheOptions = {},
+  ) {
+    const ttl = cache.ttlMs ?? 2000
+    this.#sites = new LRUCache({ max: cache.maxSites ?? 10_000, ttl })
+    this.#misses = new LRUCache({ max: cache.maxMisses ?? 10_000, ttl })
+  }
 
   async resolve(rawHost: string): Promise<HostLookup> {
     const host = rawHost.toLowerCase()
-    const cached = this.#cache.get(host)
-    if (cached && cached.expires > Date.now()) return cached.answer
+    const targets = this.#sites.get(host)
+    if (targets) return { targets }
+    const miss = this.#misses.get(host)
+    if (miss) return miss
     const answer = await this.#lookup(host)
-    if (this.#cache.size > 10_000) this.#cache.clear()
-    this.#cache.set(host, {
-      answer,
-      expires: Date.now() + ttlMs,
-      projectIds: 'targets' in answer ? answer.targets.map((target) => target.projectId) : [],
-    })
+    if ('targets' in answer) this.#sites.set(host, answer.targets)
+    else this.#misses.set(host, answer)
     return answer
   }
 
   /** The cached targets of a host, without waiting: the hot path's first look. */
   peek(host: string): readonly SiteTarget[] | undefined {
     // Host names are case-insensitive; clients nearly always send lowercase, so try that first.
-    const cached = this.#cache.get(host) ?? this.#cache.get(host.toLowerCase())
-    if (!cached || cached.expires <= Date.now() || !('targets' in cached.answer)) return undefined
-    return cached.answer.targets
+    return this.#sites.get(host) ?? this.#sites.get(host.toLowerCase())
   }
 
   /** Forget cached answers of a project (after a promotion), so the next request reads the new one. */
   forgetProject(projectId: string): void {
-    for (const [host, entry] of this.#cache)
-      if (entry.projectIds.includes(projectId)) this.#cache.delete(host)
+    for (const [host, targets] of this.#sites.entries())
+      if (targets.some((target) => target.projectId === projectId)) this.#sites.delete(host)
+    // A first promotion turns "no live deployment yet" into a site.
+    this.#misses.clear()
   }
 
   /** Forget cached answers of a custom domain (on any port), after it starts or stops serving. */
   forgetHost(hostname: string): void {
-    for (const host of this.#cache.keys()) if (hostnameOf(host) === hostname) this.#cache.delete(host)
+    for (const cache of [this.#sites, this.#misses])
+      for (const host of [...cache.keys()]) if (hostnameOf(host) === hostname) cache.delete(host)
   }
 
   async #lookup(host: string): Promise<HostLookup> {
@@ -89,7 +110,8 @@ export class HostResolver {
       if (!project) return { missing: `No docs site at ${host}` }
       const origin = `${scheme}://${host}`
       if (split === -1) {
-        if (!project.live_deployment_id) return { missing: `${project.slug} has no live deployment yet` }
+        if (!project.live_deployment_id)
+          return { missing: `${project.slug} has no live deployment yet`, noLiveDeployment: true }
         return {
           targets: [
             {
@@ -103,7 +125,10 @@ export class HostResolver {
           ],
         }
       }
-      const deployment = await this.repos.deployments.findInProject(project.id, label.slice(0, split))
+      const token = label.slice(0, split)
+      const deployment = isPreviewToken(token)
+        ? await this.repos.deployments.findByPreviewToken(project.id, token)
+        : undefined
       if (deployment?.status !== 'ready') return { missing: `No ready deployment at ${host}` }
       return {
         targets: [
@@ -120,8 +145,9 @@ export class HostResolver {
     }
     // A custom domain: only mounts proven in DNS, read from the database (no DNS lookup here).
     const hostname = hostnameOf(host)
+    const mounts = await this.repos.domains.servingMounts(hostname)
     const targets: SiteTarget[] = []
-    for (const mount of await this.repos.domains.servingMounts(hostname)) {
+    for (const mount of mounts) {
       if (!mount.liveDeploymentId) continue
       targets.push({
         projectId: mount.projectId,
@@ -132,6 +158,8 @@ export class HostResolver {
         origin: `https://${hostname}`,
       })
     }
-    return targets.length > 0 ? { targets } : { missing: `No docs site at ${host}` }
+    if (targets.length > 0) return { targets }
+    if (mounts.length > 0) return { missing: `No live deployment at ${host}`, noLiveDeployment: true }
+    return { missing: `No docs site at ${host}` }
   }
 }

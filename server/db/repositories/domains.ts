@@ -1,7 +1,7 @@
 /** Custom domains: claims of a (hostname, path prefix) by a project, and the state of their DNS proof. */
 import type { Kysely, Selectable } from 'kysely'
 import { newId, nowIso } from '../../ids.js'
-import { type DomainStatus, type DomainsTable, newChallenge } from '../migrations/004_domains.js'
+import { type DomainStatus, type DomainsTable, newChallenge } from '../migrations/005_domains.js'
 import type { Database } from '../schema.js'
 
 export type DomainRow = Selectable<DomainsTable>

@@ -1,5 +1,5 @@
 /**
- * Migration 004 replaces `site_hosts` (hosts served without any proof) with `domains`: each old row
+ * Migration 005 replaces `site_hosts` (hosts served without any proof) with `domains`: each old row
  * becomes a pending domain, which serves nothing until DNS verifies it.
  */
 import assert from 'node:assert/strict'
@@ -19,7 +19,7 @@ for (const engine of engines) {
       provider: new StaticMigrationProvider(),
       ...(schema ? { migrationTableSchema: schema } : {}),
     })
-    assert.equal((await migrator.migrateTo('003_analytics')).error, undefined)
+    assert.equal((await migrator.migrateTo('004_preview_tokens')).error, undefined)
     const repos = createRepositories(db)
     const owner = await repos.users.findOrCreate('o@example.com')
     const project = await repos.projects.create({
