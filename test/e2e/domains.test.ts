@@ -5,19 +5,17 @@
  * link of the page, all under the prefix. Chromium renders it there with styles, search and navigation.
  */
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
-import { chromium } from 'playwright-core'
 import { writeSession } from '../../cli/credentials.js'
 import { fromPackageRoot } from '../../compiler/assets.js'
+import { launchChromium, noChromium } from '../chromium.js'
 import { cleanEnv, type DocsServer, runCli, startDocsServer } from '../cli/helpers/docs-server.js'
 import { startTestDnsServer, type TestDnsServer } from '../server/domains/dns-server.js'
 
-const executablePath = '/usr/bin/chromium'
 const host = 'docs.example.test'
 
 let dns: TestDnsServer
@@ -195,21 +193,10 @@ test('push, add docs.example.test/docs, verify in DNS, and serve the site under 
 })
 
 test('in Chromium the site at the prefix renders with its styles, search and navigation', {
-  skip: !existsSync(executablePath) && 'no chromium',
+  skip: noChromium,
 }, async (t) => {
-  const browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      // docs.example.test reaches the test server, as the DNS records would send it.
-      `--host-resolver-rules=MAP ${host} 127.0.0.1`,
-    ],
-  })
+  // docs.example.test reaches the test server, as the DNS records would send it.
+  const browser = await launchChromium([`--host-resolver-rules=MAP ${host} 127.0.0.1`])
   t.after(() => browser.close())
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
   const errors: string[] = []
