@@ -83,15 +83,6 @@ export interface DeployKeysTable {
   revoked_at: string | null
 }
 
-export interface SiteHostsTable {
-  /** Lower-case host, with port when not the default (`docs.example.com`). */
-  host: string
-  project_id: string
-  /** Mount point on that host, `''` for the root or `/docs`. */
-  path_prefix: string
-  created_at: string
-}
-
 /** A CLI sign-in in progress, between /oauth/authorize and the identity provider's answer. */
 export interface OAuthRequestsTable {
   id: string
@@ -143,7 +134,6 @@ export interface Database {
   deployment_files: DeploymentFilesTable
   blobs: BlobsTable
   deploy_keys: DeployKeysTable
-  site_hosts: SiteHostsTable
   oauth_requests: OAuthRequestsTable
   oauth_codes: OAuthCodesTable
   refresh_tokens: RefreshTokensTable
