@@ -134,4 +134,26 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
       return presentProject(app.config, row ?? project)
     },
   )
+
+  app.delete<{ Params: { projectId: string } }>(
+    '/projects/:projectId',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Delete a project with its deployments, deploy keys and domains; its site stops at once',
+        params: projectIdParams,
+        response: { 204: { type: 'null' }, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const project = await requireProjectAccess(request, request.params.projectId, {
+        allowDeployKey: false,
+        by: 'id',
+      })
+      await app.repos.projects.delete(project.id)
+      app.sites.hosts.forgetProject(project.id)
+      request.log.info({ projectId: project.id, slug: project.slug }, 'project deleted')
+      return reply.code(204).send()
+    },
+  )
 }
