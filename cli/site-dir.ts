@@ -28,7 +28,15 @@ export interface SiteFilesRead {
   files: Map<string, Uint8Array>
   /** Entries that were skipped, each with the reason, for the command to print. */
   problems: string[]
+  /** Folders skipped because they hold the output of `docsctl build` (they are not sources). */
+  buildOutputs: string[]
 }
+
+/**
+ * The file `docsctl build` writes into its output folder, so that a build made inside a docs folder
+ * is never read back in as source (and never uploaded by `push`).
+ */
+export const BUILD_MARKER = '.docsctl-build'
 
 /** Files read at once: enough to keep the disk busy, far below the open-files limit. */
 const READ_CONCURRENCY = 64
@@ -62,6 +70,7 @@ const isFsError = (error: unknown): error is NodeJS.ErrnoException =>
 export async function readSiteFiles(dir: string): Promise<SiteFilesRead> {
   const files = new Map<string, Uint8Array>()
   const problems: string[] = []
+  const buildOutputs: string[] = []
   const root = await realpath(dir)
   const rules = await loadIgnore(root)
   const visited = new Set<string>([root])
@@ -71,6 +80,10 @@ export async function readSiteFiles(dir: string): Promise<SiteFilesRead> {
 
   const walk = async (absolute: string, relativeDir: string): Promise<void> => {
     const entries = await readdir(absolute, { withFileTypes: true })
+    if (relativeDir && entries.some((entry) => entry.name === BUILD_MARKER && entry.isFile())) {
+      buildOutputs.push(relativeDir)
+      return
+    }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     await Promise.all(
       entries.map(async (entry) => {
@@ -113,7 +126,8 @@ export async function readSiteFiles(dir: string): Promise<SiteFilesRead> {
   // Stable order whatever order the reads finished in.
   const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   problems.sort()
-  return { files: sorted, problems }
+  buildOutputs.sort()
+  return { files: sorted, problems, buildOutputs }
 }
 
 /**

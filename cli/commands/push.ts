@@ -166,11 +166,17 @@ export class PushCommand extends Command {
       )
     })
     if (!info.isDirectory()) throw new CommandFailure(`${dir} is not a directory.`)
-    const { files, problems } = await readSiteFiles(dir).catch((error: NodeJS.ErrnoException) => {
-      throw new CommandFailure(
-        `Cannot read ${dir}: ${error.code === 'EACCES' ? 'permission denied' : error.message}.`,
+    const { files, problems, buildOutputs } = await readSiteFiles(dir).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw new CommandFailure(
+          `Cannot read ${dir}: ${error.code === 'EACCES' ? 'permission denied' : error.message}.`,
+        )
+      },
+    )
+    for (const output of buildOutputs)
+      this.context.stderr.write(
+        `Skipping ${output}/: it holds the output of \`docsctl build\`, not sources (list it in .docsignore to say so).\n`,
       )
-    })
     if (problems.length > 0)
       throw new CommandFailure(`Cannot push ${dir}:\n${problems.map((problem) => `  ${problem}`).join('\n')}`)
     const diagnostics = sortDiagnostics(validateSite(files, { mode: 'strict' }).diagnostics)
