@@ -32,7 +32,7 @@ test('the text column does not jump between pages, and search snippets keep whol
   )
   writeFileSync(
     join(dir, 'plain.mdx'),
-    `---\ntitle: Without headings\n---\n\n${filler(0, 40)} needle ${filler(40, 60)}\n`,
+    `---\ntitle: Without headings\n---\n\n${filler(0, 40)} odd needle ${filler(40, 60)}\n`,
   )
   const server = await startDevServer({ dir, port: 0, log: () => {} })
   t.after(() => server.close())
