@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { Kysely } from 'kysely'
+import { apiSchemas } from '../schemas/api/index.js'
 import { actor } from './auth/actor.js'
 import { hashToken } from './auth/tokens.js'
 import { FilesystemBlobStore } from './blobs/filesystem.js'
@@ -28,12 +29,11 @@ import { oauthRoutes } from './routes/oauth.js'
 import { openapiRoutes } from './routes/openapi.js'
 import { projectRoutes } from './routes/projects.js'
 import { schemaRoutes } from './routes/schemas.js'
-import { apiSchemas } from './schemas.js'
 import { SiteServer } from './sites/site-server.js'
 
 /** Optional hooks that other areas fill in; each has a safe default. */
 export interface AppHooks {
-  /** Analytics settings of a project, passed to its builds (the analytics routes fill this). */
+  /** Analytics settings of a project, passed to its builds (read from repos.analytics by default). */
   loadAnalytics: (projectId: string) => Promise<{ posthog?: { key: string; host: string } } | undefined>
 }
 
@@ -104,7 +104,13 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   app.decorate('dbEngine', engine)
   app.decorate('repos', repos)
   app.decorate('blobs', blobs)
-  app.decorate('hooks', { loadAnalytics: async () => undefined, ...options.hooks })
+  app.decorate('hooks', {
+    loadAnalytics: async (projectId: string) => {
+      const posthog = await repos.analytics.posthogOf(projectId)
+      return posthog ? { posthog } : undefined
+    },
+    ...options.hooks,
+  })
   app.decorate('sites', sites)
   sites.onError = (error, request) =>
     app.log.error({ err: error, host: request.headers.host, url: request.url }, 'site request failed')
@@ -176,7 +182,7 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
     },
   })
 
-  for (const schema of apiSchemas()) app.addSchema(schema)
+  for (const schema of apiSchemas) app.addSchema(schema)
   // First, so its onRoute hook sees every route registered after it.
   await app.register(openapiRoutes)
 

@@ -92,6 +92,17 @@ export interface SiteHostsTable {
   created_at: string
 }
 
+/** Per-project analytics settings (one provider today: PostHog); nothing secret is stored here. */
+export interface ProjectAnalyticsTable {
+  project_id: string
+  provider: 'posthog'
+  /** The provider's public project key (phc_…), published in every page of the site. */
+  public_key: string
+  host: string
+  created_at: string
+  updated_at: string
+}
+
 export interface Database {
   users: UsersTable
   access_tokens: AccessTokensTable
@@ -101,4 +112,5 @@ export interface Database {
   blobs: BlobsTable
   deploy_keys: DeployKeysTable
   site_hosts: SiteHostsTable
+  project_analytics: ProjectAnalyticsTable
 }

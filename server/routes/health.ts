@@ -1,8 +1,9 @@
 /** `GET /health`: the process answers and the database responds. */
-import type { FastifyPluginAsync } from 'fastify'
 import { sql } from 'kysely'
+import { Health, ref } from '../../schemas/api/index.js'
+import type { ApiRoutes } from '../schemas.js'
 
-export const healthRoutes: FastifyPluginAsync = async (app) => {
+export const healthRoutes: ApiRoutes = async (app) => {
   app.get(
     '/health',
     {
@@ -11,8 +12,8 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
         tags: ['health'],
         summary: 'Check the server and its database',
         response: {
-          200: { $ref: 'Health#' },
-          503: { $ref: 'Health#' },
+          200: ref(Health),
+          503: ref(Health),
         },
       },
     },

@@ -1,6 +1,7 @@
 /** Every repository over one Kysely instance; app.ts decorates the Fastify instance with this as `repos`. */
 import type { Kysely } from 'kysely'
 import type { Database } from '../schema.js'
+import { analyticsRepository } from './analytics.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
 import { projectsRepository, siteHostsRepository } from './projects.js'
@@ -14,6 +15,7 @@ export function createRepositories(db: Kysely<Database>) {
     siteHosts: siteHostsRepository(db),
     deployments: deploymentsRepository(db),
     deployKeys: deployKeysRepository(db),
+    analytics: analyticsRepository(db),
   }
 }
 
