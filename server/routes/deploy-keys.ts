@@ -15,6 +15,7 @@ import {
   ref,
 } from '../../schemas/api/index.js'
 import { requireProjectAccess } from '../auth/actor.js'
+import { summarizeDeployKey } from '../db/repositories/deploy-keys.js'
 import { notFound } from '../errors.js'
 import type { ApiRoutes } from '../schemas.js'
 
@@ -32,15 +33,7 @@ export const deployKeyRoutes: ApiRoutes = async (app) => {
     async (request) => {
       const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
       const rows = await app.repos.deployKeys.listActive(project.id)
-      return {
-        deployKeys: rows.map((row) => ({
-          id: row.id,
-          name: row.name,
-          prefix: row.prefix,
-          createdAt: row.created_at,
-          lastUsedAt: row.last_used_at,
-        })),
-      }
+      return { deployKeys: rows.map(summarizeDeployKey) }
     },
   )
 

@@ -1,5 +1,4 @@
 /** `GET /health`: the process answers and the database responds. */
-import { sql } from 'kysely'
 import { Health, ref } from '../../schemas/api/index.js'
 import type { ApiRoutes } from '../schemas.js'
 
@@ -20,7 +19,7 @@ export const healthRoutes: ApiRoutes = async (app) => {
     async (_request, reply) => {
       const timestamp = new Date().toISOString()
       try {
-        await sql`select 1`.execute(app.db)
+        await app.repos.health.ping()
         return { ok: true, timestamp }
       } catch (error) {
         app.log.error({ err: error }, 'health check: database unreachable')

@@ -4,6 +4,7 @@ import type { Database } from '../schema.js'
 import { analyticsRepository } from './analytics.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
+import { healthRepository } from './health.js'
 import { projectsRepository, siteHostsRepository } from './projects.js'
 import { accessTokensRepository, usersRepository } from './users.js'
 
@@ -16,6 +17,7 @@ export function createRepositories(db: Kysely<Database>) {
     deployments: deploymentsRepository(db),
     deployKeys: deployKeysRepository(db),
     analytics: analyticsRepository(db),
+    health: healthRepository(db),
   }
 }
 
