@@ -239,3 +239,34 @@ for (const engine of engines) {
     })
   })
 }
+
+test('a finalize without a body gets the schema defaults: it waits for the build and promotes', async (t) => {
+  const app = await testApp(t)
+  const token = await signIn(app)
+  await createProject(app, token, 'defaults')
+  const site = await fixtureSite('minimal')
+  const created = await app.inject({
+    method: 'POST',
+    url: '/projects/slug/defaults/deployments',
+    headers: bearer(token),
+    payload: { files: manifestOf(site) },
+  })
+  const { deployment } = created.json()
+  assert.equal(deployment.branch, 'main')
+  assert.equal(deployment.commitMessage, null)
+  const body = multipartBody([...site].map(([name, bytes]) => ({ name, bytes })))
+  await app.inject({
+    method: 'POST',
+    url: `/projects/slug/defaults/deployments/${deployment.id}/files/batch`,
+    headers: { ...bearer(token), ...body.headers },
+    payload: body.payload,
+  })
+  const finalized = await app.inject({
+    method: 'POST',
+    url: `/projects/slug/defaults/deployments/${deployment.id}/finalize`,
+    headers: bearer(token),
+  })
+  assert.equal(finalized.statusCode, 200, finalized.body)
+  assert.equal(finalized.json().live, true)
+  assert.equal((await app.repos.projects.findBySlug('defaults'))?.live_deployment_id, deployment.id)
+})
