@@ -9,11 +9,6 @@ import type { Diagnostic } from '../diagnostics.js'
 
 export type ValidationMode = 'strict' | 'lenient'
 
-export interface ThemedAsset {
-  light: string
-  dark: string
-}
-
 /** docs.json as its schema describes it (types generated from schemas/docs.schema.json). */
 export type DocsConfig = DocsJson
 
