@@ -3,9 +3,9 @@
  * contract), retries what is worth retrying and refreshes a session once when the server says 401.
  */
 
+import { packageVersion } from '../lib/version.js'
 import type * as schemas from '../schemas/api/index.js'
 import type { Input, Shape } from '../schemas/api/index.js'
-import { cliVersion } from './version.js'
 
 // Every shape comes from schemas/api, the same objects the server validates and serialises with.
 export type ApiIssue = NonNullable<Shape<typeof schemas.ErrorBody>['issues']>[number]
@@ -131,7 +131,7 @@ export class ApiClient {
     let refreshed = false
     for (let attempt = 1; ; attempt++) {
       const headers: Record<string, string> = {
-        'user-agent': `docsctl/${cliVersion}`,
+        'user-agent': `docsctl/${packageVersion}`,
         accept: 'application/json',
         ...options.headers,
       }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Builtins, Cli } from 'clipanion'
+import { packageVersion } from '../lib/version.js'
 import { AnalyticsGetCommand } from './commands/analytics-get.js'
 import { AnalyticsSetCommand } from './commands/analytics-set.js'
 import { AnalyticsUnsetCommand } from './commands/analytics-unset.js'
@@ -11,7 +12,6 @@ import { NewCommand } from './commands/new.js'
 import { PushCommand } from './commands/push.js'
 import { ValidateCommand } from './commands/validate.js'
 import { WhoamiCommand } from './commands/whoami.js'
-import { cliVersion } from './version.js'
 
 // One file per command path in commands/; register each here, in the order `docsctl --help` lists them.
 // Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
@@ -19,7 +19,7 @@ const enableColors = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR
 const cli = new Cli({
   binaryLabel: 'docsctl',
   binaryName: 'docsctl',
-  binaryVersion: cliVersion,
+  binaryVersion: packageVersion,
   enableColors,
 })
 cli.register(Builtins.HelpCommand)

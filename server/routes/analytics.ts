@@ -1,7 +1,7 @@
 /**
  * `GET/PUT/DELETE /projects/:projectId/analytics`: a project's PostHog settings (user tokens only).
  * The checks repeat the CLI's, since any client may call the API. Builds read the same settings
- * through `app.hooks.loadAnalytics`.
+ * through `repos.analytics`.
  */
 import {
   AnalyticsSettings,

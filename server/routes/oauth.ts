@@ -23,12 +23,9 @@ import {
 import { AuthorizationServer, CLI_CLIENT_ID } from '../auth/oauth/authorization-server.js'
 import { OAuthError } from '../auth/oauth/errors.js'
 import { redactedRequestSerializer } from '../auth/oauth/log-redaction.js'
-import { newOpaqueId } from '../auth/oauth/secrets.js'
-import { SignInStore } from '../auth/oauth/store.js'
 import { chooseIdentityProvider, isLoopbackHost } from '../auth/providers/index.js'
 import { renderMessagePage } from '../auth/providers/local.js'
-import { hashToken, issueToken, userTokenPrefix } from '../auth/tokens.js'
-import { newId } from '../ids.js'
+import { newOpaqueId } from '../auth/tokens.js'
 import type { ApiRoutes } from '../schemas.js'
 import { SIGN_IN_PATH, sendPage, signInPageRoutes } from './sign-in.js'
 
@@ -66,16 +63,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
   else app.log.info(identity.message)
 
   const flow: SignInFlow = {
-    server: new AuthorizationServer({
-      store: new SignInStore(app.db),
-      accessTokens: {
-        mint: () => {
-          const { token, hash } = issueToken(userTokenPrefix)
-          return { token, tokenHash: hash, id: newId('tok') }
-        },
-      },
-      newUserId: () => newId('usr'),
-    }),
+    server: new AuthorizationServer(app.repos),
     identity,
     /**
      * On a loopback address (a local server started with another --port) the request's host is used,
@@ -239,7 +227,7 @@ const protocolRoutes: ApiRoutes<SignInFlow> = async (app, flow) => {
       if (request.validationError || typeof request.body?.token !== 'string') {
         return reply.code(400).send(new OAuthError('invalid_request', 'token is required').toBody())
       }
-      await server.revoke(request.body.token, hashToken)
+      await server.revoke(request.body.token)
       return {}
     },
   )

@@ -3,20 +3,16 @@
  * the same schemas Fastify validates and serialises with, so the document cannot drift from the code.
  * Registered before the routes: swagger collects them as they are added.
  */
-import { readFile } from 'node:fs/promises'
 import swagger from '@fastify/swagger'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import { fromPackageRoot } from '../../compiler/assets.js'
+import { packageVersion } from '../../lib/version.js'
 
 const openapiPlugin: FastifyPluginAsync = async (app) => {
-  const { version } = JSON.parse(await readFile(fromPackageRoot('package.json'), 'utf8')) as {
-    version: string
-  }
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Docs hosting API', version },
+      info: { title: 'Docs hosting API', version: packageVersion },
       servers: [{ url: `http://${app.config.apiHost}` }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],

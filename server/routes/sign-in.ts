@@ -6,10 +6,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { CallbackQuery, SignInForm, SignInPageQuery } from '../../schemas/api/index.js'
-import { hashSecret, newOpaqueId } from '../auth/oauth/secrets.js'
-import type { OAuthRequestRow } from '../auth/oauth/tables.js'
 import { LOCAL_SIGN_IN_FIELD, renderMessagePage, renderSignInPage } from '../auth/providers/local.js'
 import { type Identity, isEmailAddress, SignInFailed } from '../auth/providers/types.js'
+import type { OAuthRequestRow } from '../db/repositories/sign-ins.js'
 import type { ApiRoutes } from '../schemas.js'
 import type { SignInFlow } from './oauth.js'
 
@@ -133,8 +132,7 @@ export const signInPageRoutes: ApiRoutes<SignInFlow> = async (app, flow) => {
     status: number,
     extra: { email?: string; error?: string } = {},
   ): Promise<FastifyReply> {
-    const csrfToken = newOpaqueId()
-    await server.store.setRequestCsrf(pending.id, hashSecret(csrfToken))
+    const csrfToken = await server.issueCsrfToken(pending)
     const origin = originOf(request)
     reply.setCookie(SIGN_IN_COOKIE, csrfToken, {
       path: SIGN_IN_PATH,
@@ -190,13 +188,7 @@ export const signInPageRoutes: ApiRoutes<SignInFlow> = async (app, flow) => {
       const form = request.body
       const pending = await localPending(form[LOCAL_SIGN_IN_FIELD.request])
       if (!pending) return sendPage(reply, identity.kind === 'local' ? 400 : 404, expiredPage)
-      const csrf = form[LOCAL_SIGN_IN_FIELD.csrf]
-      if (
-        csrf === undefined ||
-        request.cookies[SIGN_IN_COOKIE] !== csrf ||
-        pending.csrf_hash === null ||
-        hashSecret(csrf) !== pending.csrf_hash
-      ) {
+      if (!server.checkCsrfToken(pending, form[LOCAL_SIGN_IN_FIELD.csrf], request.cookies[SIGN_IN_COOKIE])) {
         return sendPage(
           reply,
           403,
