@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import {
   bearer,
+  createAndUpload,
   createProject,
   deploy,
   engines,
@@ -250,23 +251,9 @@ test('a finalize without a body gets the schema defaults: it waits for the build
   const app = await testApp(t)
   const token = await signIn(app)
   await createProject(app, token, 'defaults')
-  const site = await fixtureSite('minimal')
-  const created = await app.inject({
-    method: 'POST',
-    url: '/projects/slug/defaults/deployments',
-    headers: bearer(token),
-    payload: { files: manifestOf(site) },
-  })
-  const { deployment } = created.json()
+  const { deployment } = await createAndUpload(app, token, 'defaults', await fixtureSite('minimal'), {})
   assert.equal(deployment.branch, 'main')
   assert.equal(deployment.commitMessage, null)
-  const body = multipartBody([...site].map(([name, bytes]) => ({ name, bytes })))
-  await app.inject({
-    method: 'POST',
-    url: `/projects/slug/defaults/deployments/${deployment.id}/files/batch`,
-    headers: { ...bearer(token), ...body.headers },
-    payload: body.payload,
-  })
   const finalized = await app.inject({
     method: 'POST',
     url: `/projects/slug/defaults/deployments/${deployment.id}/finalize`,
