@@ -23,6 +23,9 @@ type FilesBatchResult = Shape<typeof schemas.FilesBatchResult>
 type ChunkResult = Shape<typeof schemas.ChunkResult>
 type FailedBuild = Shape<typeof schemas.FailedBuild>
 type DeployKeyCreated = Shape<typeof schemas.DeployKeyCreated>
+export type Domain = Shape<typeof schemas.Domain>
+export type DomainStatus = Domain['status']
+export type DnsRecord = Shape<typeof schemas.DnsRecord>
 
 /** The server answered with an error status; `message` is the server's `error` text. */
 export class ApiError extends Error {
@@ -283,10 +286,23 @@ export class ApiClient {
   unsetAnalytics = async (projectId: string): Promise<void> => {
     await this.request<unknown>('DELETE', analyticsPath(projectId))
   }
+
+  // Custom domains
+  listDomains = async (projectId: string): Promise<Domain[]> =>
+    (await this.request<Shape<typeof schemas.DomainList>>('GET', domainsPath(projectId))).body.domains
+  addDomain = async (projectId: string, input: Input<typeof schemas.DomainCreate>): Promise<Domain> =>
+    (await this.request<Domain>('POST', domainsPath(projectId), { json: input })).body
+  removeDomain = async (projectId: string, domainId: string): Promise<void> => {
+    await this.request<unknown>('DELETE', `${domainsPath(projectId)}/${encodeURIComponent(domainId)}`)
+  }
+  verifyDomain = async (projectId: string, domainId: string): Promise<Domain> =>
+    (await this.request<Domain>('POST', `${domainsPath(projectId)}/${encodeURIComponent(domainId)}/verify`))
+      .body
 }
 
 const deploymentsPath = (slug: string) => `/projects/slug/${encodeURIComponent(slug)}/deployments`
 const analyticsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/analytics`
+const domainsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/domains`
 
 function errorFromResponse(response: Response, parsed: unknown): ApiError {
   const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {}

@@ -26,10 +26,12 @@ import { BuildPipeline } from './builds/pipeline.js'
 import type { ServerConfig } from './config.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
+import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue } from './errors.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
 import { deploymentRoutes } from './routes/deployments.js'
+import { domainRoutes } from './routes/domains.js'
 import { healthRoutes } from './routes/health.js'
 import { meRoutes } from './routes/me.js'
 import { oauthRoutes } from './routes/oauth.js'
@@ -45,6 +47,7 @@ declare module 'fastify' {
     blobs: BlobStore
     builds: BuildPipeline
     sites: SiteServer
+    domains: DomainVerifier
   }
 }
 
@@ -102,6 +105,14 @@ export const docsApp = fp<{ config: ServerConfig }>(
     sites.onError = (error, request) =>
       app.log.error({ err: error, host: request.headers.host, url: request.url }, 'site request failed')
     app.decorate('sites', sites)
+    // DNS checks of custom domains; a domain that starts or stops serving is forgotten by the site router.
+    const domains = new DomainVerifier(config, app.repos)
+    domains.onServingChange = (hostname) => sites.hosts.forgetHost(hostname)
+    domains.onError = (error) => app.log.error({ err: error }, 'domain re-check failed')
+    app.decorate('domains', domains)
+    // Registered after the database, so it runs before the database closes: a round writes to it.
+    app.addHook('onClose', () => domains.close())
+    app.addHook('onReady', async () => domains.start())
     const builds = new BuildPipeline(app, blobs.root, config.buildWorkers, config.buildTimeoutSeconds * 1000)
     app.decorate('builds', builds)
     // Registered after the database, so it runs before the database closes: builds still write to it.
@@ -151,6 +162,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(meRoutes)
     await app.register(deployKeyRoutes)
     await app.register(analyticsRoutes)
+    await app.register(domainRoutes)
   },
   { name: 'docs-app' },
 )

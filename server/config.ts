@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readSignInConfig, type SignInConfig, signInSettings } from './auth/oauth/settings.js'
+import { type DomainConfig, domainSettings, readDomainConfig } from './domains/settings.js'
 
 export interface ServerConfig {
   port: number
@@ -41,6 +42,8 @@ export interface ServerConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Identity provider, public URL and brute-force limit of the CLI sign-in. */
   signIn: SignInConfig
+  /** DNS checks and background re-checks of custom domains. */
+  domains: DomainConfig
 }
 
 interface Setting {
@@ -140,6 +143,7 @@ export const settings = {
   },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', description: 'pino log level', default: 'info' },
   ...signInSettings,
+  ...domainSettings,
 } satisfies Record<string, Setting>
 
 type SettingName = keyof typeof settings
@@ -268,6 +272,7 @@ export function loadConfig(
     memoryCacheBytes: integer('memoryCacheBytes', 0, 2 ** 40),
     logLevel,
     signIn: readSignInConfig(raw, hostName('apiHost')),
+    domains: readDomainConfig(raw),
   }
   const extra: Record<string, string> = {}
   for (const key of ['email', 'name']) {

@@ -20,6 +20,7 @@ import {
   Finalize,
   ManifestEntry,
 } from './deployments.js'
+import { DnsRecord, Domain, DomainCreate, DomainList, DomainVerification, TlsAsk } from './domains.js'
 import {
   OAuthError,
   OAuthRevokeRequest,
@@ -34,6 +35,7 @@ export * from './analytics.js'
 export * from './common.js'
 export * from './deploy-keys.js'
 export * from './deployments.js'
+export * from './domains.js'
 export * from './oauth.js'
 export * from './projects.js'
 export * from './users.js'
@@ -52,6 +54,11 @@ export const apiSchemas = [
   DeploymentCreated,
   DeploymentList,
   Diagnostic,
+  DnsRecord,
+  Domain,
+  DomainCreate,
+  DomainList,
+  DomainVerification,
   ErrorBody,
   FailedBuild,
   FilesBatchResult,
@@ -68,6 +75,7 @@ export const apiSchemas = [
   ProjectCreate,
   ProjectList,
   ProjectUpdate,
+  TlsAsk,
 ] as const
 
 /** The named schemas, as the `references` that resolve `{$ref: 'Name#'}` in types. */

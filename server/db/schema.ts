@@ -83,15 +83,6 @@ export interface DeployKeysTable {
   revoked_at: string | null
 }
 
-export interface SiteHostsTable {
-  /** Lower-case host, with port when not the default (`docs.example.com`). */
-  host: string
-  project_id: string
-  /** Mount point on that host, `''` for the root or `/docs`. */
-  path_prefix: string
-  created_at: string
-}
-
 /** Per-project analytics settings (one provider today: PostHog); nothing secret is stored here. */
 export interface ProjectAnalyticsTable {
   project_id: string
@@ -154,7 +145,6 @@ export interface Database {
   deployment_files: DeploymentFilesTable
   blobs: BlobsTable
   deploy_keys: DeployKeysTable
-  site_hosts: SiteHostsTable
   project_analytics: ProjectAnalyticsTable
   oauth_requests: OAuthRequestsTable
   oauth_codes: OAuthCodesTable
