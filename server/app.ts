@@ -17,6 +17,7 @@ import Fastify, {
 } from 'fastify'
 import fp from 'fastify-plugin'
 import { LRUCache } from 'lru-cache'
+import { apiSchemas } from '../schemas/api/index.js'
 import { actor } from './auth/actor.js'
 import { hashToken } from './auth/tokens.js'
 import { FilesystemBlobStore } from './blobs/filesystem.js'
@@ -37,7 +38,6 @@ import { oauthRoutes } from './routes/oauth.js'
 import { openapiRoutes } from './routes/openapi.js'
 import { projectRoutes } from './routes/projects.js'
 import { schemaRoutes } from './routes/schemas.js'
-import { apiSchemas } from './schemas.js'
 import { hasSeveralHosts, rejectSeveralHosts } from './sites/host-header.js'
 import { SiteServer } from './sites/site-server.js'
 
@@ -149,7 +149,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
         },
     })
 
-    for (const schema of apiSchemas()) app.addSchema(schema)
+    for (const schema of apiSchemas) app.addSchema(schema)
     // First, so its onRoute hook sees every route registered after it.
     await app.register(openapiRoutes)
 

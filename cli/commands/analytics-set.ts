@@ -1,11 +1,10 @@
 import { Command, Option, UsageError } from 'clipanion'
 import pc from 'picocolors'
+import { defaultPosthogHost } from '../../schemas/api/index.js'
 import { CommandFailure, reportFailure } from '../auth/failure.js'
 import { requireSession, sessionFailure } from '../auth/session.js'
 import { requireProject, resolveProjectSlug } from '../push/project.js'
 import { resolveSiteDir } from '../site-dir.js'
-
-export const defaultPosthogHost = 'https://us.i.posthog.com'
 
 /** A problem with a PostHog project key, in words that say what to do; `undefined` when it is fine. */
 export function posthogKeyProblem(key: string): string | undefined {

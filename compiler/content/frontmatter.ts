@@ -7,30 +7,15 @@ import { readFileSync } from 'node:fs'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { closest, distance } from 'fastest-levenshtein'
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml'
+import type { PageFrontMatter } from '../../schemas/generated/front-matter.js'
 import { fromPackageRoot } from '../assets.js'
 import type { ValidationMode } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 
-export type IconType = 'regular' | 'solid' | 'light' | 'thin' | 'sharp-solid' | 'duotone' | 'brands'
-export type PageMode = 'default' | 'wide' | 'custom' | 'frame' | 'center'
-
-/** Validated front matter; every field of the spec, unknown keys removed. */
-export interface FrontMatter {
-  title: string
-  description?: string
-  sidebarTitle?: string
-  icon?: string
-  iconType?: IconType
-  mode?: PageMode
-  hidden?: boolean
-  deprecated?: boolean
-  noindex?: boolean
-  keywords?: string[]
-  tag?: string
-  url?: string
-  hideApiMarker?: boolean
-  hideFooterPagination?: boolean
-}
+/** Validated front matter; every field of the spec, unknown keys removed (types generated from the schema). */
+export type FrontMatter = PageFrontMatter
+export type IconType = NonNullable<FrontMatter['iconType']>
+export type PageMode = NonNullable<FrontMatter['mode']>
 
 export interface FrontMatterResult {
   /** `undefined` when there is no usable front matter (no block, bad YAML, or no title). */

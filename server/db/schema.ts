@@ -83,6 +83,17 @@ export interface DeployKeysTable {
   revoked_at: string | null
 }
 
+/** Per-project analytics settings (one provider today: PostHog); nothing secret is stored here. */
+export interface ProjectAnalyticsTable {
+  project_id: string
+  provider: 'posthog'
+  /** The provider's public project key (phc_…), published in every page of the site. */
+  public_key: string
+  host: string
+  created_at: string
+  updated_at: string
+}
+
 /** A CLI sign-in in progress, between /oauth/authorize and the identity provider's answer. */
 export interface OAuthRequestsTable {
   id: string
@@ -134,6 +145,7 @@ export interface Database {
   deployment_files: DeploymentFilesTable
   blobs: BlobsTable
   deploy_keys: DeployKeysTable
+  project_analytics: ProjectAnalyticsTable
   oauth_requests: OAuthRequestsTable
   oauth_codes: OAuthCodesTable
   refresh_tokens: RefreshTokensTable

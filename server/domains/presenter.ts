@@ -1,4 +1,5 @@
-/** Domain rows → the API's Domain record (schemas/api/Domain.json). */
+/** Domain rows → the API's Domain record (schemas/api/domains.ts). */
+import { Domain, type Shape } from '../../schemas/api/index.js'
 import type { ServerConfig } from '../config.js'
 import type { DomainRow } from '../db/repositories/domains.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
@@ -8,11 +9,16 @@ import { expiresAt, graceEndsAt } from './state.js'
 const recordChecksOf = (row: DomainRow): Partial<Record<RecordPurpose, RecordCheck>> =>
   JSON.parse(row.record_checks) as Partial<Record<RecordPurpose, RecordCheck>>
 
+type DomainRecord = Shape<typeof Domain>
+type FailureReason = NonNullable<DomainRecord['failure']>['reason']
+const failureReasons: readonly string[] = Domain.properties.failure.properties.reason.enum
+const isFailureReason = (reason: string): reason is FailureReason => failureReasons.includes(reason)
+
 export function presentDomainRecords(config: ServerConfig, project: ProjectRow, row: DomainRow) {
   return domainRecords(row, project.slug, config, recordChecksOf(row))
 }
 
-export function presentDomain(config: ServerConfig, project: ProjectRow, row: DomainRow) {
+export function presentDomain(config: ServerConfig, project: ProjectRow, row: DomainRow): DomainRecord {
   return {
     id: row.id,
     projectId: row.project_id,
@@ -22,7 +28,10 @@ export function presentDomain(config: ServerConfig, project: ProjectRow, row: Do
     status: row.status,
     serving: row.status === 'verified',
     records: presentDomainRecords(config, project, row),
-    failure: row.failure_reason ? { reason: row.failure_reason, message: row.failure_message ?? '' } : null,
+    failure:
+      row.failure_reason && isFailureReason(row.failure_reason)
+        ? { reason: row.failure_reason, message: row.failure_message ?? '' }
+        : null,
     graceEndsAt: graceEndsAt(row, config.domains.graceSeconds * 1000),
     expiresAt: expiresAt(row),
     createdAt: row.created_at,

@@ -3,88 +3,49 @@
  * domain serves only once DNS proves it: its own TXT value and a routing record to this service.
  * `GET /tls/ask` answers an on-demand TLS proxy (Caddy's `ask`): 200 only for verified host names.
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
+import {
+  conflictResponse,
+  Domain,
+  DomainCreate,
+  DomainList,
+  DomainParams,
+  DomainVerification,
+  ErrorBody,
+  errorResponses,
+  noContent,
+  projectIdParams,
+  ref,
+  TlsAsk,
+  TlsAskQuery,
+} from '../../schemas/api/index.js'
 import { requireProjectAccess } from '../auth/actor.js'
 import type { DomainRow } from '../db/repositories/domains.js'
 import { normaliseHostname } from '../domains/hostname.js'
 import { normalisePathPrefix } from '../domains/path-prefix.js'
 import { presentDomain, presentDomainRecords } from '../domains/presenter.js'
 import { badRequest, conflict, type Issue, notFound } from '../errors.js'
-import { errorResponses, projectIdParams } from '../schemas.js'
+import type { ApiRoutes } from '../schemas.js'
 
-interface DomainParams {
-  projectId: string
-  domainId: string
-}
-
-const domainParams = {
-  type: 'object',
-  required: ['projectId', 'domainId'],
-  properties: {
-    projectId: projectIdParams.properties.projectId,
-    domainId: { type: 'string', minLength: 1, maxLength: 100 },
-  },
-} as const
-
-const listSchema = {
-  tags: ['domains'],
-  summary: "List a project's custom domains",
-  params: projectIdParams,
-  response: { 200: { $ref: 'DomainList#' }, ...errorResponses },
-}
-
-const createSchema = {
-  tags: ['domains'],
-  summary: 'Add a custom domain (served once verified in DNS)',
-  params: projectIdParams,
-  body: { $ref: 'DomainCreate#' },
-  response: { 201: { $ref: 'Domain#' }, 409: { $ref: 'Error#' }, ...errorResponses },
-}
-
-const deleteSchema = {
-  tags: ['domains'],
-  summary: 'Remove a custom domain; it stops serving at once',
-  params: domainParams,
-  response: { 204: { type: 'null' }, ...errorResponses },
-}
-
-const verificationSchema = {
-  tags: ['domains'],
-  summary: 'The DNS records a custom domain needs, and what the last check found',
-  params: domainParams,
-  response: { 200: { $ref: 'DomainVerification#' }, ...errorResponses },
-}
-
-const verifySchema = {
-  tags: ['domains'],
-  summary: "Check a custom domain's DNS records now",
-  params: domainParams,
-  response: { 200: { $ref: 'Domain#' }, 409: { $ref: 'Error#' }, ...errorResponses },
-}
-
-const askSchema = {
-  tags: ['domains'],
-  summary: 'On-demand TLS check: 200 when the host name is a verified custom domain, else 404',
-  querystring: {
-    type: 'object',
-    required: ['domain'],
-    properties: { domain: { type: 'string', minLength: 1, maxLength: 300 } },
-  },
-  response: { 200: { $ref: 'TlsAsk#' }, 400: { $ref: 'Error#' }, 404: { $ref: 'Error#' } },
-}
-
-export const domainRoutes: FastifyPluginAsync = async (app) => {
-  const ownedDomain = async (request: FastifyRequest<{ Params: DomainParams }>) => {
-    const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
-    const row = await app.repos.domains.findInProject(project.id, request.params.domainId)
-    if (!row) throw notFound(`No domain "${request.params.domainId}" in project ${project.slug}`)
+export const domainRoutes: ApiRoutes = async (app) => {
+  const ownedDomain = async (request: FastifyRequest, params: { projectId: string; domainId: string }) => {
+    const project = await requireProjectAccess(request, params.projectId, { allowDeployKey: false })
+    const row = await app.repos.domains.findInProject(project.id, params.domainId)
+    if (!row) throw notFound(`No domain "${params.domainId}" in project ${project.slug}`)
     return { project, row }
   }
   const forget = (row: DomainRow) => app.sites.hosts.forgetHost(row.hostname)
 
-  app.get<{ Params: { projectId: string } }>(
+  app.get(
     '/projects/:projectId/domains',
-    { schema: listSchema },
+    {
+      schema: {
+        tags: ['domains'],
+        summary: "List a project's custom domains",
+        params: projectIdParams,
+        response: { 200: ref(DomainList), ...errorResponses },
+      },
+    },
     async (request) => {
       const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
       const rows = await app.repos.domains.listByProject(project.id)
@@ -92,9 +53,17 @@ export const domainRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.post<{ Params: { projectId: string }; Body: { hostname: string; pathPrefix?: string } }>(
+  app.post(
     '/projects/:projectId/domains',
-    { schema: createSchema },
+    {
+      schema: {
+        tags: ['domains'],
+        summary: 'Add a custom domain (served once verified in DNS)',
+        params: projectIdParams,
+        body: ref(DomainCreate),
+        response: { 201: ref(Domain), ...conflictResponse, ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
       const host = normaliseHostname(request.body.hostname, app.config)
@@ -119,22 +88,36 @@ export const domainRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.delete<{ Params: DomainParams }>(
+  app.delete(
     '/projects/:projectId/domains/:domainId',
-    { schema: deleteSchema },
+    {
+      schema: {
+        tags: ['domains'],
+        summary: 'Remove a custom domain; it stops serving at once',
+        params: DomainParams,
+        response: { 204: noContent, ...errorResponses },
+      },
+    },
     async (request, reply) => {
-      const { row } = await ownedDomain(request)
+      const { row } = await ownedDomain(request, request.params)
       await app.repos.domains.remove(row.id)
       forget(row)
-      return reply.code(204).send()
+      return reply.code(204).send(null)
     },
   )
 
-  app.get<{ Params: DomainParams }>(
+  app.get(
     '/projects/:projectId/domains/:domainId/verification',
-    { schema: verificationSchema },
+    {
+      schema: {
+        tags: ['domains'],
+        summary: 'The DNS records a custom domain needs, and what the last check found',
+        params: DomainParams,
+        response: { 200: ref(DomainVerification), ...errorResponses },
+      },
+    },
     async (request) => {
-      const { project, row } = await ownedDomain(request)
+      const { project, row } = await ownedDomain(request, request.params)
       const domain = presentDomain(app.config, project, row)
       return {
         domainId: row.id,
@@ -148,11 +131,18 @@ export const domainRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.post<{ Params: DomainParams }>(
+  app.post(
     '/projects/:projectId/domains/:domainId/verify',
-    { schema: verifySchema },
+    {
+      schema: {
+        tags: ['domains'],
+        summary: "Check a custom domain's DNS records now",
+        params: DomainParams,
+        response: { 200: ref(Domain), ...conflictResponse, ...errorResponses },
+      },
+    },
     async (request) => {
-      const { project, row } = await ownedDomain(request)
+      const { project, row } = await ownedDomain(request, request.params)
       if (row.status === 'expired')
         throw conflict(
           `${row.hostname}${row.path_prefix || '/'} expired before it was verified; remove it and add it again for a new record value`,
@@ -162,10 +152,21 @@ export const domainRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.get<{ Querystring: { domain: string } }>('/tls/ask', { schema: askSchema }, async (request) => {
-    const hostname = request.query.domain.toLowerCase().replace(/\.$/, '')
-    if (!(await app.repos.domains.isVerifiedHost(hostname)))
-      throw notFound(`${hostname} is not a verified custom domain`)
-    return { hostname, verified: true }
-  })
+  app.get(
+    '/tls/ask',
+    {
+      schema: {
+        tags: ['domains'],
+        summary: 'On-demand TLS check: 200 when the host name is a verified custom domain, else 404',
+        querystring: TlsAskQuery,
+        response: { 200: ref(TlsAsk), 400: ref(ErrorBody), 404: ref(ErrorBody) },
+      },
+    },
+    async (request) => {
+      const hostname = request.query.domain.toLowerCase().replace(/\.$/, '')
+      if (!(await app.repos.domains.isVerifiedHost(hostname)))
+        throw notFound(`${hostname} is not a verified custom domain`)
+      return { hostname, verified: true }
+    },
+  )
 }

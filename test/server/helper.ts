@@ -126,24 +126,27 @@ export async function createProject(
 }
 
 /**
- * Create a deployment, upload what the server lacks in one batch, finalize. Returns the finalize
- * response, the hashes that were uploaded, and the deployment id.
+ * Create a deployment (with `fields` beside the manifest) and upload what the server lacks in one
+ * batch. Returns the created deployment, the hashes the server asked for and the paths uploaded.
  */
-export async function deploy(
+export async function createAndUpload(
   app: FastifyInstance,
   token: string,
   slug: string,
   files: Map<string, Uint8Array>,
-  options: { promote?: boolean; waitSeconds?: number } = {},
+  fields: Record<string, unknown> = { branch: 'main', commitMessage: 'test' },
 ) {
   const created = await app.inject({
     method: 'POST',
     url: `/projects/slug/${slug}/deployments`,
     headers: bearer(token),
-    payload: { branch: 'main', commitMessage: 'test', files: manifestOf(files) },
+    payload: { ...fields, files: manifestOf(files) },
   })
   if (created.statusCode !== 201) throw new Error(`create deployment: ${created.statusCode} ${created.body}`)
-  const { deployment, missing } = created.json() as { deployment: { id: string }; missing: string[] }
+  const { deployment, missing } = created.json() as {
+    deployment: { id: string } & Record<string, unknown>
+    missing: string[]
+  }
   const wanted = new Set(missing)
   const parts = [...files]
     .filter(([, bytes]) => wanted.delete(sha256(bytes)))
@@ -158,11 +161,26 @@ export async function deploy(
     })
     if (uploaded.statusCode !== 200) throw new Error(`upload: ${uploaded.statusCode} ${uploaded.body}`)
   }
+  return { deployment, missing, uploadedPaths: parts.map((part) => part.name) }
+}
+
+/**
+ * Create a deployment, upload what the server lacks in one batch, finalize. Returns the finalize
+ * response, the hashes that were uploaded, and the deployment id.
+ */
+export async function deploy(
+  app: FastifyInstance,
+  token: string,
+  slug: string,
+  files: Map<string, Uint8Array>,
+  options: { promote?: boolean; waitSeconds?: number } = {},
+) {
+  const { deployment, missing, uploadedPaths } = await createAndUpload(app, token, slug, files)
   const finalized = await app.inject({
     method: 'POST',
     url: `/projects/slug/${slug}/deployments/${deployment.id}/finalize`,
     headers: bearer(token),
     payload: { promote: options.promote ?? true, waitSeconds: options.waitSeconds ?? 60 },
   })
-  return { id: deployment.id, missing, uploadedPaths: parts.map((part) => part.name), finalized }
+  return { id: deployment.id, missing, uploadedPaths, finalized }
 }

@@ -1,24 +1,8 @@
 /**
  * Per-project analytics settings (one provider today: PostHog). A public project key and its host
- * are all a built site needs; nothing secret is stored here.
+ * are all a built site needs; nothing secret is stored here. Row type: ProjectAnalyticsTable.
  */
 import type { Kysely } from 'kysely'
-
-export interface ProjectAnalyticsTable {
-  project_id: string
-  provider: 'posthog'
-  /** The provider's public project key (phc_…), published in every page of the site. */
-  public_key: string
-  host: string
-  created_at: string
-  updated_at: string
-}
-
-declare module '../schema.js' {
-  interface Database {
-    project_analytics: ProjectAnalyticsTable
-  }
-}
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

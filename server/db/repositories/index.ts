@@ -6,6 +6,7 @@ import { analyticsRepository } from './analytics.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
 import { domainsRepository } from './domains.js'
+import { healthRepository } from './health.js'
 import { projectsRepository } from './projects.js'
 import { signInsRepository } from './sign-ins.js'
 import { usersRepository } from './users.js'
@@ -19,6 +20,7 @@ export function createRepositories(db: Kysely<Database>) {
     deployments: deploymentsRepository(db),
     deployKeys: deployKeysRepository(db),
     analytics: analyticsRepository(db),
+    health: healthRepository(db),
     domains: domainsRepository(db),
   }
 }

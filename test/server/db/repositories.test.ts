@@ -189,6 +189,25 @@ for (const engine of engines) {
       await repos.domains.remove(domain.id)
       assert.deepEqual(await repos.domains.servingMounts('docs.example.com'), [])
     })
+
+    test('analytics settings are set, replaced, read per project and removed', async (t) => {
+      const { repos } = await open(t)
+      const owner = await repos.users.findOrCreate('ada@example.com')
+      const create = (slug: string) =>
+        repos.projects.create({ ownerId: owner.id, slug, name: slug, description: null })
+      const [project, other] = [await create('one'), await create('two')]
+      assert.ok(project && other)
+      assert.equal(await repos.analytics.posthogOf(project.id), undefined)
+      await repos.analytics.setPosthog(project.id, { key: 'phc_first', host: 'https://eu.i.posthog.com' })
+      await repos.analytics.setPosthog(project.id, { key: 'phc_second', host: 'https://us.i.posthog.com' })
+      assert.deepEqual(await repos.analytics.posthogOf(project.id), {
+        key: 'phc_second',
+        host: 'https://us.i.posthog.com',
+      })
+      assert.equal(await repos.analytics.posthogOf(other.id), undefined)
+      await repos.analytics.remove(project.id)
+      assert.equal(await repos.analytics.posthogOf(project.id), undefined)
+    })
   })
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import {
   bearer,
+  createAndUpload,
   createProject,
   deploy,
   engines,
@@ -245,3 +246,20 @@ for (const engine of engines) {
     })
   })
 }
+
+test('a finalize without a body gets the schema defaults: it waits for the build and promotes', async (t) => {
+  const app = await testApp(t)
+  const token = await signIn(app)
+  await createProject(app, token, 'defaults')
+  const { deployment } = await createAndUpload(app, token, 'defaults', await fixtureSite('minimal'), {})
+  assert.equal(deployment.branch, 'main')
+  assert.equal(deployment.commitMessage, null)
+  const finalized = await app.inject({
+    method: 'POST',
+    url: `/projects/slug/defaults/deployments/${deployment.id}/finalize`,
+    headers: bearer(token),
+  })
+  assert.equal(finalized.statusCode, 200, finalized.body)
+  assert.equal(finalized.json().live, true)
+  assert.equal((await app.repos.projects.findBySlug('defaults'))?.live_deployment_id, deployment.id)
+})
