@@ -67,12 +67,13 @@ export class PushCommand extends Command {
     const reporter = createReporter(this.context.stderr as typeof process.stderr)
     const apiKey = this.apiKey ?? env.DOCSCTL_API_KEY
     let apiUrl = ''
+    let slug: string | undefined
     try {
       const dir = await resolveSiteDir(this.dir)
       const files = await this.collect(dir)
 
       const git = await detectGitContext({ cwd: dir, branch: this.branch, message: this.message, env })
-      const slug = await resolveProjectSlug(this.project, dir, env)
+      slug = await resolveProjectSlug(this.project, dir, env)
 
       let client: ApiClient
       if (apiKey) {
@@ -151,7 +152,7 @@ export class PushCommand extends Command {
     } catch (error) {
       return reportFailure(
         this.context,
-        apiKey ? deployKeyFailure(error, this.project ?? env.DOCSCTL_PROJECT) : sessionFailure(error, apiUrl),
+        apiKey ? deployKeyFailure(error, slug) : sessionFailure(error, apiUrl),
       )
     }
   }
