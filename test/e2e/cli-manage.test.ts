@@ -4,14 +4,17 @@
  * deployments list|show|promote, keys create|list|revoke, projects list|show|delete and open.
  */
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import { chmod, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import {
   type CliRun,
   cleanEnv,
+  cliBin,
   type DocsServer,
   freePort,
   runCli,
@@ -186,6 +189,57 @@ test('deployments promote rolls back, asking first unless --yes', async () => {
   assert.match(already.stdout, /is already live/)
   ok(await docsctl(['deployments', 'promote', second, '--yes', '--project', slug]), 'promote forward')
   assert.match(await liveText(), /Second version\./)
+})
+
+test('in a terminal, deployments promote asks, and only a yes changes the live site', {
+  skip: spawnSync('tmux', ['-V']).error !== undefined && 'needs tmux',
+}, async (t) => {
+  const socket = `docsctl-manage-${process.pid}`
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' })
+  t.after(() => tmux('kill-server'))
+  const variables = Object.entries(env()).map(([key, value]) => `${key}=${value}`)
+  const promoteIn = (session: string) => {
+    const command = [process.execPath, cliBin, 'deployments', 'promote', first].join(' ')
+    const started = tmux(
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '160',
+      '-y',
+      '30',
+      '-c',
+      site,
+      'env',
+      '-i',
+      ...variables,
+      'sh',
+      '-c',
+      `${command}; echo "EXIT=$?"; sleep 30`,
+    )
+    assert.equal(started.status, 0, started.stderr)
+  }
+  const waitFor = async (session: string, text: string) => {
+    for (let attempt = 0; attempt < 300; attempt++) {
+      const screen = tmux('capture-pane', '-p', '-J', '-t', session).stdout
+      if (screen.includes(text)) return screen
+      await sleep(100)
+    }
+    assert.fail(`"${text}" never appeared:\n${tmux('capture-pane', '-p', '-t', session).stdout}`)
+  }
+  promoteIn('no')
+  await waitFor('no', `Make ${first}`)
+  tmux('send-keys', '-t', 'no', 'Enter')
+  assert.match(await waitFor('no', 'EXIT='), /Cancelled; nothing changed\.[\s\S]*EXIT=1/)
+  assert.match(await liveText(), /Second version\./)
+  promoteIn('yes')
+  await waitFor('yes', `Make ${first}`)
+  tmux('send-keys', '-t', 'yes', 'y')
+  tmux('send-keys', '-t', 'yes', 'Enter')
+  assert.match(await waitFor('yes', 'EXIT='), /Promoted[\s\S]*EXIT=0/)
+  assert.match(await liveText(), /First version\./)
+  ok(await docsctl(['deployments', 'promote', second, '--yes']), 'promote forward again')
 })
 
 test('keys create, list and revoke; a revoked key is refused with the command to make a new one', async () => {
