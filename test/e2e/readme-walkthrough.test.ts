@@ -62,6 +62,8 @@ test('the README walkthrough works verbatim from a fresh clone', {
     NO_COLOR: '1',
     TERM: 'xterm-256color',
     npm_config_prefix: prefix,
+    // The machine's own npm settings (a registry mirror, headers for native builds), as the user has them.
+    npm_config_userconfig: join(process.env.HOME ?? home, '.npmrc'),
     npm_config_cache: join(process.env.HOME ?? home, '.npm'),
     npm_config_prefer_offline: 'true',
     npm_config_update_notifier: 'false',
