@@ -135,10 +135,18 @@ export async function readSiteFiles(dir: string): Promise<SiteFilesRead> {
  * `.docsignore` as it is now: `docsctl dev` checks each changed file with it.
  */
 export async function loadSiteFileFilter(dir: string): Promise<(path: string) => boolean> {
-  const rules = await loadIgnore(await realpath(dir))
+  const root = await realpath(dir)
+  const rules = await loadIgnore(root)
+  const segmentsOf = (path: string) => path.split('/')
+  // A folder that holds a build's output, at any depth above the file (checked when the file changes).
+  const inBuildOutput = (path: string) =>
+    segmentsOf(path)
+      .slice(0, -1)
+      .some((_, index, folders) => existsSync(join(root, ...folders.slice(0, index + 1), BUILD_MARKER)))
   return (path) =>
-    !path.split('/').some((segment) => segment.startsWith('.') || segment === 'node_modules') &&
-    !rules.ignores(path)
+    !segmentsOf(path).some((segment) => segment.startsWith('.') || segment === 'node_modules') &&
+    !rules.ignores(path) &&
+    !inBuildOutput(path)
 }
 
 async function loadIgnore(root: string): Promise<Ignore> {
