@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 // `node test/run.js [--unit] [substring…]` runs every compiled test file with node's test runner. Node 20 takes no globs, so list them here.
-// --unit is the fast tier (test/tier.ts): no test/e2e/, no `*browser.test` files, and DOCS_TEST_TIER=unit
-// so tests that need PostgreSQL, Chromium or a built binary skip themselves.
+// --unit is the fast tier (test/tier.ts): no test/e2e/, no `*browser.test` files, no `corpus*.test` files
+// (minutes of real-world sites), and DOCS_TEST_TIER=unit so tests that need PostgreSQL, Chromium or a
+// built binary skip themselves.
 import { spawnSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
-import { join, sep } from 'node:path'
+import { basename, join, sep } from 'node:path'
 
 const root = 'dist/test'
 const args = process.argv.slice(2)
 const unit = args.includes('--unit')
 const only = args.filter((arg) => arg !== '--unit')
 /** @param {string} file */
-const inUnitTier = (file) => !file.startsWith(join(root, 'e2e') + sep) && !file.endsWith('browser.test.js')
+const inUnitTier = (file) =>
+  !file.startsWith(join(root, 'e2e') + sep) &&
+  !file.endsWith('browser.test.js') &&
+  !basename(file).startsWith('corpus')
 /** @param {string} dir @returns {string[]} */
 const walk = (dir) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
