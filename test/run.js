@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `node test/run.js [--unit] [substring…]` runs every compiled test file with node's test runner. Node 20 takes no globs, so list them here.
-// --unit is the fast tier (test/tier.ts): no test/e2e/, no `*browser.test` files, no `corpus*.test` files
+// --unit is the fast tier (test/tier.ts): no test/e2e/, no files named `*browser*`, no `corpus*.test` files
 // (minutes of real-world sites), and DOCS_TEST_TIER=unit so tests that need PostgreSQL, Chromium or a
 // built binary skip themselves.
 import { spawnSync } from 'node:child_process'
@@ -14,7 +14,7 @@ const only = args.filter((arg) => arg !== '--unit')
 /** @param {string} file */
 const inUnitTier = (file) =>
   !file.startsWith(join(root, 'e2e') + sep) &&
-  !file.endsWith('browser.test.js') &&
+  !basename(file).includes('browser') &&
   !basename(file).startsWith('corpus')
 /** @param {string} dir @returns {string[]} */
 const walk = (dir) =>

@@ -1,7 +1,7 @@
 /**
  * The two test tiers. `npm test` runs everything; `npm run test:unit` (DOCS_TEST_TIER=unit) runs
  * without PostgreSQL, Chromium or spawned `docsctl`/`docs-server` processes. test/run.js leaves out
- * test/e2e/, files named `*browser.test.ts` and the real-world corpus files (`corpus*.test.ts`, minutes
+ * test/e2e/, files named `*browser*.test.ts` and the real-world corpus files (`corpus*.test.ts`, minutes
  * of rendering); other tests that need one of these say so with
  * `{ skip: needs(…) }`, and the helpers that reach them refuse in the unit tier, so a test that
  * forgets fails there instead of slowing it down.
