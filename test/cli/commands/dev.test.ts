@@ -204,13 +204,7 @@ test('the docsctl dev command prints its address, serves without a browser and s
   child.kill('SIGINT')
   assert.equal(await exited, 0)
 
-  const bad = spawn(process.execPath, [
-    fromPackageRoot('dist', 'cli', 'main.js'),
-    'dev',
-    '--port',
-    'eighty',
-    '--no-open',
-  ])
+  const bad = spawn(process.execPath, [builtBinary('docsctl'), 'dev', '--port', 'eighty', '--no-open'])
   let errors = ''
   bad.stdout.on('data', (chunk: Buffer) => {
     errors += chunk.toString()
