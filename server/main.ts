@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-import { themeFiles } from '../compiler/theme/assets.js'
 /**
  * The `docs-server` binary: `start` (the default) listens and shuts down cleanly; `token create
  * --email <email>` prints a session token as its last line; `migrate` runs migrations and exits.
  */
+import { themeFiles } from '../compiler/theme/assets.js'
 import { buildApp } from './app.js'
 import { secretLogRedaction } from './auth/oauth/log-redaction.js'
 import { ConfigError, configHelp, loadConfig, type ServerConfig } from './config.js'
