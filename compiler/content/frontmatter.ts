@@ -10,6 +10,7 @@ import { isMap, isScalar, LineCounter, parseDocument } from 'yaml'
 import { fromPackageRoot } from '../assets.js'
 import type { ValidationMode } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
+import { urlProblem } from './url-policy.js'
 
 export type IconType = 'regular' | 'solid' | 'light' | 'thin' | 'sharp-solid' | 'duotone' | 'brands'
 export type PageMode = 'default' | 'wide' | 'custom' | 'frame' | 'center'
@@ -172,6 +173,19 @@ export function readFrontMatter(text: string, file: string, mode: ValidationMode
         path: key,
         rule: 'invalid-value',
         message: `Unexpected ${describe(value)} for "${key}", expected ${expected(property)}${mode === 'lenient' ? '; the key is ignored' : ''}`,
+      })
+      continue
+    }
+    // `url` turns the page's sidebar entry into a link: it passes the one URL policy like any other.
+    const unsafe = key === 'url' && typeof value === 'string' ? urlProblem(value, 'link') : undefined
+    if (unsafe) {
+      diagnostics.push({
+        severity: problem,
+        file,
+        ...keyPlace,
+        path: key,
+        rule: 'unsafe-url',
+        message: `Unexpected ${unsafe} for "url", expected an http(s) URL or a site path; the key is ignored`,
       })
       continue
     }

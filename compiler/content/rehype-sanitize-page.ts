@@ -69,7 +69,13 @@ function prepareProperties(page: PageContext, node: Element, inSvg: boolean): Pr
     const property = find(inSvg ? svg : html, key).property
     const refusal = attributeRefusal(node.tagName, property, value)
     if (refusal) {
-      report(page, 'warning', refusal.rule, `Unexpected \`${key}\` on <${node.tagName}>${refusal.reason}`, placeOf(node))
+      report(
+        page,
+        'warning',
+        refusal.rule,
+        `Unexpected \`${key}\` on <${node.tagName}>${refusal.reason}`,
+        placeOf(node),
+      )
       continue
     }
     properties[property] = value

@@ -257,7 +257,12 @@ const SVG_ATTRIBUTES = [
  * Attributes the shell's script reads to build links or fetch URLs (contextual menu): on a page
  * element they would let an author hand the script a `javascript:` URL.
  */
-export const SHELL_ATTRIBUTES = new Set(['dataAssistant', 'dataPageTemplate', 'dataMarkdown', 'dataCopyMarkdown'])
+export const SHELL_ATTRIBUTES = new Set([
+  'dataAssistant',
+  'dataPageTemplate',
+  'dataMarkdown',
+  'dataCopyMarkdown',
+])
 
 /**
  * Elements removed with everything inside them: their content is code, a document, or text a browser
@@ -319,7 +324,7 @@ export const pageSchema: Schema = {
       'referrerPolicy',
       'sandbox',
       'scrolling',
-      ],
+    ],
     image: ['href', 'xLinkHref'],
     img: ['src', 'srcSet', 'sizes', 'alt', 'loading', 'decoding', 'align'],
     input: [['type', 'checkbox'], 'checked', ['disabled', true]],

@@ -4,8 +4,9 @@
  * script fills in the page's absolute URL, which only the browser knows (the build is base-path free).
  * Without JavaScript the links still lead to each assistant, and "View as Markdown" is a plain link.
  */
+
+import escapeHtml from 'escape-html'
 import type { DocsConfig } from '../config/types.js'
-import { escapeHtml } from './html.js'
 import { externalAttributes } from './sidebar.js'
 import { markdownOutputPath, siteHref } from './urls.js'
 

@@ -2,9 +2,11 @@
  * The sidebar of the current tab: groups as `<details>` (so they open and close without JavaScript),
  * hidden groups and pages left out, the current page marked with `aria-current`.
  */
+
+import escapeHtml from 'escape-html'
 import type { NavItem } from '../config/types.js'
 import type { SiteContext } from './context.js'
-import { escapeHtml, join } from './html.js'
+import { join } from './html.js'
 import { configHref, isExternal, pageHref, rootPrefix, siteHref } from './urls.js'
 
 /**

@@ -6,8 +6,10 @@
  * assume the trailing slash); `/guide/setup`, `/guide/setup.html` and `/guide/setup/index.html`
  * redirect there. `Accept: text/markdown` on a page answers its `.md` export.
  */
+
 import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import escapeHtml from 'escape-html'
 import type { BlobStore } from '../blobs/store.js'
 import type { SiteFileEntry, SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'
@@ -359,7 +361,7 @@ export class SiteServer {
 
 /** `html` with `<base href>` first in its head (or right after the doctype when it has no head tag). */
 function withBase(html: string, href: string): string {
-  const base = `<base href="${href.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}">`
+  const base = `<base href="${escapeHtml(href)}">`
   const head = /<head(\s[^>]*)?>/i.exec(html)
   if (head) return html.slice(0, head.index + head[0].length) + base + html.slice(head.index + head[0].length)
   const doctype = /^<!doctype[^>]*>/i.exec(html)
