@@ -103,6 +103,6 @@ function attributeRefusal(
   }
   const problem = urlPropertyProblem(tagName, property, value)
   return problem
-    ? { rule: 'unsafe-url', reason: ` holding ${problem}, expected an http(s) or site URL; it is left out` }
+    ? { rule: 'unsafe-url', reason: ` holding a ${problem}, expected an http(s) or site URL; it is left out` }
     : undefined
 }

@@ -24,10 +24,10 @@ export function urlScheme(value: string): string | undefined {
 export function urlProblem(value: string, use: UrlUse): string | undefined {
   const scheme = urlScheme(value)
   if (scheme === undefined) return undefined
-  if (SCRIPT_SCHEMES.has(scheme)) return 'a script URL'
+  if (SCRIPT_SCHEMES.has(scheme)) return 'script URL'
   if (scheme === 'data')
-    return use === 'image' && IMAGE_DATA.test(compact(value)) ? undefined : 'a data: URL that is not an image'
-  if (use === 'frame' && scheme !== 'https' && scheme !== 'http') return `a ${scheme}: URL in a frame`
+    return use === 'image' && IMAGE_DATA.test(compact(value)) ? undefined : 'data: URL that is not an image'
+  if (use === 'frame' && scheme !== 'https' && scheme !== 'http') return `${scheme}: URL in a frame`
   return undefined
 }
 
