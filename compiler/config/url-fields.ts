@@ -72,11 +72,17 @@ export function dropUnsafeConfigUrls(
   for (const path of [...removals.values()].sort(comparePaths).reverse()) remove(data, path)
 }
 
-/** What goes with a refused URL: the key itself at the top level or where optional, else its owner. */
+/**
+ * What goes with a refused URL: a link whose target it was goes whole (but a logo or tab stays and
+ * leads home or to its first page), a logo or favicon needs both colour modes, anything else goes alone.
+ */
 function removalOf(path: JsonPath): JsonPath {
-  if (path.length === 1 || isOptionalLink(path) || typeof path.at(-1) === 'number') return path
+  const key = path.at(-1)
   const owner = path.at(-2)
-  return typeof owner === 'string' && LINK_OWNERS.has(owner) ? path : path.slice(0, -1)
+  if (path.length === 1 || isOptionalLink(path)) return path
+  if (typeof key === 'string' && LINK_KEYS.has(key)) return path.slice(0, -1)
+  if (path.length === 2 && typeof owner === 'string' && IMAGE_OWNERS.has(owner)) return path.slice(0, -1)
+  return path
 }
 
 function comparePaths(a: JsonPath, b: JsonPath): number {

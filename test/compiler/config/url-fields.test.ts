@@ -1,38 +1,15 @@
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
+import { fromPackageRoot } from '../../../compiler/assets.js'
 import { loadConfig } from '../../../compiler/config/index.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
 
 const encoder = new TextEncoder()
 
-/** A docs.json with a script or data URL in every field that takes a URL, each on its own line. */
-export const HOSTILE_DOCS_JSON = `{
-  "name": "Acme",
-  "logo": { "light": "/logo.svg", "dark": "/logo.svg", "href": "javascript:alert('logo')" },
-  "favicon": "data:text/html,<script>alert('favicon')</script>",
-  "navbar": {
-    "links": [
-      { "label": "Evil", "href": " java\\tscript:alert('navbar link')" },
-      { "label": "Good", "href": "https://example.com" }
-    ],
-    "primary": { "label": "Start", "href": "JAVASCRIPT:alert('primary')" }
-  },
-  "contextual": { "options": ["copy", { "title": "Evil", "href": "vbscript:alert('contextual')" }] },
-  "navigation": {
-    "global": {
-      "anchors": [
-        { "anchor": "Evil", "href": "javascript:alert('anchor')" },
-        { "anchor": "Blog", "href": "https://example.com/blog" }
-      ]
-    },
-    "tabs": [
-      { "tab": "Guides", "pages": ["index"] },
-      { "tab": "Evil", "href": "javascript:alert('tab')" }
-    ]
-  }
-}`
-
-const files = () => new Map([['docs.json', encoder.encode(HOSTILE_DOCS_JSON)]])
+/** A docs.json with a script or data URL in every field that takes a URL (the browser test runs it too). */
+const fixture = fromPackageRoot('test', 'compiler', 'build', 'fixtures', 'script-injection', 'docs.json')
+const files = () => new Map([['docs.json', new Uint8Array(readFileSync(fixture))]])
 
 for (const mode of ['lenient', 'strict'] as const) {
   test(`docs.json script and data URLs are refused at their line and left out (${mode})`, () => {
@@ -41,13 +18,14 @@ for (const mode of ['lenient', 'strict'] as const) {
     assert.deepEqual(
       refused.map((diagnostic) => `${diagnostic.severity} ${formatDiagnostic(diagnostic)}`),
       [
-        'docs.json:3:64 logo.href: Unexpected script URL, expected an http(s) URL or a site path; it is left out',
+        'docs.json:3:78 logo.href: Unexpected script URL, expected an http(s) URL or a site path; it is left out',
         'docs.json:4:14 favicon: Unexpected data: URL that is not an image, expected an http(s) URL or a site path; it is left out',
         'docs.json:7:34 navbar.links[0].href: Unexpected script URL, expected an http(s) URL or a site path; it is left out',
         'docs.json:10:44 navbar.primary.href: Unexpected script URL, expected an http(s) URL or a site path; it is left out',
         'docs.json:12:66 contextual.options[1].href: Unexpected script URL, expected an http(s) URL or a site path; it is left out',
-        'docs.json:16:37 navigation.global.anchors[0].href: Unexpected script URL, expected an http(s) URL or a site path; it is left out',
-        'docs.json:22:32 navigation.tabs[1].href: Unexpected script URL, expected an http(s) URL or a site path; it is left out',
+        'docs.json:13:38 seo.metatags["og:image"]: Unexpected script URL, expected an http(s) URL or a site path; it is left out',
+        'docs.json:17:37 navigation.global.anchors[0].href: Unexpected script URL, expected an http(s) URL or a site path; it is left out',
+        'docs.json:23:32 navigation.tabs[1].href: Unexpected script URL, expected an http(s) URL or a site path; it is left out',
       ].map((line) => `${mode === 'strict' ? 'error' : 'warning'} ${line}`),
     )
     assert.ok(config && navigation)
@@ -58,6 +36,7 @@ for (const mode of ['lenient', 'strict'] as const) {
     assert.deepEqual(config.navbar?.links, [{ label: 'Good', href: 'https://example.com' }])
     assert.equal(config.navbar?.primary, undefined)
     assert.deepEqual(config.contextual?.options, ['copy'])
+    assert.deepEqual(config.seo?.metatags, {})
     assert.deepEqual(
       navigation.global.anchors.map((anchor) => anchor.href),
       ['https://example.com/blog'],
