@@ -25,7 +25,9 @@ const fixture = fromPackageRoot('test', 'compiler', 'build', 'fixtures', 'script
 /** The payloads' own shapes, unsanitised, served beside the site: the harness must see each of them run. */
 const CONTROL_PAGE = `<!doctype html><title>control</title>
 <img src="x1" onerror="alert('control onerror')">
-<a href="javascript:alert('control link')">control link</a>
+<a href="/elsewhere/">an ordinary link first</a>
+<a href="java&#9;script:alert('control link')">control link</a>
+<svg><a href="javascript:alert('control svg link')"><text y="20">svg</text></a></svg>
 <noscript><p title="</noscript><img src=x2 onerror=alert('control-mutation')>"></p></noscript>`
 
 /** Serves built files as a static host does (`dir/` → `dir/index.html`), plus the control page. */
@@ -52,9 +54,9 @@ async function serve(files: SiteFiles): Promise<{ origin: string; close: () => v
 }
 
 /**
- * Opens `url`, then provokes every payload a reader could trigger: clicks each link (navigations
- * away are aborted so `javascript:` links are the only ones that do anything), hovers and focuses
- * each element. Returns the dialogs that opened: each one is script that ran.
+ * Opens `url`, then provokes every payload a reader could trigger: hovers and focuses each element
+ * and clicks each link that does not lead to an http(s) page. Any other navigation is aborted (and
+ * fails the test). Returns the dialogs that opened: each one is script that ran.
  */
 async function payloadsThatRan(browser: Browser, url: string): Promise<string[]> {
   const context = await browser.newContext()
@@ -72,14 +74,23 @@ async function payloadsThatRan(browser: Browser, url: string): Promise<string[]>
   )
   const response = await page.goto(url)
   loaded = true
-  await page.evaluate(() => {
+  await page.evaluate(async () => {
     for (const element of document.querySelectorAll('body *')) {
       element.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }))
       element.dispatchEvent(new FocusEvent('focus'))
     }
-    // SVG links have no click(): a dispatched click activates HTML and SVG links alike.
-    for (const link of document.querySelectorAll('a'))
+    // Every link whose URL (as this browser reads it) is not an http(s) page is clicked, one at a time:
+    // those are the ones that could run here. SVG links have no click(); a dispatched click works on both.
+    for (const link of document.querySelectorAll('a')) {
+      const written = link instanceof SVGAElement ? link.href.baseVal : link.getAttribute('href')
+      if (written === null) continue
+      const { protocol } = new URL(written, location.href)
+      if (protocol === 'http:' || protocol === 'https:') continue
+      // In this page, not a new one: a `javascript:` link with target="_blank" must not hide.
+      link.removeAttribute('target')
       link.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }))
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
   })
   await page.waitForTimeout(300)
   await context.close()
@@ -112,7 +123,7 @@ test('no injected script runs on a built site: MDX, components, docs.json, front
 
   await t.test('the harness sees the same payloads run when nothing sanitises them', async () => {
     const ran = await payloadsThatRan(browser, `${origin}/control.html`)
-    assert.deepEqual(ran.sort(), ['control link', 'control onerror', 'control-mutation'])
+    assert.deepEqual(ran.sort(), ['control link', 'control onerror', 'control svg link', 'control-mutation'])
   })
 
   const pages = [...result.files.keys()].filter((path) => path.endsWith('.html'))
