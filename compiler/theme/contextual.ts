@@ -7,6 +7,7 @@
 
 import escapeHtml from 'escape-html'
 import type { DocsConfig } from '../config/types.js'
+import { urlProblem } from '../content/url-policy.js'
 import { externalAttributes } from './sidebar.js'
 import { markdownOutputPath, siteHref } from './urls.js'
 
@@ -52,7 +53,8 @@ export function renderContextual(config: DocsConfig, slug: string): string {
     } else {
       const title = typeof option.title === 'string' ? option.title : undefined
       const href = typeof option.href === 'string' ? option.href : undefined
-      if (!title || !href) continue
+      // docs.json is checked when loaded; the shell stays safe on its own too.
+      if (!title || !href || urlProblem(href, 'link')) continue
       items.push(
         `<li><a href="${escapeHtml(href)}" data-page-template="${escapeHtml(href)}"${externalAttributes(href)}>${escapeHtml(title)}</a></li>`,
       )

@@ -5,6 +5,7 @@
 
 import escapeHtml from 'escape-html'
 import type { NavItem } from '../config/types.js'
+import { urlProblem } from '../content/url-policy.js'
 import type { SiteContext } from './context.js'
 import { join } from './html.js'
 import { configHref, isExternal, pageHref, rootPrefix, siteHref } from './urls.js'
@@ -56,6 +57,7 @@ const fromRoot = (path: string): string => (path === '' ? ROOT_ITSELF : ROOT_PAT
 
 /** A docs.json or front matter link in a template: site paths get the root marker. */
 function templateHref(href: string): string {
+  if (urlProblem(href, 'link')) return '#'
   if (isExternal(href) || href.startsWith('#')) return escapeHtml(href)
   const path = configHref('index', href)
   return fromRoot(path === './' ? '' : path)
