@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os'
 import { dirname, join, normalize } from 'node:path'
 import { test } from 'node:test'
 import { lookup } from 'mime-types'
-import { chromium, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { buildSite } from '../../compiler/build.js'
 import { readFixture, shellSiteDir } from '../compiler/build/helpers.js'
+import { launchChromium, noChromium } from './chromium.js'
 
-const executablePath = '/usr/bin/chromium'
 const artifacts = fromPackageRoot('test-artifacts')
 const axeSource = readFileSync(fromPackageRoot('node_modules', 'axe-core', 'axe.min.js'), 'utf8')
 
@@ -45,7 +45,7 @@ async function axeProblems(page: Page): Promise<string[]> {
 }
 
 test('the built site works in a real browser and passes axe', {
-  skip: !existsSync(executablePath) && 'no chromium',
+  skip: noChromium,
 }, async (t) => {
   const site = mkdtempSync(join(tmpdir(), 'docs-browser-'))
   t.after(() => rmSync(site, { recursive: true, force: true }))
@@ -73,17 +73,7 @@ test('the built site works in a real browser and passes axe', {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   mkdirSync(artifacts, { recursive: true })
 
-  const browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  const browser = await launchChromium()
   t.after(() => browser.close())
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin })

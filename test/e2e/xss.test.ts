@@ -8,18 +8,17 @@
  * A control page of the same payloads without the compiler proves the harness sees them run.
  */
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { test } from 'node:test'
 import { lookup } from 'mime-types'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { buildSite } from '../../compiler/build.js'
 import type { SiteFiles } from '../../compiler/files.js'
 import { readFixture } from '../compiler/build/helpers.js'
+import { launchChromium, noChromium } from './chromium.js'
 
-const executablePath = '/usr/bin/chromium'
 const fixture = fromPackageRoot('test', 'compiler', 'build', 'fixtures', 'script-injection')
 
 /** The payloads' own shapes, unsanitised, served beside the site: the harness must see each of them run. */
@@ -98,7 +97,7 @@ async function payloadsThatRan(browser: Browser, url: string): Promise<string[]>
 }
 
 test('no injected script runs on a built site: MDX, components, docs.json, front matter, uploads', {
-  skip: !existsSync(executablePath) && 'no chromium',
+  skip: noChromium,
 }, async (t) => {
   const result = await buildSite(readFixture(fixture), { mode: 'lenient' })
   assert.equal(result.ok, true, JSON.stringify(result.diagnostics.filter((d) => d.severity === 'error')))
@@ -108,17 +107,7 @@ test('no injected script runs on a built site: MDX, components, docs.json, front
 
   const { origin, close } = await serve(result.files)
   t.after(close)
-  const browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  const browser = await launchChromium()
   t.after(() => browser.close())
 
   await t.test('the harness sees the same payloads run when nothing sanitises them', async () => {

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { test } from 'node:test'
-import { chromium } from 'playwright-core'
 import { signIn } from '../../../cli/auth/login.js'
+import { launchChromium } from '../../e2e/chromium.js'
 import { buildTestApp } from './harness.js'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
@@ -43,17 +43,7 @@ test('the sign-in page is accessible and signs the CLI in from a real browser', 
   // Awaited at the end; this only keeps an early failure from also reporting the login's timeout.
   login.catch(() => {})
 
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  const browser = await launchChromium()
   t.after(() => browser.close())
   const violationsOfCsp: string[] = []
   const page = await browser.newPage()
