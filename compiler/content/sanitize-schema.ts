@@ -8,7 +8,8 @@
  * checkbox), object, embed, frame(set), template, math, SVG `foreignObject` and animation elements,
  * and the raw-text elements (`noscript`, `noembed`, `noframes`, `textarea`, `title`, `xmp`,
  * `plaintext`) whose content a browser re-parses: an attribute holding `</noscript><img onerror>`
- * inside one would become markup.
+ * inside one would become markup. For the same reason an `<iframe>` (kept for video embeds, http(s)
+ * only) loses its children in rehype-sanitize-page.ts.
  */
 import type { Schema } from 'hast-util-sanitize'
 import { html } from 'property-information'
@@ -278,7 +279,6 @@ export const STRIP_WITH_CONTENT = [
   'frame',
   'frameset',
   'head',
-  'iframe',
   'link',
   'math',
   'meta',
