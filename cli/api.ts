@@ -4,7 +4,7 @@
  */
 
 import type { Diagnostic } from '../compiler/diagnostics.js'
-import { cliVersion } from './version.js'
+import { packageVersion } from '../lib/version.js'
 
 export interface ApiIssue {
   path: string
@@ -68,6 +68,36 @@ export interface PosthogSettings {
 
 export interface AnalyticsConfig {
   posthog: PosthogSettings | null
+}
+
+export type DomainStatus = 'pending' | 'verified' | 'failed' | 'expired'
+
+/** A DNS record a custom domain needs, with what the last check found (see schemas/api/DnsRecord.json). */
+export interface DnsRecord {
+  type: 'TXT' | 'CNAME' | 'A' | 'AAAA'
+  name: string
+  value: string
+  purpose: 'ownership' | 'routing'
+  use: 'always' | 'subdomain' | 'apex'
+  status: 'unchecked' | 'ok' | 'missing' | 'wrong_value' | 'points_elsewhere' | 'timed_out' | 'lookup_failed'
+}
+
+export interface Domain {
+  id: string
+  projectId: string
+  hostname: string
+  /** `/` for the whole host, else like `/docs`. */
+  pathPrefix: string
+  url: string
+  status: DomainStatus
+  serving: boolean
+  records: DnsRecord[]
+  failure: { reason: string; message: string } | null
+  graceEndsAt: string | null
+  expiresAt: string | null
+  createdAt: string
+  verifiedAt: string | null
+  lastCheckedAt: string | null
 }
 
 export interface User {
@@ -183,7 +213,7 @@ export class ApiClient {
     let refreshed = false
     for (let attempt = 1; ; attempt++) {
       const headers: Record<string, string> = {
-        'user-agent': `docsctl/${cliVersion}`,
+        'user-agent': `docsctl/${packageVersion}`,
         accept: 'application/json',
         ...options.headers,
       }
@@ -352,10 +382,23 @@ export class ApiClient {
   unsetAnalytics = async (projectId: string): Promise<void> => {
     await this.request<unknown>('DELETE', analyticsPath(projectId))
   }
+
+  // Custom domains
+  listDomains = async (projectId: string): Promise<Domain[]> =>
+    (await this.request<{ domains: Domain[] }>('GET', domainsPath(projectId))).body.domains
+  addDomain = async (projectId: string, input: { hostname: string; pathPrefix?: string }): Promise<Domain> =>
+    (await this.request<Domain>('POST', domainsPath(projectId), { json: input })).body
+  removeDomain = async (projectId: string, domainId: string): Promise<void> => {
+    await this.request<unknown>('DELETE', `${domainsPath(projectId)}/${encodeURIComponent(domainId)}`)
+  }
+  verifyDomain = async (projectId: string, domainId: string): Promise<Domain> =>
+    (await this.request<Domain>('POST', `${domainsPath(projectId)}/${encodeURIComponent(domainId)}/verify`))
+      .body
 }
 
 const deploymentsPath = (slug: string) => `/projects/slug/${encodeURIComponent(slug)}/deployments`
 const analyticsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/analytics`
+const domainsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/domains`
 
 function errorFromResponse(response: Response, parsed: unknown): ApiError {
   const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {}

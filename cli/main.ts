@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 import { Builtins, Cli } from 'clipanion'
+import { packageVersion } from '../lib/version.js'
 import { AnalyticsGetCommand } from './commands/analytics-get.js'
 import { AnalyticsSetCommand } from './commands/analytics-set.js'
 import { AnalyticsUnsetCommand } from './commands/analytics-unset.js'
 import { BuildCommand } from './commands/build.js'
 import { DevCommand } from './commands/dev.js'
+import { DomainsAddCommand } from './commands/domains-add.js'
+import { DomainsListCommand } from './commands/domains-list.js'
+import { DomainsRemoveCommand } from './commands/domains-remove.js'
+import { DomainsVerifyCommand } from './commands/domains-verify.js'
 import { LoginCommand } from './commands/login.js'
 import { LogoutCommand } from './commands/logout.js'
 import { NewCommand } from './commands/new.js'
 import { PushCommand } from './commands/push.js'
 import { ValidateCommand } from './commands/validate.js'
 import { WhoamiCommand } from './commands/whoami.js'
-import { cliVersion } from './version.js'
 
 // One file per command path in commands/; register each here, in the order `docsctl --help` lists them.
 // Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
@@ -19,7 +23,7 @@ const enableColors = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR
 const cli = new Cli({
   binaryLabel: 'docsctl',
   binaryName: 'docsctl',
-  binaryVersion: cliVersion,
+  binaryVersion: packageVersion,
   enableColors,
 })
 cli.register(Builtins.HelpCommand)
@@ -33,6 +37,10 @@ cli.register(PushCommand)
 cli.register(AnalyticsGetCommand)
 cli.register(AnalyticsSetCommand)
 cli.register(AnalyticsUnsetCommand)
+cli.register(DomainsListCommand)
+cli.register(DomainsAddCommand)
+cli.register(DomainsRemoveCommand)
+cli.register(DomainsVerifyCommand)
 cli.register(DevCommand)
 cli.register(BuildCommand)
 

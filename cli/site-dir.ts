@@ -116,6 +116,17 @@ export async function readSiteFiles(dir: string): Promise<SiteFilesRead> {
   return { files: sorted, problems }
 }
 
+/**
+ * Whether `readSiteFiles(dir)` would read the file at `path` (POSIX, relative to `dir`), under the
+ * `.docsignore` as it is now: `docsctl dev` checks each changed file with it.
+ */
+export async function loadSiteFileFilter(dir: string): Promise<(path: string) => boolean> {
+  const rules = await loadIgnore(await realpath(dir))
+  return (path) =>
+    !path.split('/').some((segment) => segment.startsWith('.') || segment === 'node_modules') &&
+    !rules.ignores(path)
+}
+
 async function loadIgnore(root: string): Promise<Ignore> {
   const rules = ignore()
   try {

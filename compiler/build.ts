@@ -1,6 +1,6 @@
 /**
  * `buildSite(files, options)`: source files in, site files and diagnostics out, deterministically.
- * The stages, in order: load docs.json (config/), find the pages (pages.ts), render each page body
+ * The stages, in order: load docs.json (config/), find the pages (discoverPages), render each page body
  * (content/, reusing the cache, in worker threads when asked), wrap every page in the shell (theme/),
  * then the site-wide outputs (outputs/). The CLI (`build`, `dev`) and the server call this alike.
  */
@@ -30,6 +30,7 @@ import {
 import type { RenderOutcome, RenderTask } from './pool/protocol.js'
 import { renderOne } from './pool/render-one.js'
 import { renderInPool } from './pool/render-pool.js'
+import { inlineScriptsOfHead, sitePagePolicy } from './serving/security-headers.js'
 import { themeFiles } from './theme/assets.js'
 import type { PageSummary, SiteContext } from './theme/context.js'
 import { iconSvg } from './theme/icons.js'
@@ -57,6 +58,8 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
     return {
       ok: false,
       files: new Map(),
+      hashedAssets: new Set(),
+      contentSecurityPolicy: sitePagePolicy({ inlineScripts: [] }),
       diagnostics: sortDiagnostics(diagnostics),
       cache: options.cache ?? emptyCache,
       stats: {
@@ -128,7 +131,10 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
     output.set(markdownOutputPath(page.slug), encoder.encode(renderMarkdownExport(body)))
     for (const asset of body.assets) assetPaths.add(asset)
   }
-  for (const [path, bytes] of collectStaticAssets(files, config, assetPaths, !wanted)) output.set(path, bytes)
+  const theme = themeFiles()
+  // An author's file never takes the place of the theme's hashed assets (nor their year-long caching).
+  for (const [path, bytes] of collectStaticAssets(files, config, assetPaths, !wanted))
+    if (!theme.files.has(path)) output.set(path, bytes)
   if (!wanted) writeSiteOutputs(output, context, allPages, rendered)
 
   const sorted: SiteFiles = new Map([...output.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
@@ -136,6 +142,11 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
   return {
     ok: !hasErrors(allDiagnostics),
     files: sorted,
+    hashedAssets: new Set(theme.files.keys()),
+    contentSecurityPolicy: sitePagePolicy({
+      inlineScripts: shellInlineScripts(sorted),
+      ...(options.analytics?.posthog ? { analyticsHost: options.analytics.posthog.host } : {}),
+    }),
     diagnostics: allDiagnostics,
     cache: { compilerVersion: compilerVersion(), entries: nextEntries },
     stats: {
@@ -146,6 +157,19 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
       durationMs: performance.now() - started,
     },
   }
+}
+
+/** The inline scripts the shell wrote into the heads of the site's HTML files. */
+function shellInlineScripts(files: SiteFiles): string[] {
+  const scripts = new Set<string>()
+  for (const [path, bytes] of files) {
+    if (!path.endsWith('.html')) continue
+    const headEnd = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf('</head>')
+    if (headEnd === -1) continue
+    const head = new TextDecoder().decode(bytes.subarray(0, headEnd + '</head>'.length))
+    for (const script of inlineScriptsOfHead(head)) scripts.add(script)
+  }
+  return [...scripts]
 }
 
 async function renderPages(

@@ -28,7 +28,7 @@ export interface BuildOptions {
   only?: readonly string[]
   /**
    * Render pages in this many worker threads (one highlighter and processor each). 0 or 1 renders
-   * in the calling thread, the default: the server already runs builds inside its own worker.
+   * in the calling thread, the default; the CLI asks for one per core, and so does the server's build worker.
    */
   workers?: number
 }
@@ -45,6 +45,13 @@ export interface BuildResult {
   /** True when no diagnostic is an error; a failed build still returns every diagnostic. */
   ok: boolean
   files: SiteFiles
+  /**
+   * Site paths whose names carry a hash of their bytes (the theme's stylesheet and script): the only
+   * files a host may cache for a year. Authors' files never are, whatever their names look like.
+   */
+  hashedAssets: ReadonlySet<string>
+  /** The Content-Security-Policy of the site's pages: allows the shell's inline scripts by hash. */
+  contentSecurityPolicy: string
   diagnostics: Diagnostic[]
   cache: BuildCache
   stats: BuildStats

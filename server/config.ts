@@ -2,10 +2,12 @@
  * The server's settings: each one a flag and an environment variable (flags win), validated once at
  * start so a bad value stops the process with a message that names the setting and what to fix.
  */
+import { isIP } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readSignInConfig, type SignInConfig, signInSettings } from './auth/oauth/settings.js'
+import { type DomainConfig, domainSettings, readDomainConfig } from './domains/settings.js'
 
 export interface ServerConfig {
   port: number
@@ -28,6 +30,11 @@ export interface ServerConfig {
   /** How long a session token made by `docs-server token create` stays valid. */
   tokenTtlSeconds: number
   rateLimitPerMinute: number
+  /**
+   * Proxies whose `X-Forwarded-For` is believed (addresses, CIDRs or proxy-addr's names), so rate
+   * limits key on the real client; empty: the socket's address is the client, whatever the headers say.
+   */
+  trustProxy: string[]
   /** Seconds a CDN may keep an HTML page (browsers always revalidate). */
   cdnMaxAgeSeconds: number
   /** Bytes of hot site files kept in memory. */
@@ -35,6 +42,8 @@ export interface ServerConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Identity provider, public URL and brute-force limit of the CLI sign-in. */
   signIn: SignInConfig
+  /** DNS checks and background re-checks of custom domains. */
+  domains: DomainConfig
 }
 
 interface Setting {
@@ -114,6 +123,12 @@ export const settings = {
     description: 'API requests a minute per token or IP',
     default: '600',
   },
+  trustProxy: {
+    flag: 'trust-proxy',
+    env: 'DOCS_TRUST_PROXY',
+    description: 'reverse proxies whose X-Forwarded-For to believe: addresses or CIDRs, comma-separated',
+    default: undefined,
+  },
   cdnMaxAgeSeconds: {
     flag: 'cdn-max-age',
     env: 'DOCS_CDN_MAX_AGE',
@@ -128,6 +143,7 @@ export const settings = {
   },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', description: 'pino log level', default: 'info' },
   ...signInSettings,
+  ...domainSettings,
 } satisfies Record<string, Setting>
 
 type SettingName = keyof typeof settings
@@ -151,6 +167,16 @@ export function configHelp(): string {
     ...rows,
     '  --help                        show this help',
   ].join('\n')
+}
+
+/** One entry of --trust-proxy as proxy-addr (Fastify's trustProxy) reads it: an address, a CIDR or a named range. */
+function isProxyAddress(entry: string): boolean {
+  if (entry === 'loopback' || entry === 'linklocal' || entry === 'uniquelocal') return true
+  const [address = '', bits, ...rest] = entry.split('/')
+  const family = isIP(address)
+  if (family === 0 || rest.length > 0) return false
+  if (bits === undefined) return true
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)
 }
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -213,6 +239,17 @@ export function loadConfig(
   if (!logLevels.includes(logLevel)) {
     throw new ConfigError(`${where('logLevel')}: expected one of ${logLevels.join(', ')}, got "${logLevel}"`)
   }
+  const trustProxy = (raw('trustProxy') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  for (const entry of trustProxy) {
+    if (!isProxyAddress(entry)) {
+      throw new ConfigError(
+        `${where('trustProxy')}: expected addresses or CIDRs like 10.0.0.1,192.168.0.0/16,::1 (or loopback, linklocal, uniquelocal), got "${entry}"`,
+      )
+    }
+  }
   const host = raw('host') ?? ''
   if (host === '') throw new ConfigError(`${where('host')}: expected an interface address like 127.0.0.1`)
   const config: ServerConfig = {
@@ -230,10 +267,12 @@ export function loadConfig(
     buildTimeoutSeconds: integer('buildTimeoutSeconds', 1, 24 * 3600),
     tokenTtlSeconds: integer('tokenTtlSeconds', 60, 10 * 365 * 24 * 3600),
     rateLimitPerMinute: integer('rateLimitPerMinute', 1, 1_000_000),
+    trustProxy,
     cdnMaxAgeSeconds: integer('cdnMaxAgeSeconds', 0, 365 * 24 * 3600),
     memoryCacheBytes: integer('memoryCacheBytes', 0, 2 ** 40),
     logLevel,
     signIn: readSignInConfig(raw, hostName('apiHost')),
+    domains: readDomainConfig(raw),
   }
   const extra: Record<string, string> = {}
   for (const key of ['email', 'name']) {

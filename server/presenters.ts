@@ -10,8 +10,9 @@ export const siteScheme = (baseDomain: string): 'http' | 'https' =>
 export const siteUrl = (config: Pick<ServerConfig, 'baseDomain'>, slug: string): string =>
   `${siteScheme(config.baseDomain)}://${slug}.${config.baseDomain}/`
 
-export const previewUrl = (config: Pick<ServerConfig, 'baseDomain'>, deploymentId: string, slug: string) =>
-  `${siteScheme(config.baseDomain)}://${deploymentId}--${slug}.${config.baseDomain}/`
+/** A deployment's preview site: its random preview token, never its id, names the host. */
+export const previewUrl = (config: Pick<ServerConfig, 'baseDomain'>, previewToken: string, slug: string) =>
+  `${siteScheme(config.baseDomain)}://${previewToken}--${slug}.${config.baseDomain}/`
 
 export function presentProject(config: ServerConfig, row: ProjectRow) {
   return {
@@ -41,7 +42,7 @@ export function presentDeployment(config: ServerConfig, project: ProjectRow, row
     commitMessage: row.commit_message,
     environment: row.environment,
     url: live ? siteUrl(config, project.slug) : null,
-    previewUrl: row.status === 'ready' ? previewUrl(config, row.id, project.slug) : null,
+    previewUrl: row.status === 'ready' ? previewUrl(config, row.preview_token, project.slug) : null,
     fileCount: Number(row.file_count),
     totalBytes: Number(row.total_bytes),
     diagnostics: JSON.parse(row.diagnostics) as unknown[],

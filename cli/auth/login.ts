@@ -1,10 +1,10 @@
 /** The browser sign-in of `docsctl login`: discovery, PKCE, the loopback callback, the code exchange. */
 import type { Writable } from 'node:stream'
 import open from 'open'
+import { createPkcePair, createState } from '../../lib/pkce.js'
 import { ApiClient, type User } from '../api.js'
 import { type StoredSession, writeSession } from '../credentials.js'
 import { startCallbackServer } from './loopback.js'
-import { createPkcePair, createState } from './pkce.js'
 import { clientId, discover, exchangeCode } from './session.js'
 
 export interface LoginOptions {

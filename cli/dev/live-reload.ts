@@ -3,8 +3,11 @@ import type { ServerResponse } from 'node:http'
 
 export const EVENTS_PATH = '/__docsctl/events'
 
+/** The live reload script's text: its hash is allowed by the preview's Content-Security-Policy. */
+export const liveReloadSource = `(function(){var s=new EventSource(${JSON.stringify(EVENTS_PATH)});s.addEventListener('reload',function(){location.reload()})})()`
+
 /** Injected before `</body>` of every page the preview serves. */
-export const liveReloadScript = `<script>(function(){var s=new EventSource(${JSON.stringify(EVENTS_PATH)});s.addEventListener('reload',function(){location.reload()})})()</script>`
+export const liveReloadScript = `<script>${liveReloadSource}</script>`
 
 export function injectLiveReload(html: string): string {
   const at = html.lastIndexOf('</body>')

@@ -9,17 +9,30 @@ import { readFile, stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, sep } from 'node:path'
-import { lookup as mimeLookup } from 'mime-types'
 import { buildSite, defaultWorkers } from '../../compiler/build.js'
 import { loadConfig } from '../../compiler/config/index.js'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
 import { isSafeRelativePath } from '../../compiler/files.js'
+import { contentTypeOf } from '../../compiler/serving/content-type.js'
+import { withBaseHref } from '../../compiler/serving/not-found.js'
+import {
+  pageSlugOf,
+  parseSiteUrl,
+  routeSitePath,
+  type SiteFileIndex,
+  wantsMarkdown,
+} from '../../compiler/serving/router.js'
+import {
+  inlineScriptsOfHead,
+  isActiveContent,
+  SANDBOXED_FILE_POLICY,
+  sitePagePolicy,
+} from '../../compiler/serving/security-headers.js'
 import { themeFiles } from '../../compiler/theme/assets.js'
-import { markdownOutputPath, pageOutputPath } from '../../compiler/theme/urls.js'
 import type { BuildCache, BuildResult } from '../../compiler/types.js'
-import { readSiteFiles } from '../site-dir.js'
+import { loadSiteFileFilter, readSiteFiles } from '../site-dir.js'
 import { renderErrorPage } from './error-page.js'
-import { EVENTS_PATH, injectLiveReload, LiveReload } from './live-reload.js'
+import { EVENTS_PATH, injectLiveReload, LiveReload, liveReloadSource } from './live-reload.js'
 
 export interface DevServerOptions {
   dir: string
@@ -57,6 +70,28 @@ class DevSite {
   }
 
   isPage = (slug: string): boolean => this.files.has(`${slug}.mdx`) || this.files.has(`${slug}.md`)
+
+  /** The site files known without a full build: pages and their exports, theme and author files. */
+  readonly quickIndex: SiteFileIndex = {
+    has: (path) => {
+      if (themeFiles().files.has(path)) return true
+      const slug = pageSlugOf(path)
+      if (slug !== undefined) return this.isPage(slug)
+      if (path.endsWith('.md') && this.isPage(path.slice(0, -3))) return true
+      return this.files.has(path) && !isSource(path)
+    },
+  }
+
+  /** The bytes of a site file that is not a page. */
+  async file(path: string): Promise<Uint8Array | undefined> {
+    const theme = themeFiles().files.get(path)
+    if (theme) return theme
+    if (path.endsWith('.md') && this.isPage(path.slice(0, -3)))
+      return (await this.page(path.slice(0, -3))).files.get(path)
+    const source = this.files.get(path)
+    if (source && !isSource(path)) return source
+    return (await this.full()).files.get(path)
+  }
 
   /** Builds run one at a time so each starts from the cache the previous one left. */
   #serial<T>(work: () => Promise<T>): Promise<T> {
@@ -136,10 +171,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     })
   })
 
-  const isIgnored = (path: string) =>
-    path
-      .split('/')
-      .some((segment) => segment === 'node_modules' || (segment.startsWith('.') && segment !== '.docsignore'))
+  // A changed file counts only when `readSiteFiles` would read it: dot-files, node_modules and what
+  // .docsignore lists stay out of the preview, as they stay out of a push.
+  let isSiteFile = await loadSiteFileFilter(options.dir)
   // Node's recursive watcher rather than chokidar: in testing, chokidar 5 dropped the second of two
   // quick saves to one file (its per-file throttle), which left the preview showing stale content.
   const watcher = watch(options.dir, { recursive: true })
@@ -150,8 +184,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const applyChanges = async () => {
     const paths = [...changedPaths]
     changedPaths.clear()
-    if (paths.includes('.docsignore')) site.files = (await readSiteFiles(options.dir)).files
-    else {
+    if (paths.includes('.docsignore')) {
+      isSiteFile = await loadSiteFileFilter(options.dir)
+      site.files = (await readSiteFiles(options.dir)).files
+    } else {
       for (const path of paths) {
         const absolute = join(options.dir, ...path.split('/'))
         const info = await stat(absolute).catch(() => undefined)
@@ -180,7 +216,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   })
   watcher.on('change', (_event, filename) => {
     const path = String(filename).split(sep).join('/')
-    if (!path || !isSafeRelativePath(path) || isIgnored(path)) return
+    if (!path || !isSafeRelativePath(path) || (path !== '.docsignore' && !isSiteFile(path))) return
     changedPaths.add(path)
     clearTimeout(pending)
     pending = setTimeout(() => {
@@ -219,21 +255,15 @@ function reportConfig(site: DevSite, log: (line: string) => void, first: boolean
 }
 
 async function handle(site: DevSite, reload: LiveReload, request: IncomingMessage, response: ServerResponse) {
-  const url = new URL(request.url ?? '/', 'http://preview.invalid')
-  if (url.pathname === EVENTS_PATH) return reload.connect(response)
+  const url = parseSiteUrl(request.url ?? '/')
+  if ('invalid' in url) return send(response, 400, 'text/plain; charset=utf-8', url.invalid)
+  if (url.path === EVENTS_PATH) return reload.connect(response)
   if (request.method !== 'GET' && request.method !== 'HEAD')
-    return send(response, 405, 'text/plain', 'Method not allowed')
-  let path: string
-  try {
-    path = decodeURIComponent(url.pathname).replace(/^\/+/, '')
-  } catch {
-    return send(response, 400, 'text/plain', 'Bad URL encoding')
-  }
-  if (path !== '' && !isSafeRelativePath(path.replace(/\/$/, '')))
-    return send(response, 400, 'text/plain', 'Bad path')
+    return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed')
+  const key = url.path.slice(1)
 
   const configErrors = site.configErrors()
-  if (hasErrors(configErrors) && !path.startsWith('_assets/')) {
+  if (hasErrors(configErrors) && !key.startsWith('_assets/')) {
     return send(
       response,
       500,
@@ -241,65 +271,83 @@ async function handle(site: DevSite, reload: LiveReload, request: IncomingMessag
       renderErrorPage('docs.json has errors', configErrors),
     )
   }
-
-  // Pages: `slug/` (or `slug/index.html`); `slug` redirects so relative links resolve.
-  const slug = path === '' || path === 'index.html' ? 'index' : path.replace(/\/index\.html$|\/$/, '')
-  if (slug === 'index' && !site.isPage('index')) {
+  // A site without an index page: go straight to the first page (a deployment's index.html does the
+  // same with a meta refresh), without waiting for a full build.
+  if ((key === '' || key === 'index.html') && !site.isPage('index')) {
     const first = site.firstPage()
     if (first) return redirect(response, `/${first}/`)
   }
-  if (site.isPage(slug) && !isSource(path)) {
-    if (path !== '' && !path.endsWith('/') && !path.endsWith('index.html'))
-      return redirect(response, `/${path}/${url.search}`)
-    const result = await site.page(slug)
-    const html = result.files.get(pageOutputPath(slug))
-    if (!html) {
-      const own = result.diagnostics.filter((d) => d.severity === 'error')
-      return send(
-        response,
-        500,
-        'text/html; charset=utf-8',
-        renderErrorPage(`${slug} could not be built`, own),
-      )
+
+  // Pages, their exports, theme and author files are known at once; site-wide outputs (search index,
+  // llms.txt, 404.html) only from a full build, made when the quick answer is "not found".
+  let route = routeSitePath(key, url.query, site.quickIndex)
+  if (route.type === 'not-found') {
+    const built = (await site.full()).files
+    route = routeSitePath(key, url.query, { has: (path) => site.quickIndex.has(path) || built.has(path) })
+  }
+  switch (route.type) {
+    case 'redirect':
+      return redirect(response, route.location)
+    case 'page':
+      return sendPage(site, request, response, route)
+    case 'file': {
+      const bytes = await site.file(route.path)
+      if (!bytes) return send(response, 404, 'text/plain; charset=utf-8', 'Not found')
+      const type = contentTypeOf(route.path)
+      const headers = isActiveContent(type) ? { 'content-security-policy': SANDBOXED_FILE_POLICY } : {}
+      return send(response, 200, type, bytes, headers)
     }
-    return send(response, 200, 'text/html; charset=utf-8', injectLiveReload(new TextDecoder().decode(html)))
+    case 'not-found': {
+      const notFound = (await site.full()).files.get('404.html')
+      if (!notFound) return send(response, 404, 'text/plain; charset=utf-8', 'Not found')
+      const html = withBaseHref(new TextDecoder().decode(notFound), '/')
+      return send(response, 404, 'text/html; charset=utf-8', injectLiveReload(html), devPolicy(html))
+    }
   }
-  if (path.endsWith('.md') && site.isPage(path.slice(0, -3))) {
-    const pageSlug = path.slice(0, -3)
-    const markdown = (await site.page(pageSlug)).files.get(markdownOutputPath(pageSlug))
-    if (markdown) return send(response, 200, 'text/markdown; charset=utf-8', markdown)
-  }
-  const theme = themeFiles().files.get(path)
-  if (theme) return send(response, 200, contentType(path), theme)
-  const source = site.files.get(path)
-  if (source && !isSource(path)) return send(response, 200, contentType(path), source)
-  const built = (await site.full()).files
-  const file = built.get(path) ?? built.get(`${path.replace(/\/$/, '')}/index.html`)
-  if (file) {
-    const body = path.endsWith('.html') ? injectLiveReload(new TextDecoder().decode(file)) : file
-    return send(
-      response,
-      200,
-      contentType(path.endsWith('/') || !path.includes('.') ? 'index.html' : path),
-      body,
-    )
-  }
-  const notFound = built.get('404.html')
-  return send(
-    response,
-    404,
-    'text/html; charset=utf-8',
-    notFound ? injectLiveReload(new TextDecoder().decode(notFound)) : 'Not found',
-  )
 }
 
-const contentType = (path: string): string => {
-  const type = mimeLookup(path) || 'application/octet-stream'
-  return /^(text\/|application\/(javascript|json))/.test(type) ? `${type}; charset=utf-8` : type
+/** A page compiled on request, or its Markdown export when the request prefers Markdown. */
+async function sendPage(
+  site: DevSite,
+  request: IncomingMessage,
+  response: ServerResponse,
+  route: { path: string; markdown?: string },
+) {
+  const slug = pageSlugOf(route.path) ?? 'index'
+  const result = await site.page(slug)
+  if (route.markdown && wantsMarkdown(request.headers.accept)) {
+    const markdown = result.files.get(route.markdown)
+    if (markdown) return send(response, 200, contentTypeOf(route.markdown), markdown)
+  }
+  const page = result.files.get(route.path)
+  if (!page) {
+    const own = result.diagnostics.filter((d) => d.severity === 'error')
+    return send(response, 500, 'text/html; charset=utf-8', renderErrorPage(`${slug} could not be built`, own))
+  }
+  const html = new TextDecoder().decode(page)
+  return send(response, 200, 'text/html; charset=utf-8', injectLiveReload(html), devPolicy(html))
 }
 
-function send(response: ServerResponse, status: number, type: string, body: string | Uint8Array): void {
-  response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' })
+/** A deployment's page policy, plus the live reload script the preview adds. */
+const devPolicy = (html: string): Record<string, string> => ({
+  'content-security-policy': sitePagePolicy({
+    inlineScripts: [...inlineScriptsOfHead(html), liveReloadSource],
+  }),
+})
+
+function send(
+  response: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Uint8Array,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, {
+    'content-type': type,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...headers,
+  })
   response.end(body)
 }
 

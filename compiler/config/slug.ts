@@ -46,7 +46,7 @@ export function slugProblem(slug: string): string | undefined {
   if (slug.length < 3 || slug.length > 63) return 'must be 3 to 63 characters'
   if (!/^[a-z0-9-]+$/.test(slug)) return 'may hold only lowercase letters a-z, digits and "-"'
   if (slug.startsWith('-') || slug.endsWith('-')) return 'must not start or end with "-"'
-  // `<deployment>--<slug>` is a preview host; a slug with "--" would be ambiguous there.
+  // `<preview-token>--<slug>` is a preview host; a slug with "--" would be ambiguous there.
   if (slug.includes('--')) return 'must not contain "--" (reserved for preview hosts)'
   if (reservedSlugs.has(slug)) return 'is reserved for the service; choose another'
   return undefined

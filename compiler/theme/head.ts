@@ -65,10 +65,20 @@ function renderFavicon(site: SiteContext, slug: string): string {
 /** JSON for inline scripts: `<` escaped so a value can never close the script element. */
 const scriptJson = (value: string): string => JSON.stringify(value).replace(/</g, '\\u003c')
 
+/**
+ * Where PostHog's script is loaded from and where it sends events: its cloud serves the script from
+ * `us-assets.i.posthog.com` beside the API at `us.i.posthog.com`; a self-hosted one from its own host.
+ * The page's Content-Security-Policy allows exactly these.
+ */
+export function posthogOrigins(host: string): { api: string; assets: string } {
+  const api = host.replace(/\/+$/, '')
+  return { api, assets: api.replace('.i.posthog.com', '-assets.i.posthog.com') }
+}
+
 /** PostHog's loader, only when the project configured it: nothing third-party loads otherwise. */
 export function renderAnalytics(analytics: AnalyticsSettings | undefined): string {
   const posthog = analytics?.posthog
   if (!posthog) return ''
-  const host = posthog.host.replace(/\/+$/, '')
-  return `<script>(function(){var k=${scriptJson(posthog.key)},h=${scriptJson(host)};window.posthog=window.posthog||[];var s=document.createElement('script');s.async=true;s.src=h.replace('.i.posthog.com','-assets.i.posthog.com')+'/static/array.js';s.onload=function(){window.posthog&&window.posthog.init&&window.posthog.init(k,{api_host:h,person_profiles:'identified_only'})};document.head.appendChild(s)})()</script>`
+  const { api: host, assets } = posthogOrigins(posthog.host)
+  return `<script>(function(){var k=${scriptJson(posthog.key)},h=${scriptJson(host)};window.posthog=window.posthog||[];var s=document.createElement('script');s.async=true;s.src=${scriptJson(`${assets}/static/array.js`)};s.onload=function(){window.posthog&&window.posthog.init&&window.posthog.init(k,{api_host:h,person_profiles:'identified_only'})};document.head.appendChild(s)})()</script>`
 }

@@ -12,7 +12,11 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ProjectRow } from '../db/repositories/projects.js'
 import { forbidden, notFound, unauthorized } from '../errors.js'
-import { hashToken, tokenKind } from './tokens.js'
+import { bearerKind } from './tokens.js'
+
+/** What a deploy key may do, said the same way by every route that refuses one. */
+const deployKeyLimit =
+  "Deploy keys may only create, upload, finalize and read their project's deployments; use a user token"
 
 export type Actor = { kind: 'user'; userId: string } | { kind: 'deployKey'; projectId: string; keyId: string }
 
@@ -29,18 +33,17 @@ export async function resolveBearer(
   request: FastifyRequest,
   token: string,
 ): Promise<{ actor: Actor } | { failure: string }> {
-  const kind = tokenKind(token)
+  const kind = bearerKind(token)
   if (!kind) return { failure: 'Malformed token: expected a dsa_… access token or a dk_… deploy key' }
   const { repos } = request.server
-  const hash = hashToken(token)
-  if (kind === 'user') {
-    const row = await repos.accessTokens.findByHash(hash)
+  if (kind === 'accessToken') {
+    const row = await repos.accessTokens.findByToken(token)
     if (!row) return { failure: 'Unknown or revoked token: sign in again' }
     if (Date.parse(row.expires_at) <= Date.now())
       return { failure: 'Expired token: refresh it or sign in again' }
     return { actor: { kind: 'user', userId: row.user_id } }
   }
-  const key = await repos.deployKeys.findActiveByHash(hash)
+  const key = await repos.deployKeys.findActiveByToken(token)
   if (!key) return { failure: 'Unknown or revoked deploy key' }
   await repos.deployKeys.touch(key.id)
   return { actor: { kind: 'deployKey', projectId: key.project_id, keyId: key.id } }
@@ -63,14 +66,13 @@ const actorPlugin: FastifyPluginAsync = async (app) => {
   })
 }
 
-export const actor = fp(actorPlugin, { name: 'actor', decorators: { fastify: ['repos'] } })
+export const actor = fp(actorPlugin, { name: 'actor', dependencies: ['database'] })
 
 /** The signed-in user's id; deploy keys may not use this route. */
 export function requireUser(request: FastifyRequest): string {
   const current = request.actor
   if (!current) throw unauthorized(request.authFailure)
-  if (current.kind !== 'user')
-    throw forbidden('Deploy keys may only create and upload deployments; use a user token')
+  if (current.kind !== 'user') throw forbidden(deployKeyLimit)
   return current.userId
 }
 
@@ -101,7 +103,7 @@ export async function requireProjectAccess(
   }
   if (project.id !== current.projectId) throw notYours
   if (!options.allowDeployKey) {
-    throw forbidden('Deploy keys may only create, upload, finalize and read deployments; use a user token')
+    throw forbidden(deployKeyLimit)
   }
   return project
 }

@@ -1,11 +1,22 @@
 /**
- * Bearer tokens: a kind prefix (`dsa_` user access token, `dk_` deploy key) and 32 random bytes in
- * base64url. Only the sha256 hash is stored, so a database leak gives no usable credential.
+ * Every secret the server hands out: a prefix that says what it is (so a leaked one is recognisable
+ * in logs and by secret scanners) and 32 random bytes in base64url. The holder sees it once; only its
+ * SHA-256 hash is stored, so a database leak gives no usable credential.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
-export const userTokenPrefix = 'dsa_'
-export const deployKeyPrefix = 'dk_'
+export const tokenPrefixes = {
+  /** A user's access token, sent as `Authorization: Bearer`. */
+  accessToken: 'dsa_',
+  /** A refresh token of the CLI's sign-in; rotated on every use. */
+  refreshToken: 'dsr_',
+  /** A single-use authorization code, redeemed within a minute. */
+  authorizationCode: 'dsc_',
+  /** A deploy key: deploys one project, nothing else. */
+  deployKey: 'dk_',
+} as const
+
+export type TokenKind = keyof typeof tokenPrefixes
 
 export interface IssuedToken {
   /** Shown to the caller once, never stored. */
@@ -13,12 +24,15 @@ export interface IssuedToken {
   hash: string
 }
 
-export function issueToken(prefix: string): IssuedToken {
-  const token = `${prefix}${randomBytes(32).toString('base64url')}`
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex')
+
+export function issueToken(kind: TokenKind): IssuedToken {
+  const token = `${tokenPrefixes[kind]}${randomBytes(32).toString('base64url')}`
   return { token, hash: hashToken(token) }
 }
 
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')
+/** A random identifier for rows addressed in URLs or forms (pending sign-ins, CSRF values): not guessable. */
+export const newOpaqueId = (): string => randomBytes(24).toString('base64url')
 
 /** Compare secrets without leaking, through timing, how many leading characters matched. */
 export function constantTimeEqual(a: string, b: string): boolean {
@@ -27,9 +41,12 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right)
 }
 
-/** A bearer token looks right before any lookup: known prefix, base64url body of the right length. */
-export function tokenKind(token: string): 'user' | 'deployKey' | undefined {
-  if (/^dsa_[A-Za-z0-9_-]{43}$/.test(token)) return 'user'
-  if (/^dk_[A-Za-z0-9_-]{43}$/.test(token)) return 'deployKey'
+const bearerShape = /^(dsa_|dk_)[A-Za-z0-9_-]{43}$/
+
+/** What a bearer token claims to be, checked before any lookup: a known prefix and a body of the right length. */
+export function bearerKind(token: string): 'accessToken' | 'deployKey' | undefined {
+  const prefix = bearerShape.exec(token)?.[1]
+  if (prefix === tokenPrefixes.accessToken) return 'accessToken'
+  if (prefix === tokenPrefixes.deployKey) return 'deployKey'
   return undefined
 }

@@ -42,12 +42,12 @@ export class BuildPipeline {
   }
 
   async #build(project: ProjectRow, deployment: DeploymentRow, promote: boolean): Promise<void> {
-    const { repos, hooks, log } = this.app
+    const { repos, log } = this.app
     const timings = JSON.parse(deployment.timings) as Record<string, number>
     try {
       const files = await repos.deployments.files(deployment.id)
       const previous = await repos.deployments.latestReadyWithCache(project.id)
-      const analytics = (await hooks.loadAnalytics(project.id)) ?? null
+      const posthog = await repos.analytics.posthogOf(project.id)
       // Aborting a task ends its worker thread: a runaway build frees its thread and never goes live.
       const signal = AbortSignal.timeout(this.timeoutMs)
       const result = await this.#pool.run(
@@ -56,7 +56,7 @@ export class BuildPipeline {
           files: files.map((file) => ({ path: file.path, sha256: file.sha256 })),
           cacheSha256: previous?.build_cache_sha256 ?? null,
           previousManifestSha256: previous?.site_manifest_sha256 ?? null,
-          analytics,
+          analytics: posthog ? { posthog } : null,
         },
         { signal },
       )

@@ -6,6 +6,8 @@ export interface SiteFileEntry {
   sha256: string
   size: number
   contentType: string
+  /** A build asset whose name holds its hash (the theme's CSS and JS): cached by browsers for a year. */
+  immutable?: true
   /** Blob of the brotli-compressed bytes, when compressing saved space. */
   br?: { sha256: string; size: number }
   /** Blob of the gzip-compressed bytes, when compressing saved space. */
@@ -15,6 +17,8 @@ export interface SiteFileEntry {
 export interface SiteManifest {
   version: 1
   files: Record<string, SiteFileEntry>
+  /** The pages' Content-Security-Policy from the build (absent in manifests made before it existed). */
+  contentSecurityPolicy?: string
 }
 
 /** Text formats worth precompressing; images and fonts are already compressed. */

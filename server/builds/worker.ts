@@ -6,8 +6,8 @@
 import { availableParallelism, setPriority } from 'node:os'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
-import mime from 'mime-types'
 import type { Diagnostic } from '../../compiler/diagnostics.js'
+import { contentTypeOf } from '../../compiler/serving/content-type.js'
 import type { AnalyticsSettings, BuildCache, BuildOptions, BuildResult } from '../../compiler/types.js'
 import { FilesystemBlobStore } from '../blobs/filesystem.js'
 import { isCompressible, type SiteFileEntry, type SiteManifest } from './site-manifest.js'
@@ -47,12 +47,6 @@ async function loadCompiler(): Promise<BuildSite> {
   const compilerModule = '../../compiler/build.js'
   buildSite ??= ((await import(compilerModule)) as { buildSite: BuildSite }).buildSite
   return buildSite
-}
-
-export const contentTypeOf = (path: string): string => {
-  if (path.endsWith('.md')) return 'text/markdown; charset=utf-8'
-  const type = mime.lookup(path) || 'application/octet-stream'
-  return /^text\/|javascript|json|xml|svg/.test(type) ? `${type}; charset=utf-8` : type
 }
 
 const brotliAsync = promisify(brotliCompress)
@@ -120,6 +114,7 @@ export default async function build(task: BuildTask): Promise<BuildTaskResult> {
 
   const manifest: SiteManifest = { version: 1, files: {} }
   if (result.ok) {
+    manifest.contentSecurityPolicy = result.contentSecurityPolicy
     const reusable = await previousVariants(blobs, task.previousManifestSha256)
     const outputs = [...result.files].sort(([a], [b]) => a.localeCompare(b))
     // Compression runs on libuv's thread pool, so a few files at a time use every core.
@@ -131,6 +126,7 @@ export default async function build(task: BuildTask): Promise<BuildTaskResult> {
           const contentType = contentTypeOf(path)
           const sha256 = await blobs.put(bytes)
           const entry: SiteFileEntry = { sha256, size: bytes.length, contentType }
+          if (result.hashedAssets.has(path)) entry.immutable = true
           if (isCompressible(contentType) && bytes.length > 512) {
             Object.assign(entry, reusable.get(sha256) ?? (await compressVariants(blobs, bytes)))
           }

@@ -2,7 +2,7 @@
  * Open the database: better-sqlite3 (WAL) in the data folder by default, PostgreSQL when a URL is
  * given. Both run the same migrations and the same repositories.
  */
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely'
@@ -23,6 +23,29 @@ export interface OpenDatabase {
 // PostgreSQL returns bigint (int8) as a string by default; sizes here fit in a double.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10))
 
+/**
+ * The data folder holds every tenant's sources, sites and (with SQLite) tokens' hashes: only the
+ * server's own user may enter it. A folder left 0755 by an older version is tightened as well.
+ */
+export function createDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  try {
+    chmodSync(dataDir, 0o700)
+  } catch (error) {
+    // A folder someone else owns (a mount point) keeps its mode: its owner chose it.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error
+  }
+}
+
+/**
+ * SQLite's files are the server's alone: the database is created 0600 before SQLite opens it (SQLite
+ * gives its -wal and -shm files the database's mode), and files an older version left 0644 are tightened.
+ */
+function makeSqliteFilesPrivate(path: string): void {
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600))
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600)
+}
+
 export function openDatabase(
   config: Pick<ServerConfig, 'dataDir' | 'databaseUrl' | 'databaseSchema'>,
 ): OpenDatabase {
@@ -38,8 +61,10 @@ export function openDatabase(
       ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
     }
   }
-  mkdirSync(config.dataDir, { recursive: true })
-  const sqlite = new SqliteDatabase(join(config.dataDir, 'docs.sqlite'))
+  createDataDir(config.dataDir)
+  const path = join(config.dataDir, 'docs.sqlite')
+  makeSqliteFilesPrivate(path)
+  const sqlite = new SqliteDatabase(path)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')

@@ -83,12 +83,46 @@ export interface DeployKeysTable {
   revoked_at: string | null
 }
 
-export interface SiteHostsTable {
-  /** Lower-case host, with port when not the default (`docs.example.com`). */
-  host: string
-  project_id: string
-  /** Mount point on that host, `''` for the root or `/docs`. */
-  path_prefix: string
+/** A CLI sign-in in progress, between /oauth/authorize and the identity provider's answer. */
+export interface OAuthRequestsTable {
+  id: string
+  client_id: string
+  redirect_uri: string
+  state: string
+  code_challenge: string
+  provider: string
+  upstream_verifier: string | null
+  upstream_nonce: string | null
+  csrf_hash: string | null
+  expires_at: string
+  created_at: string
+}
+
+/** Authorization codes: single use, short-lived, bound to the PKCE challenge. */
+export interface OAuthCodesTable {
+  id: string
+  code_hash: string
+  user_id: string
+  client_id: string
+  redirect_uri: string
+  code_challenge: string
+  /** The refresh-token family the code was exchanged for, so a replayed code can revoke it. */
+  family_id: string | null
+  used_at: string | null
+  expires_at: string
+  created_at: string
+}
+
+/** One row per issued refresh token; a family ties one sign-in's chain of rotations together. */
+export interface RefreshTokensTable {
+  id: string
+  token_hash: string
+  family_id: string
+  user_id: string
+  client_id: string
+  rotated_at: string | null
+  revoked_at: string | null
+  expires_at: string
   created_at: string
 }
 
@@ -100,5 +134,7 @@ export interface Database {
   deployment_files: DeploymentFilesTable
   blobs: BlobsTable
   deploy_keys: DeployKeysTable
-  site_hosts: SiteHostsTable
+  oauth_requests: OAuthRequestsTable
+  oauth_codes: OAuthCodesTable
+  refresh_tokens: RefreshTokensTable
 }

@@ -1,7 +1,7 @@
 /**
  * `GET/PUT/DELETE /projects/:projectId/analytics`: a project's PostHog settings (user tokens only).
- * The checks repeat the CLI's, since any client may call the API. The settings reach the built site
- * through `app.hooks.loadAnalytics`, which this plugin fills from the `project_analytics` table.
+ * The checks repeat the CLI's, since any client may call the API. Builds read the same settings
+ * through `repos.analytics`.
  */
 import type { FastifyPluginAsync } from 'fastify'
 import type { Kysely } from 'kysely'
@@ -109,7 +109,6 @@ export function analyticsLoader(db: Kysely<Database>) {
 
 export const analyticsRoutes: FastifyPluginAsync = async (app) => {
   const load = analyticsLoader(app.db)
-  app.hooks.loadAnalytics = load
   const settingsOf = async (projectId: string) => ({ posthog: (await load(projectId))?.posthog ?? null })
 
   app.get<{ Params: { projectId: string } }>(

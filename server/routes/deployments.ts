@@ -1,7 +1,8 @@
 /**
  * Deployments of a project, addressed by slug: create with a manifest, upload the missing files
  * (multipart batches, or ordered chunks for large files), finalize (build in a worker, optionally
- * promote), list, read, promote. A deploy key of the project may use every route here.
+ * promote), list, read, promote. A deploy key of the project may use every route here but promote
+ * (a rollback needs a user token); its own finalize still makes the deployment it pushed live.
  */
 import multipart from '@fastify/multipart'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'

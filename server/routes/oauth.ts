@@ -12,14 +12,11 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { AuthorizationServer, CLI_CLIENT_ID } from '../auth/oauth/authorization-server.js'
 import { OAuthError } from '../auth/oauth/errors.js'
 import { redactedRequestSerializer } from '../auth/oauth/log-redaction.js'
-import { hashSecret, newOpaqueId } from '../auth/oauth/secrets.js'
-import { SignInStore } from '../auth/oauth/store.js'
-import type { OAuthRequestRow } from '../auth/oauth/tables.js'
 import { chooseIdentityProvider, isLoopbackHost } from '../auth/providers/index.js'
 import { LOCAL_SIGN_IN_FIELD, renderMessagePage, renderSignInPage } from '../auth/providers/local.js'
 import { type Identity, isEmailAddress, SignInFailed } from '../auth/providers/types.js'
-import { hashToken, issueToken, userTokenPrefix } from '../auth/tokens.js'
-import { newId } from '../ids.js'
+import { newOpaqueId } from '../auth/tokens.js'
+import type { OAuthRequestRow } from '../db/repositories/sign-ins.js'
 
 /** The cookie that ties the local sign-in form to the browser that loaded it. */
 const SIGN_IN_COOKIE = 'docs_sign_in'
@@ -99,16 +96,7 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
   if (identity.kind === 'none') app.log.warn(identity.message)
   else app.log.info(identity.message)
 
-  const server = new AuthorizationServer({
-    store: new SignInStore(app.db),
-    accessTokens: {
-      mint: () => {
-        const { token, hash } = issueToken(userTokenPrefix)
-        return { token, tokenHash: hash, id: newId('tok') }
-      },
-    },
-    newUserId: () => newId('usr'),
-  })
+  const server = new AuthorizationServer(app.repos)
 
   // Per IP, whatever token is presented: these endpoints are where secrets are guessed.
   const bruteForceLimit = {
@@ -300,8 +288,7 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
     status: number,
     extra: { email?: string; error?: string } = {},
   ): Promise<FastifyReply> {
-    const csrfToken = newOpaqueId()
-    await server.store.setRequestCsrf(pending.id, hashSecret(csrfToken))
+    const csrfToken = await server.issueCsrfToken(pending)
     const origin = originOf(request)
     const secure = origin.startsWith('https:') ? '; Secure' : ''
     reply.header(
@@ -362,13 +349,8 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
       const form = asRecord(request.body)
       const pending = await localPending(form[LOCAL_SIGN_IN_FIELD.request])
       if (!pending) return sendPage(reply, identity.kind === 'local' ? 400 : 404, expiredPage)
-      const csrf = form[LOCAL_SIGN_IN_FIELD.csrf]
-      const cookie = readCookie(request, SIGN_IN_COOKIE)
       if (
-        typeof csrf !== 'string' ||
-        cookie !== csrf ||
-        pending.csrf_hash === null ||
-        hashSecret(csrf) !== pending.csrf_hash
+        !server.checkCsrfToken(pending, form[LOCAL_SIGN_IN_FIELD.csrf], readCookie(request, SIGN_IN_COOKIE))
       ) {
         return sendPage(
           reply,
@@ -443,7 +425,7 @@ const signInRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
       if (request.validationError || typeof token !== 'string') {
         return reply.code(400).send(new OAuthError('invalid_request', 'token is required').toBody())
       }
-      await server.revoke(token, hashToken)
+      await server.revoke(token)
       return {}
     },
   )

@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsync, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
-import { cliVersion } from '../../cli/version.js'
+import { packageVersion } from '../../lib/version.js'
 import { apiSchemas } from '../schemas.js'
 
 interface RouteSchema {
@@ -96,7 +96,7 @@ const openapiPlugin: FastifyPluginAsync = async (app) => {
     for (const schema of apiSchemas()) schemas[schema.$id] = toComponentRefs(schema)
     return {
       openapi: '3.0.3',
-      info: { title: 'Docs hosting API', version: cliVersion },
+      info: { title: 'Docs hosting API', version: packageVersion },
       servers: [{ url: `http://${app.config.apiHost}` }],
       components: {
         schemas,

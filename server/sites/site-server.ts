@@ -2,26 +2,37 @@
  * The hot path: Host + path → bytes. Runs as a plain Node request handler (app.ts hands site hosts
  * here before Fastify routing), reads only the in-memory caches, the site manifest and the blob store.
  *
- * URLs: a page `guide/setup/index.html` is canonical at `/guide/setup/` (the compiler's relative links
- * assume the trailing slash); `/guide/setup`, `/guide/setup.html` and `/guide/setup/index.html`
- * redirect there. `Accept: text/markdown` on a page answers its `.md` export.
+ * URLs are routed by compiler/serving/router.ts, the same router as `docsctl dev`. Pages carry the
+ * build's Content-Security-Policy; SVG, XML and HTML files that are not pages are sandboxed.
  */
-
 import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import escapeHtml from 'escape-html'
+import { LRUCache } from 'lru-cache'
+import { withBaseHref } from '../../compiler/serving/not-found.js'
+import { parseSiteUrl, routeSitePath, wantsMarkdown } from '../../compiler/serving/router.js'
+import {
+  isActiveContent,
+  SANDBOXED_FILE_POLICY,
+  sitePagePolicy,
+} from '../../compiler/serving/security-headers.js'
 import type { BlobStore } from '../blobs/store.js'
 import type { SiteFileEntry, SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
-import { LruCache } from './lru.js'
-import { HostResolver, type SiteTarget } from './resolve-host.js'
+import { missingSitePage } from './missing-site.js'
+import { HostResolver, pickTarget, type SiteTarget } from './resolve-host.js'
 import { disallowedPaths, pageUrlPath, renderRobots, renderSitemap } from './sitemap.js'
 
 /** Files bigger than this are streamed from the blob store instead of cached in memory. */
 const maxCachedFile = 1024 * 1024
-/** `_assets/site.3f9a0c1b.css`: a content hash in the name, so the bytes at that URL never change. */
-const hashedAsset = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i
+
+/** A page's policy: the build's, or (for deployments built before it existed) no inline script at all. */
+const pagePolicy = (manifest: SiteManifest): string =>
+  manifest.contentSecurityPolicy ?? sitePagePolicy({ inlineScripts: [] })
+
+/** A file that is not a page: one a browser would run script in is sandboxed. */
+const fileHeaders = (entry: SiteFileEntry): Record<string, string> =>
+  isActiveContent(entry.contentType) ? { 'content-security-policy': SANDBOXED_FILE_POLICY } : {}
 
 type Encoding = 'br' | 'gzip' | 'identity'
 
@@ -52,17 +63,17 @@ const preparedOverhead = 1024
 
 export class SiteServer {
   readonly hosts: HostResolver
-  readonly #manifests = new LruCache<string, SiteManifest>(256)
-  readonly #files: LruCache<string, Buffer>
+  readonly #manifests = new LRUCache<string, SiteManifest>({ max: 256 })
+  readonly #files: LRUCache<string, Buffer>
   /**
    * Keyed by deployment, host, URL and the request headers the answer varies on. A hit costs one Map
    * lookup and one writeHead: no routing, no header building, no await.
    */
-  readonly #prepared: LruCache<string, PreparedResponse>
+  readonly #prepared: LRUCache<string, PreparedResponse>
   /** Where unexpected failures go; app.ts points this at the server's logger. */
   onError: (error: unknown, request: IncomingMessage) => void = () => {}
   /** sitemap.xml and robots.txt, made per deployment and request host. */
-  readonly #hostFiles = new LruCache<string, { body: Buffer; etag: string }>(512)
+  readonly #hostFiles = new LRUCache<string, { body: Buffer; etag: string }>({ max: 512 })
 
   constructor(
     private readonly config: ServerConfig,
@@ -71,17 +82,22 @@ export class SiteServer {
   ) {
     this.hosts = new HostResolver(config, repos)
     // Half the memory budget for file bytes, half for prepared answers (which mostly share those bytes).
-    this.#files = new LruCache<string, Buffer>(config.memoryCacheBytes / 2, (bytes) => bytes.length)
-    this.#prepared = new LruCache<string, PreparedResponse>(
-      config.memoryCacheBytes / 2,
-      (prepared) => prepared.body.length + preparedOverhead,
-    )
+    const half = Math.max(1, Math.floor(config.memoryCacheBytes / 2))
+    this.#files = new LRUCache<string, Buffer>({
+      maxSize: half,
+      sizeCalculation: (bytes) => Math.max(1, bytes.length),
+    })
+    this.#prepared = new LRUCache<string, PreparedResponse>({
+      maxSize: half,
+      sizeCalculation: (prepared) => prepared.body.length + preparedOverhead,
+    })
   }
 
   /** Node request handler; never throws (an unexpected failure is a plain 500 without details). */
   handle = (request: IncomingMessage, response: ServerResponse): void => {
     if (request.method === 'GET' || request.method === 'HEAD') {
-      const site = this.hosts.peek(request.headers.host ?? '')
+      const targets = this.hosts.peek(request.headers.host ?? '')
+      const site = targets && pickTarget(targets, request.url ?? '/')
       if (site) {
         const prepared = this.#prepared.get(preparedKey(site, request))
         if (prepared) {
@@ -108,29 +124,21 @@ export class SiteServer {
     }
     const host = (request.headers.host ?? '').toLowerCase()
     const lookup = await this.hosts.resolve(host)
-    if ('missing' in lookup)
-      return this.#text(response, 404, `${lookup.missing}\n`, { 'cache-control': 'no-store' })
-    const site = lookup.target
+    if ('missing' in lookup) return this.#hostMissing(request, response, lookup)
+    const url = parseSiteUrl(request.url ?? '/')
+    if ('invalid' in url) return this.#text(response, 400, `${url.invalid}\n`)
+    const { query } = url
+    let path = url.path
+    // A custom domain may mount several projects under different prefixes: the longest that holds the path.
+    const site = pickTarget(lookup.targets, path)
+    if (!site) return this.#hostMissing(request, response, { missing: `No docs site at ${host}${path}` })
     if (site.preview) response.setHeader('x-robots-tag', 'noindex')
     const manifest = await this.#manifest(site.deploymentId)
     if (!manifest)
       return this.#text(response, 404, 'This deployment has no files\n', { 'cache-control': 'no-store' })
 
-    const rawUrl = request.url ?? '/'
-    const queryAt = rawUrl.indexOf('?')
-    const query = queryAt === -1 ? '' : rawUrl.slice(queryAt)
-    let path: string
-    try {
-      path = decodeURIComponent(queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt))
-    } catch {
-      return this.#text(response, 400, 'Malformed percent-encoding in the path\n')
-    }
-    if (!path.startsWith('/') || path.includes('\0') || path.split('/').includes('..')) {
-      return this.#text(response, 400, 'Invalid path\n')
-    }
     if (site.pathPrefix) {
       if (path === site.pathPrefix) return this.#redirect(response, `${site.pathPrefix}/${query}`)
-      if (!path.startsWith(`${site.pathPrefix}/`)) return this.#notFound(request, response, site, manifest)
       path = path.slice(site.pathPrefix.length)
     }
     const base = `${site.origin}${site.pathPrefix}`
@@ -139,26 +147,18 @@ export class SiteServer {
     if (key === 'sitemap.xml' || key === 'robots.txt')
       return this.#hostFile(request, response, site, manifest, base, key)
 
-    const prefix = site.pathPrefix
     const files = manifest.files
-    if (key === '' || key.endsWith('/')) {
-      const page = `${key}index.html`
-      if (files[page]) return this.#page(request, response, site, manifest, page, base)
-      const asFile = key.slice(0, -1)
-      if (asFile && files[asFile]) return this.#redirect(response, `${prefix}/${encodeURI(asFile)}${query}`)
-      return this.#notFound(request, response, site, manifest)
+    const route = routeSitePath(key, query, { has: (file) => files[file] !== undefined })
+    switch (route.type) {
+      case 'page':
+        return this.#page(request, response, site, manifest, route, base)
+      case 'file':
+        return this.#file(request, response, site, files[route.path]!, fileHeaders(files[route.path]!))
+      case 'redirect':
+        return this.#redirect(response, `${site.pathPrefix}${route.location}`)
+      case 'not-found':
+        return this.#notFound(request, response, site, manifest)
     }
-    if (key === 'index.html' || key.endsWith('/index.html')) {
-      if (files[key])
-        return this.#redirect(response, `${prefix}/${encodeURI(key.slice(0, -'index.html'.length))}${query}`)
-    } else if (files[key]) {
-      return this.#file(request, response, site, files[key], {})
-    }
-    if (files[`${key}/index.html`]) return this.#redirect(response, `${prefix}/${encodeURI(key)}/${query}`)
-    if (key.endsWith('.html') && files[`${key.slice(0, -5)}/index.html`]) {
-      return this.#redirect(response, `${prefix}/${encodeURI(key.slice(0, -5))}/${query}`)
-    }
-    return this.#notFound(request, response, site, manifest)
   }
 
   /** An HTML page, or its markdown export for `Accept: text/markdown`. */
@@ -167,20 +167,20 @@ export class SiteServer {
     response: ServerResponse,
     site: SiteTarget,
     manifest: SiteManifest,
-    page: string,
+    page: { path: string; markdown?: string },
     base: string,
   ): Promise<void> {
-    const urlPath = pageUrlPath(page) ?? ''
+    const urlPath = pageUrlPath(page.path) ?? ''
     const headers: Record<string, string> = { vary: 'Accept, Accept-Encoding' }
     const links = [`<${base}/${encodeURI(urlPath)}>; rel="canonical"`]
     if (manifest.files['llms.txt']) links.push(`<${base}/llms.txt>; rel="llms-txt"`)
     headers.link = links.join(', ')
-    const markdown = manifest.files[`${urlPath === '' ? 'index' : urlPath.slice(0, -1)}.md`]
-    if (markdown && /\btext\/markdown\b/.test(request.headers.accept ?? '')) {
+    const markdown = page.markdown === undefined ? undefined : manifest.files[page.markdown]
+    if (markdown && wantsMarkdown(request.headers.accept)) {
       return this.#file(request, response, site, markdown, headers)
     }
-    const entry = manifest.files[page]
-    if (entry) return this.#file(request, response, site, entry, headers)
+    headers['content-security-policy'] = pagePolicy(manifest)
+    return this.#file(request, response, site, manifest.files[page.path]!, headers)
   }
 
   async #file(
@@ -202,7 +202,7 @@ export class SiteServer {
       'surrogate-key': `project-${site.projectId} deployment-${site.deploymentId}`,
     }
     if (site.preview) headers['x-robots-tag'] = 'noindex'
-    if (status === 200 && hashedAsset.test(request.url ?? '')) {
+    if (status === 200 && entry.immutable) {
       headers['cache-control'] = 'public, max-age=31536000, immutable'
     } else {
       // Browsers revalidate every time (cheap with the ETag); a CDN may keep the page for a while and
@@ -270,12 +270,41 @@ export class SiteServer {
     const bytes = page ? await this.blobs.get(page.sha256) : undefined
     if (!bytes) return this.#text(response, 404, 'Page not found\n')
     // 404.html links relative to the site root; a <base> keeps them working at any depth of missing path.
-    const body = Buffer.from(withBase(bytes.toString('utf8'), `${site.pathPrefix}/`))
+    const body = Buffer.from(withBaseHref(bytes.toString('utf8'), `${site.pathPrefix}/`))
     response.writeHead(404, {
       'content-type': 'text/html; charset=utf-8',
       'content-length': body.length,
       'cache-control': 'public, max-age=0, must-revalidate',
       'x-content-type-options': 'nosniff',
+      'content-security-policy': pagePolicy(manifest),
+    })
+    response.end(request.method === 'HEAD' ? undefined : body)
+  }
+
+  /** A host that is no site, or a site with nothing live yet: two different pages, never cached. */
+  #hostMissing(
+    request: IncomingMessage,
+    response: ServerResponse,
+    lookup: { missing: string; noLiveDeployment?: true },
+  ) {
+    const body = Buffer.from(
+      lookup.noLiveDeployment
+        ? missingSitePage(
+            'Nothing published yet',
+            lookup.missing,
+            'This docs site exists, but none of its deployments is live yet. Push and promote a deployment to publish it.',
+          )
+        : missingSitePage(
+            'No docs site here',
+            lookup.missing,
+            'No docs site is served at this address. Check the spelling of the address.',
+          ),
+    )
+    response.writeHead(404, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': body.length,
+      'cache-control': 'no-store',
+      'content-security-policy': SANDBOXED_FILE_POLICY,
     })
     response.end(request.method === 'HEAD' ? undefined : body)
   }
@@ -357,14 +386,4 @@ export class SiteServer {
     })
     response.end(bytes)
   }
-}
-
-/** `html` with `<base href>` first in its head (or right after the doctype when it has no head tag). */
-function withBase(html: string, href: string): string {
-  const base = `<base href="${escapeHtml(href)}">`
-  const head = /<head(\s[^>]*)?>/i.exec(html)
-  if (head) return html.slice(0, head.index + head[0].length) + base + html.slice(head.index + head[0].length)
-  const doctype = /^<!doctype[^>]*>/i.exec(html)
-  const at = doctype ? doctype[0].length : 0
-  return html.slice(0, at) + base + html.slice(at)
 }

@@ -15,8 +15,8 @@ import { lookup } from 'mime-types'
 import type { Page } from 'playwright-core'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { buildSite } from '../../compiler/build.js'
+import { launchChromium, noChromium } from '../chromium.js'
 import { readFixture, shellSiteDir } from '../compiler/build/helpers.js'
-import { launchChromium, noChromium } from './chromium.js'
 
 const artifacts = fromPackageRoot('test-artifacts')
 const axeSource = readFileSync(fromPackageRoot('node_modules', 'axe-core', 'axe.min.js'), 'utf8')

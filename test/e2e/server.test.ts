@@ -39,6 +39,7 @@ interface HttpResult {
 interface DeploymentRecord {
   id: string
   live: boolean
+  previewUrl: string
   stats: { pagesRendered: number; pagesReused: number }
 }
 
@@ -197,7 +198,7 @@ test('docs-server end to end over real sockets', async (t) => {
     (await http(port, 'GET', '/quickstart/', { host: siteHost })).body.toString(),
     new RegExp(marker),
   )
-  const preview = await http(port, 'GET', '/quickstart/', { host: `${first.id}--${siteHost}` })
+  const preview = await http(port, 'GET', '/quickstart/', { host: new URL(first.record.previewUrl).host })
   assert.equal(preview.headers['x-robots-tag'], 'noindex')
   assert.doesNotMatch(preview.body.toString(), new RegExp(marker))
 

@@ -16,8 +16,8 @@ import type { Browser, Page } from 'playwright-core'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { buildSite } from '../../compiler/build.js'
 import type { SiteFiles } from '../../compiler/files.js'
+import { launchChromium, noChromium } from '../chromium.js'
 import { readFixture } from '../compiler/build/helpers.js'
-import { launchChromium, noChromium } from './chromium.js'
 
 const fixture = fromPackageRoot('test', 'compiler', 'build', 'fixtures', 'script-injection')
 

@@ -14,6 +14,23 @@ test('defaults need nothing: localhost:8080, SQLite in ./.docs-data', () => {
   assert.match(config.dataDir, /\.docs-data$/)
   assert.equal(config.maxFileBytes, 25 * 1024 * 1024)
   assert.equal(config.maxFilesPerDeployment, 20_000)
+  assert.deepEqual(config.trustProxy, [], 'X-Forwarded-For is believed from no one')
+})
+
+test('--trust-proxy takes addresses, CIDRs and proxy-addr’s named ranges, comma-separated', () => {
+  const { config } = loadConfig(['--trust-proxy', '10.0.0.1, 192.168.0.0/16,::1,fd00::/8,loopback'], {})
+  assert.deepEqual(config.trustProxy, ['10.0.0.1', '192.168.0.0/16', '::1', 'fd00::/8', 'loopback'])
+  assert.deepEqual(loadConfig([], { DOCS_TRUST_PROXY: '172.16.0.0/12' }).config.trustProxy, ['172.16.0.0/12'])
+  for (const bad of ['proxy.example.com', '10.0.0.0/33', '::/129', '10.0.0.1/8/8', '10.0.0.0/x', 'true']) {
+    assert.throws(
+      () => loadConfig(['--trust-proxy', bad], {}),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.startsWith('--trust-proxy / DOCS_TRUST_PROXY: expected addresses or CIDRs') &&
+        error.message.endsWith(`got "${bad}"`),
+      bad,
+    )
+  }
 })
 
 test('flags win over environment variables', () => {

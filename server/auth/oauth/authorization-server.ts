@@ -4,31 +4,20 @@
  * protocol decisions; routes only translate HTTP to these calls, and identity providers only answer
  * "who is this" for a pending sign-in.
  */
+import { isCodeVerifier, isS256Challenge, verifyCodeVerifier } from '../../../lib/pkce.js'
+import type { Repositories } from '../../db/repositories/index.js'
+import type { OAuthRequestRow } from '../../db/repositories/sign-ins.js'
+import type { User } from '../../db/repositories/users.js'
+import { constantTimeEqual, hashToken, newOpaqueId, tokenPrefixes } from '../tokens.js'
 import { OAuthError } from './errors.js'
-import { isCodeVerifier, isS256Challenge, verifyCodeVerifier } from './pkce.js'
 import { checkLoopbackRedirectUri, redirectWithParams } from './redirect-uri.js'
-import {
-  AUTHORIZATION_CODE_PREFIX,
-  hashSecret,
-  newOpaqueId,
-  newSecret,
-  REFRESH_TOKEN_PREFIX,
-} from './secrets.js'
-import type { SignedInUser, SignInStore } from './store.js'
-import type { OAuthRequestRow } from './tables.js'
 
 export const CLI_CLIENT_ID = 'docsctl'
 
-/** How access tokens are minted: the server core owns their format and hashing, sign-in only issues them. */
-export interface AccessTokenMinter {
-  /** A fresh token (`dsa_…`), its stored hash and a row id. */
-  mint(): { token: string; tokenHash: string; id: string }
-}
+/** The tables sign-in reads and writes, all through the repositories. */
+export type SignInRepositories = Pick<Repositories, 'users' | 'accessTokens' | 'signIns'>
 
 export interface AuthorizationServerOptions {
-  store: SignInStore
-  accessTokens: AccessTokenMinter
-  newUserId: () => string
   /** Lifetimes in seconds. */
   accessTokenTtl?: number
   refreshTokenTtl?: number
@@ -70,28 +59,20 @@ export interface UpstreamHandoff {
 const one = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
 
 export class AuthorizationServer {
-  readonly #store: SignInStore
-  readonly #accessTokens: AccessTokenMinter
-  readonly #newUserId: () => string
+  readonly #repos: SignInRepositories
   readonly #now: () => Date
   readonly accessTokenTtl: number
   readonly refreshTokenTtl: number
   readonly codeTtl: number
   readonly pendingSignInTtl: number
 
-  constructor(options: AuthorizationServerOptions) {
-    this.#store = options.store
-    this.#accessTokens = options.accessTokens
-    this.#newUserId = options.newUserId
+  constructor(repos: SignInRepositories, options: AuthorizationServerOptions = {}) {
+    this.#repos = repos
     this.#now = options.now ?? (() => new Date())
     this.accessTokenTtl = options.accessTokenTtl ?? 3600
     this.refreshTokenTtl = options.refreshTokenTtl ?? 30 * 24 * 3600
     this.codeTtl = options.codeTtl ?? 60
     this.pendingSignInTtl = options.pendingSignInTtl ?? 600
-  }
-
-  get store(): SignInStore {
-    return this.#store
   }
 
   /** Checks the query of GET /oauth/authorize. */
@@ -134,7 +115,7 @@ export class AuthorizationServer {
     id: string = newOpaqueId(),
   ): Promise<string> {
     const now = this.#now()
-    await this.#store.deleteExpired(now)
+    await this.#repos.signIns.deleteExpired(now)
     const row: OAuthRequestRow = {
       id,
       client_id: request.clientId,
@@ -148,12 +129,25 @@ export class AuthorizationServer {
       expires_at: new Date(now.getTime() + this.pendingSignInTtl * 1000).toISOString(),
       created_at: now.toISOString(),
     }
-    await this.#store.createRequest(row)
+    await this.#repos.signIns.createRequest(row)
     return id
   }
 
   async findPendingSignIn(id: string): Promise<OAuthRequestRow | undefined> {
-    return this.#store.findRequest(id, this.#now())
+    return this.#repos.signIns.findRequest(id, this.#now())
+  }
+
+  /** A new anti-forgery token for the sign-in form of a pending sign-in (set as a cookie and a form field). */
+  issueCsrfToken(pending: OAuthRequestRow): Promise<string> {
+    return this.#repos.signIns.issueCsrfToken(pending.id)
+  }
+
+  /** True when the form and the cookie carry the token issued last for this pending sign-in. */
+  checkCsrfToken(pending: OAuthRequestRow, fromForm: unknown, fromCookie: string | undefined): boolean {
+    if (typeof fromForm !== 'string' || fromCookie === undefined || pending.csrf_hash === null) return false
+    return (
+      constantTimeEqual(fromForm, fromCookie) && constantTimeEqual(hashToken(fromForm), pending.csrf_hash)
+    )
   }
 
   /**
@@ -163,30 +157,17 @@ export class AuthorizationServer {
   async completeSignIn(
     pending: OAuthRequestRow,
     identity: { email: string; name: string | null },
-  ): Promise<{ location: string; user: SignedInUser } | undefined> {
+  ): Promise<{ location: string; user: User } | undefined> {
     // Only the first completion counts, so a pending sign-in cannot yield two codes.
-    if (!(await this.#store.completeRequest(pending.id))) return undefined
-    const now = this.#now()
-    const user = await this.#store.findOrCreateUser(identity, this.#newUserId, now)
-    const code = newSecret(AUTHORIZATION_CODE_PREFIX)
-    await this.#store.createCode({
-      id: newOpaqueId(),
-      code_hash: hashSecret(code),
-      user_id: user.id,
-      client_id: pending.client_id,
-      redirect_uri: pending.redirect_uri,
-      code_challenge: pending.code_challenge,
-      family_id: null,
-      used_at: null,
-      expires_at: new Date(now.getTime() + this.codeTtl * 1000).toISOString(),
-      created_at: now.toISOString(),
-    })
+    if (!(await this.#repos.signIns.completeRequest(pending.id))) return undefined
+    const user = await this.#repos.users.findOrCreate(identity.email, identity.name)
+    const code = await this.#repos.signIns.issueCode(pending, user.id, this.codeTtl, this.#now())
     return { location: redirectWithParams(pending.redirect_uri, { code, state: pending.state }), user }
   }
 
   /** Sends the browser back to the CLI with an error instead of a code (the user declined or failed). */
   async abandonSignIn(pending: OAuthRequestRow, error: string, description: string): Promise<string> {
-    await this.#store.completeRequest(pending.id)
+    await this.#repos.signIns.completeRequest(pending.id)
     return redirectWithParams(pending.redirect_uri, {
       error,
       error_description: description,
@@ -228,11 +209,11 @@ export class AuthorizationServer {
       )
     }
     const now = this.#now()
-    const consumed = await this.#store.consumeCode(hashSecret(code), now)
+    const consumed = await this.#repos.signIns.consumeCode(code, now)
     if (!consumed) throw new OAuthError('invalid_grant', 'The authorization code is not valid')
     if ('reused' in consumed) {
       // RFC 6749 §4.1.2: a code presented twice may have been stolen; revoke what the first use produced.
-      if (consumed.reused.family_id) await this.#store.revokeFamily(consumed.reused.family_id, now)
+      if (consumed.reused.family_id) await this.#repos.signIns.revokeFamily(consumed.reused.family_id, now)
       throw new OAuthError('invalid_grant', 'The authorization code has already been used')
     }
     if (consumed.expires_at <= now.toISOString()) {
@@ -249,21 +230,21 @@ export class AuthorizationServer {
     if (!verifyCodeVerifier(codeVerifier, consumed.code_challenge)) {
       throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge')
     }
-    const user = await this.#store.findUser(consumed.user_id)
+    const user = await this.#repos.users.findById(consumed.user_id)
     if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists')
     const familyId = newOpaqueId()
-    await this.#store.linkCodeToFamily(consumed.id, familyId)
+    await this.#repos.signIns.linkCodeToFamily(consumed.id, familyId)
     return this.#issue(user.id, familyId, now)
   }
 
   async #refresh(body: Record<string, unknown>): Promise<TokenResponse> {
     const refreshToken = one(body.refresh_token)
     if (!refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required')
-    if (!refreshToken.startsWith(REFRESH_TOKEN_PREFIX) || refreshToken.length > 256) {
+    if (!refreshToken.startsWith(tokenPrefixes.refreshToken) || refreshToken.length > 256) {
       throw new OAuthError('invalid_grant', 'The refresh token is not valid')
     }
     const now = this.#now()
-    const spent = await this.#store.rotateRefreshToken(hashSecret(refreshToken), now)
+    const spent = await this.#repos.signIns.rotateRefreshToken(refreshToken, now)
     if ('refused' in spent) {
       const why = {
         unknown: 'The refresh token is not valid',
@@ -273,33 +254,18 @@ export class AuthorizationServer {
       }[spent.refused]
       throw new OAuthError('invalid_grant', why)
     }
-    const user = await this.#store.findUser(spent.user_id)
+    const user = await this.#repos.users.findById(spent.user_id)
     if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists')
     return this.#issue(user.id, spent.family_id, now)
   }
 
   async #issue(userId: string, familyId: string, now: Date): Promise<TokenResponse> {
-    const access = this.#accessTokens.mint()
-    await this.#store.insertAccessToken({
-      id: access.id,
-      token_hash: access.tokenHash,
-      user_id: userId,
-      expires_at: new Date(now.getTime() + this.accessTokenTtl * 1000).toISOString(),
-      created_at: now.toISOString(),
-      family_id: familyId,
-    })
-    const refreshToken = newSecret(REFRESH_TOKEN_PREFIX)
-    await this.#store.insertRefreshToken({
-      id: newOpaqueId(),
-      token_hash: hashSecret(refreshToken),
-      family_id: familyId,
-      user_id: userId,
-      client_id: CLI_CLIENT_ID,
-      rotated_at: null,
-      revoked_at: null,
-      expires_at: new Date(now.getTime() + this.refreshTokenTtl * 1000).toISOString(),
-      created_at: now.toISOString(),
-    })
+    const access = await this.#repos.accessTokens.issue(userId, this.accessTokenTtl, { familyId, now })
+    const refreshToken = await this.#repos.signIns.issueRefreshToken(
+      { family_id: familyId, user_id: userId, client_id: CLI_CLIENT_ID },
+      this.refreshTokenTtl,
+      now,
+    )
     return {
       access_token: access.token,
       token_type: 'Bearer',
@@ -312,16 +278,17 @@ export class AuthorizationServer {
    * POST /oauth/revoke (RFC 7009). Revoking a refresh token ends its whole sign-in; revoking an access
    * token ends that token. Unknown tokens are not an error, so the answer reveals nothing.
    */
-  async revoke(token: string, accessTokenHash: (token: string) => string): Promise<void> {
+  async revoke(token: string): Promise<void> {
     const now = this.#now()
-    if (token.startsWith(REFRESH_TOKEN_PREFIX)) {
-      const row = await this.#store.findRefreshToken(hashSecret(token))
-      if (row) await this.#store.revokeFamily(row.family_id, now)
+    const { signIns, accessTokens } = this.#repos
+    if (token.startsWith(tokenPrefixes.refreshToken)) {
+      const row = await signIns.findRefreshToken(token)
+      if (row) await signIns.revokeFamily(row.family_id, now)
       return
     }
-    const access = await this.#store.findAccessToken(accessTokenHash(token))
+    const access = await accessTokens.findByToken(token)
     if (!access) return
-    if (access.family_id) await this.#store.revokeFamily(access.family_id, now)
-    else await this.#store.deleteAccessToken(access.id)
+    if (access.family_id) await signIns.revokeFamily(access.family_id, now)
+    else await accessTokens.revoke(access.id)
   }
 }

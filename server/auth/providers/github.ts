@@ -2,8 +2,7 @@
  * GitHub as the identity provider, through an OAuth app. GitHub is not an OpenID Connect issuer, so the
  * user's address comes from the REST API: the primary email, and only when GitHub has verified it.
  */
-import { randomBytes } from 'node:crypto'
-import { s256Challenge } from '../oauth/pkce.js'
+import { createPkcePair } from '../../../lib/pkce.js'
 import {
   type Identity,
   isEmailAddress,
@@ -41,13 +40,13 @@ export class GitHubProvider implements UpstreamIdentityProvider {
   }
 
   async authorizationRedirect(state: string, redirectUri: string): Promise<UpstreamRedirect> {
-    const verifier = randomBytes(32).toString('base64url')
+    const { verifier, challenge } = createPkcePair()
     const url = new URL(`${this.#webUrl}/login/oauth/authorize`)
     url.searchParams.set('client_id', this.#options.clientId)
     url.searchParams.set('redirect_uri', redirectUri)
     url.searchParams.set('scope', 'read:user user:email')
     url.searchParams.set('state', state)
-    url.searchParams.set('code_challenge', s256Challenge(verifier))
+    url.searchParams.set('code_challenge', challenge)
     url.searchParams.set('code_challenge_method', 'S256')
     url.searchParams.set('allow_signup', 'false')
     return { url: url.href, verifier }

@@ -1,5 +1,6 @@
+/** Deploy keys (`dk_…`): a project's credentials for CI. The token is returned once; only its hash is kept. */
 import type { Kysely, Selectable } from 'kysely'
-import { deployKeyPrefix, issueToken } from '../../auth/tokens.js'
+import { hashToken, issueToken } from '../../auth/tokens.js'
 import { newId, nowIso } from '../../ids.js'
 import type { Database, DeployKeysTable } from '../schema.js'
 
@@ -26,7 +27,7 @@ export function deployKeysRepository(db: Kysely<Database>) {
   return {
     /** The token is returned once; only its hash and a short display prefix are kept. */
     async create(projectId: string, name: string): Promise<{ deployKey: DeployKeySummary; token: string }> {
-      const { token, hash } = issueToken(deployKeyPrefix)
+      const { token, hash } = issueToken('deployKey')
       const row: DeployKeyRow = {
         id: newId('key'),
         project_id: projectId,
@@ -51,11 +52,11 @@ export function deployKeysRepository(db: Kysely<Database>) {
         .orderBy('id')
         .execute(),
 
-    findActiveByHash: (hash: string): Promise<DeployKeyRow | undefined> =>
+    findActiveByToken: (token: string): Promise<DeployKeyRow | undefined> =>
       db
         .selectFrom('deploy_keys')
         .selectAll()
-        .where('token_hash', '=', hash)
+        .where('token_hash', '=', hashToken(token))
         .where('revoked_at', 'is', null)
         .executeTakeFirst(),
 

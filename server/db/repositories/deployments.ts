@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import { newId, nowIso } from '../../ids.js'
+import { newPreviewToken } from '../../sites/preview-token.js'
 import type { Database, DeploymentFilesTable, DeploymentStatus, DeploymentsTable } from '../schema.js'
 
 export type DeploymentRow = Selectable<DeploymentsTable>
@@ -86,6 +87,7 @@ export function deploymentsRepository(db: Kysely<Database>) {
         error: null,
         site_manifest_sha256: null,
         build_cache_sha256: null,
+        preview_token: newPreviewToken(),
         created_at: now,
         updated_at: now,
       }
@@ -114,6 +116,15 @@ export function deploymentsRepository(db: Kysely<Database>) {
         .selectFrom('deployments')
         .selectAll()
         .where('id', '=', id)
+        .where('project_id', '=', projectId)
+        .executeTakeFirst(),
+
+    /** The deployment a preview host names, only within the project of that host's slug. */
+    findByPreviewToken: (projectId: string, token: string): Promise<DeploymentRow | undefined> =>
+      db
+        .selectFrom('deployments')
+        .selectAll()
+        .where('preview_token', '=', token)
         .where('project_id', '=', projectId)
         .executeTakeFirst(),
 

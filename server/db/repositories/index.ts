@@ -1,19 +1,25 @@
 /** Every repository over one Kysely instance; app.ts decorates the Fastify instance with this as `repos`. */
 import type { Kysely } from 'kysely'
 import type { Database } from '../schema.js'
+import { accessTokensRepository } from './access-tokens.js'
+import { analyticsRepository } from './analytics.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
-import { projectsRepository, siteHostsRepository } from './projects.js'
-import { accessTokensRepository, usersRepository } from './users.js'
+import { domainsRepository } from './domains.js'
+import { projectsRepository } from './projects.js'
+import { signInsRepository } from './sign-ins.js'
+import { usersRepository } from './users.js'
 
 export function createRepositories(db: Kysely<Database>) {
   return {
     users: usersRepository(db),
     accessTokens: accessTokensRepository(db),
+    signIns: signInsRepository(db),
     projects: projectsRepository(db),
-    siteHosts: siteHostsRepository(db),
     deployments: deploymentsRepository(db),
     deployKeys: deployKeysRepository(db),
+    analytics: analyticsRepository(db),
+    domains: domainsRepository(db),
   }
 }
 

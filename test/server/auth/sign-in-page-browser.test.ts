@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { test } from 'node:test'
 import { signIn } from '../../../cli/auth/login.js'
-import { launchChromium } from '../../e2e/chromium.js'
+import { launchChromium } from '../../chromium.js'
 import { buildTestApp } from './harness.js'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { migrateToLatest, openDatabase } from '../../../server/db/index.js'
 import { createRepositories } from '../../../server/db/repositories/index.js'
+import { markVerified } from '../domains/dns-server.js'
 import { engines, freshSchema, postgresUrl, sha256, testConfig } from '../helper.js'
 
 for (const engine of engines) {
@@ -149,7 +150,7 @@ for (const engine of engines) {
       assert.equal((await repos.deployments.findById(first.deployment.id))?.status, 'failed')
     })
 
-    test('deploy keys are stored hashed, listed, revoked; site hosts map to projects', async (t) => {
+    test('deploy keys are stored hashed, listed, revoked; a domain claim is made once and serves once verified', async (t) => {
       const { repos } = await open(t)
       const owner = await repos.users.findOrCreate('o@example.com')
       const project = await repos.projects.create({
@@ -166,10 +167,27 @@ for (const engine of engines) {
       assert.equal(await repos.deployKeys.revoke(project.id, deployKey.id), false)
       assert.equal((await repos.deployKeys.listActive(project.id)).length, 0)
 
-      await repos.siteHosts.add('Docs.Example.com', project.id, '/docs')
-      assert.equal((await repos.siteHosts.find('docs.example.com'))?.path_prefix, '/docs')
-      await repos.siteHosts.remove('docs.example.com')
-      assert.equal(await repos.siteHosts.find('docs.example.com'), undefined)
+      const domain = await repos.domains.create({
+        projectId: project.id,
+        hostname: 'docs.example.com',
+        pathPrefix: '/docs',
+      })
+      assert.ok(domain)
+      assert.equal(
+        await repos.domains.create({
+          projectId: project.id,
+          hostname: 'docs.example.com',
+          pathPrefix: '/docs',
+        }),
+        undefined,
+        'the same (hostname, prefix) is claimed once',
+      )
+      assert.deepEqual(await repos.domains.servingMounts('docs.example.com'), [], 'pending: not served')
+      await markVerified(repos, domain)
+      assert.equal((await repos.domains.servingMounts('docs.example.com'))[0]?.pathPrefix, '/docs')
+      assert.equal(await repos.domains.isVerifiedHost('docs.example.com'), true)
+      await repos.domains.remove(domain.id)
+      assert.deepEqual(await repos.domains.servingMounts('docs.example.com'), [])
     })
   })
 }

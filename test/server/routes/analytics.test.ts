@@ -38,10 +38,10 @@ async function setUp(t: { after: (fn: () => Promise<void>) => void }) {
   return { app, project, ownerToken, strangerToken, deployKey, call }
 }
 
-test('set, read and remove PostHog settings; builds read them through the hook', async (t) => {
+test('set, read and remove PostHog settings; builds read them through the repository', async (t) => {
   const { app, project, ownerToken, call } = await setUp(t)
   assert.deepEqual((await call('GET', ownerToken)).json(), { posthog: null })
-  assert.equal(await app.hooks.loadAnalytics(project.id), undefined)
+  assert.equal(await app.repos.analytics.posthogOf(project.id), undefined)
 
   const saved = await call('PUT', ownerToken, { provider: 'posthog', key })
   assert.equal(saved.statusCode, 200)
@@ -49,15 +49,16 @@ test('set, read and remove PostHog settings; builds read them through the hook',
 
   const moved = await call('PUT', ownerToken, { provider: 'posthog', key, host: 'https://eu.i.posthog.com/' })
   assert.deepEqual(moved.json(), { posthog: { key, host: 'https://eu.i.posthog.com' } })
-  assert.deepEqual(await app.hooks.loadAnalytics(project.id), {
-    posthog: { key, host: 'https://eu.i.posthog.com' },
+  assert.deepEqual(await app.repos.analytics.posthogOf(project.id), {
+    key,
+    host: 'https://eu.i.posthog.com',
   })
 
   const removed = await call('DELETE', ownerToken)
   assert.equal(removed.statusCode, 204)
   assert.equal(removed.body, '')
   assert.deepEqual((await call('GET', ownerToken)).json(), { posthog: null })
-  assert.equal(await app.hooks.loadAnalytics(project.id), undefined)
+  assert.equal(await app.repos.analytics.posthogOf(project.id), undefined)
 })
 
 test('the server repeats the client checks on key and host', async (t) => {

@@ -27,7 +27,10 @@ for (const engine of engines) {
       assert.equal(ready.status, 'ready')
       assert.equal(ready.live, true)
       assert.equal(ready.url, 'http://acme.localhost:8080/')
-      assert.equal(ready.previewUrl, `http://${first.id}--acme.localhost:8080/`)
+      const row = await app.repos.deployments.findById(first.id)
+      assert.match(row!.preview_token, /^[2-7a-z]{26}$/)
+      assert.equal(ready.previewUrl, `http://${row!.preview_token}--acme.localhost:8080/`)
+      assert.ok(!ready.previewUrl.includes(first.id), 'the preview URL does not reveal the deployment id')
       assert.equal(first.uploadedPaths.length, site.size)
 
       const page = await app.inject({ method: 'GET', url: '/', headers: { host: 'acme.localhost:8080' } })
@@ -118,8 +121,11 @@ for (const engine of engines) {
       assert.equal(again.statusCode, 200, again.body)
       assert.equal(again.json().live, false)
       assert.equal((await app.repos.projects.findBySlug('polled'))?.live_deployment_id, null)
-      const preview = await app.inject({ url: '/', headers: { host: `${id}--polled.localhost:8080` } })
+      const previewHost = new URL(again.json().previewUrl).host
+      const preview = await app.inject({ url: '/', headers: { host: previewHost } })
       assert.equal(preview.statusCode, 200)
+      const byId = await app.inject({ url: '/', headers: { host: `${id}--polled.localhost:8080` } })
+      assert.equal(byId.statusCode, 404, 'a deployment id does not name its preview host')
       assert.equal(
         (await app.inject({ url: '/', headers: { host: 'polled.localhost:8080' } })).statusCode,
         404,

@@ -4,54 +4,10 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib'
-import type { FastifyInstance } from 'fastify'
-import type { SiteManifest } from '../../../server/builds/site-manifest.js'
-import { contentTypeOf } from '../../../server/builds/worker.js'
+import { gunzipSync } from 'node:zlib'
+import { markVerified } from '../domains/dns-server.js'
 import { createProject, signIn, testApp } from '../helper.js'
-
-const page = (title: string) => `<!doctype html><title>${title}</title>${'<p>docs</p>'.repeat(100)}`
-
-/** Store files as a ready deployment of `slug` (precompressed like the build worker does). */
-async function publish(app: FastifyInstance, slug: string, files: Record<string, string>, live = true) {
-  const project = await app.repos.projects.findBySlug(slug)
-  if (!project) throw new Error('no project')
-  const manifest: SiteManifest = { version: 1, files: {} }
-  for (const [path, text] of Object.entries(files)) {
-    const bytes = Buffer.from(text)
-    const brotli = brotliCompressSync(bytes)
-    const gzip = gzipSync(bytes)
-    manifest.files[path] = {
-      sha256: await app.blobs.put(bytes),
-      size: bytes.length,
-      contentType: contentTypeOf(path),
-      br: { sha256: await app.blobs.put(brotli), size: brotli.length },
-      gzip: { sha256: await app.blobs.put(gzip), size: gzip.length },
-    }
-  }
-  const { deployment } = await app.repos.deployments.create({
-    projectId: project.id,
-    branch: 'main',
-    commitMessage: null,
-    environment: null,
-    files: [],
-    blobExists: async () => false,
-  })
-  await app.repos.deployments.finishBuild(deployment.id, {
-    status: 'ready',
-    diagnostics: [],
-    timings: {},
-    stats: { pagesRendered: 1, pagesReused: 0 },
-    error: null,
-    siteManifestSha256: await app.blobs.put(Buffer.from(JSON.stringify(manifest))),
-    buildCacheSha256: null,
-  })
-  if (live) {
-    await app.repos.projects.setLiveDeployment(project.id, deployment.id)
-    app.sites.hosts.forgetProject(project.id)
-  }
-  return { deploymentId: deployment.id, projectId: project.id }
-}
+import { hashedCss, page, publish } from './publish.js'
 
 const site = {
   'index.html': page('Home'),
@@ -62,7 +18,9 @@ const site = {
   'llms.txt': '# Docs\n',
   'robots.txt': 'User-agent: *\nAllow: /\nDisallow: /internal/\n',
   'internal/index.html': page('Internal'),
-  '_assets/site.0123456789abcdef.css': 'body{color:red}'.repeat(50),
+  [hashedCss]: 'body{color:red}'.repeat(50),
+  'screenshot-20240101.png': 'not really a png',
+  'images/diagram.0123456789abcdef.svg': '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
 }
 
 async function siteApp(t: Parameters<typeof testApp>[0]) {
@@ -153,13 +111,24 @@ test('ETag and 304, HEAD, brotli and gzip by Accept-Encoding, immutable hashed a
   const identity = await get('/', { 'accept-encoding': 'br;q=0, gzip;q=0' })
   assert.equal(identity.headers['content-encoding'], undefined)
 
-  const css = await get('/_assets/site.0123456789abcdef.css')
+  const css = await get(`/${hashedCss}`)
   assert.equal(css.headers['cache-control'], 'public, max-age=31536000, immutable')
   assert.match(css.headers['content-type'] as string, /^text\/css/)
+  // Only the build's own hashed assets are immutable: never an author's file or a query string.
+  for (const url of [
+    '/screenshot-20240101.png',
+    '/images/diagram.0123456789abcdef.svg',
+    '/screenshot-20240101.png?v=0123456789abcdef.css',
+    '/?v=0123456789abcdef.js',
+  ]) {
+    const response = await get(url)
+    assert.equal(response.statusCode, 200, url)
+    assert.equal(response.headers['cache-control'], 'public, max-age=0, must-revalidate', url)
+  }
 })
 
 test('markdown exports, sitemap per host, previews are noindex', async (t) => {
-  const { app, get, deploymentId } = await siteApp(t)
+  const { app, get, deploymentId, previewToken } = await siteApp(t)
   const md = await get('/guide/setup/', { accept: 'text/markdown' })
   assert.equal(md.statusCode, 200)
   assert.equal(md.body, '# Setup\n')
@@ -180,17 +149,26 @@ test('markdown exports, sitemap per host, previews are noindex', async (t) => {
   )
   assert.match(robots.headers['content-type'] as string, /^text\/plain/)
 
-  const preview = await get('/', {}, `${deploymentId}--acme.localhost:8080`)
+  const preview = await get('/', {}, `${previewToken}--acme.localhost:8080`)
   assert.equal(preview.statusCode, 200)
   assert.equal(preview.headers['x-robots-tag'], 'noindex')
+  const byId = await get('/', {}, `${deploymentId}--acme.localhost:8080`)
+  assert.equal(byId.statusCode, 404, 'a deployment id no longer names a preview host')
   const unknownPreview = await get('/', {}, 'dpl_aaaaaaaaaaaaaaaa--acme.localhost:8080')
   assert.equal(unknownPreview.statusCode, 404)
+  const guessed = await get('/', {}, `${'a'.repeat(26)}--acme.localhost:8080`)
+  assert.equal(guessed.statusCode, 404)
   const unknown = await get('/', {}, 'nobody.localhost:8080')
   assert.equal(unknown.statusCode, 404)
 
-  // A custom domain from the site_hosts table, mounted under /docs.
+  // A verified custom domain, mounted under /docs.
   const project = await app.repos.projects.findBySlug('acme')
-  await app.repos.siteHosts.add('docs.example.com', project!.id, '/docs')
+  const domain = await app.repos.domains.create({
+    projectId: project!.id,
+    hostname: 'docs.example.com',
+    pathPrefix: '/docs',
+  })
+  await markVerified(app.repos, domain!)
   const custom = await get('/docs/guide/setup/', {}, 'docs.example.com')
   assert.equal(custom.statusCode, 200)
   assert.match(
@@ -202,7 +180,7 @@ test('markdown exports, sitemap per host, previews are noindex', async (t) => {
     customRobots.body,
     'User-agent: *\nAllow: /docs/\nDisallow: /docs/internal/\nSitemap: https://docs.example.com/docs/sitemap.xml\n',
   )
-  const previewRobots = await get('/robots.txt', {}, `${deploymentId}--acme.localhost:8080`)
+  const previewRobots = await get('/robots.txt', {}, `${previewToken}--acme.localhost:8080`)
   assert.equal(previewRobots.body, 'User-agent: *\nDisallow: /\n')
   const outside = await get('/guide/setup/', {}, 'docs.example.com')
   assert.equal(outside.statusCode, 404)

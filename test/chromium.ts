@@ -1,13 +1,13 @@
-/** The Chromium every browser test drives (Debian's, through playwright-core), launched one way. */
+/** Chromium for browser tests (playwright-core drives the system's /usr/bin/chromium, headless). */
 import { existsSync } from 'node:fs'
 import { type Browser, chromium } from 'playwright-core'
 
 export const chromiumPath = '/usr/bin/chromium'
 
-/** For `test(…, { skip })`: a reason to skip when this machine has no Chromium. */
+/** `false`, or the reason browser tests skip on this machine. */
 export const noChromium: false | string = !existsSync(chromiumPath) && 'no chromium'
 
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     args: [
@@ -17,6 +17,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   })
 }

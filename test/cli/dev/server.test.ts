@@ -1,0 +1,82 @@
+/**
+ * `docsctl dev` through the shared site router: .docsignore holds for files changed while it runs,
+ * pages carry the deployment's policy (plus the live reload script), uploaded SVG is sandboxed, and a
+ * page answers its Markdown export to `Accept: text/markdown`.
+ */
+import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type TestContext, test } from 'node:test'
+import { startDevServer } from '../../../cli/dev/server.js'
+import { fromPackageRoot } from '../../../compiler/assets.js'
+import { SANDBOXED_FILE_POLICY } from '../../../compiler/serving/security-headers.js'
+
+const fixture = fromPackageRoot('test', 'compiler', 'build', 'fixtures', 'shell-site')
+
+async function serveCopy(t: TestContext, extra: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'docsctl-dev-router-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  cpSync(fixture, dir, { recursive: true })
+  for (const [path, text] of Object.entries(extra)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true })
+    writeFileSync(join(dir, path), text)
+  }
+  const server = await startDevServer({ dir, port: 0, log: () => {} })
+  t.after(() => server.close())
+  const fetchPath = (path: string, headers: Record<string, string> = {}) =>
+    fetch(new URL(path, server.url), { redirect: 'manual', headers })
+  return { dir, fetchPath }
+}
+
+async function untilStatus(fetchPath: (path: string) => Promise<Response>, path: string, status: number) {
+  let last = 0
+  for (let attempt = 0; attempt < 200; attempt++) {
+    last = (await fetchPath(path)).status
+    if (last === status) return
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  assert.equal(last, status, path)
+}
+
+test('files changed while dev runs are left out when .docsignore lists them', async (t) => {
+  const { dir, fetchPath } = await serveCopy(t, { '.docsignore': 'drafts/\n*.secret.txt\n' })
+  mkdirSync(join(dir, 'drafts'))
+  writeFileSync(join(dir, 'drafts', 'plan.txt'), 'not for readers')
+  writeFileSync(join(dir, 'keys.secret.txt'), 'not for readers')
+  writeFileSync(join(dir, 'notes.txt'), 'for readers')
+  await untilStatus(fetchPath, '/notes.txt', 200)
+  assert.equal((await fetchPath('/drafts/plan.txt')).status, 404)
+  assert.equal((await fetchPath('/keys.secret.txt')).status, 404)
+
+  // A changed .docsignore applies at once to files already read.
+  writeFileSync(join(dir, '.docsignore'), 'drafts/\n*.secret.txt\nnotes.txt\n')
+  await untilStatus(fetchPath, '/notes.txt', 404)
+})
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
+
+test('dev pages carry the policy a deployment sends, with the live reload script allowed', async (t) => {
+  const { fetchPath } = await serveCopy(t)
+  const home = await fetchPath('/')
+  const html = await home.text()
+  const policy = home.headers.get('content-security-policy') ?? ''
+  assert.match(policy, /object-src 'none'/)
+  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!)
+  assert.ok(scripts.length >= 2, 'the colour-mode script and the live reload script')
+  for (const script of scripts) assert.ok(policy.includes(sha256(script)), script.slice(0, 40))
+
+  const logo = await fetchPath('/logo/light.svg')
+  assert.equal(logo.status, 200)
+  assert.equal(logo.headers.get('content-security-policy'), SANDBOXED_FILE_POLICY)
+  assert.equal(logo.headers.get('x-content-type-options'), 'nosniff')
+
+  const markdown = await fetchPath('/guide/setup/', { accept: 'text/markdown' })
+  assert.match(markdown.headers.get('content-type') ?? '', /^text\/markdown/)
+  assert.match(await markdown.text(), /^# Setup/)
+
+  const deep = await fetchPath('/no/such/page/')
+  assert.equal(deep.status, 404)
+  assert.match(await deep.text(), /<base href="\/">/, '404.html links resolve from the site root')
+})

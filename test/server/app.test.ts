@@ -1,0 +1,128 @@
+/** The app as a plugin: its wiring, the client address behind a proxy, and the data folder's modes. */
+import assert from 'node:assert/strict'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, test } from 'node:test'
+import Fastify from 'fastify'
+import { buildApp, docsApp } from '../../server/app.js'
+import { openDatabase } from '../../server/db/index.js'
+import {
+  bearer,
+  createProject,
+  deploy,
+  type Engine,
+  engines,
+  fixtureSite,
+  signIn,
+  testApp,
+  testConfig,
+} from './helper.js'
+
+const key = 'phc_0123456789abcdefghijklmnopqrstuv'
+
+test('docsApp registers into any Fastify instance and shares its decorators and error handling with it', async (t) => {
+  const config = await testConfig(t, 'sqlite')
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(docsApp, { config })
+  assert.equal(app.config, config)
+  assert.equal(app.dbEngine, 'sqlite')
+  assert.ok(app.repos.users && app.builds && app.sites && app.blobs)
+  assert.equal((await app.inject({ url: '/health' })).statusCode, 200)
+  // The root's error handler is the app's: an unknown route gets the API's error shape.
+  const missing = await app.inject({ url: '/nowhere' })
+  assert.equal(missing.statusCode, 404)
+  assert.deepEqual(missing.json(), { error: 'No route GET /nowhere' })
+})
+
+test('a build reads the project’s analytics settings through the repository', async (t) => {
+  const app = await testApp(t)
+  const token = await signIn(app)
+  const project = await createProject(app, token, 'acme')
+  const saved = await app.inject({
+    method: 'PUT',
+    url: `/projects/${project.id}/analytics`,
+    headers: bearer(token),
+    payload: { provider: 'posthog', key },
+  })
+  assert.equal(saved.statusCode, 200)
+  const { finalized } = await deploy(app, token, 'acme', await fixtureSite('minimal'))
+  assert.equal(finalized.statusCode, 200, finalized.body)
+  const page = await app.inject({ url: '/', headers: { host: 'acme.localhost:8080' } })
+  assert.equal(page.statusCode, 200)
+  assert.match(page.body, new RegExp(key))
+})
+
+/** A sign-in form post with a made-up pending sign-in, as a guesser would send, from a client behind the proxy. */
+const bogusSignIn = (app: Awaited<ReturnType<typeof testApp>>, client: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/oauth/sign-in',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': client },
+    payload: 'request=made-up&csrf=made-up&email=guess%40example.com',
+  })
+
+test('behind a trusted proxy, 30 bogus sign-ins from one client do not lock out another', async (t) => {
+  // inject() comes from 127.0.0.1, standing in for the reverse proxy.
+  const app = await testApp(t, 'sqlite', { trustProxy: ['127.0.0.1'] })
+  for (let attempt = 0; attempt < 30; attempt++) {
+    assert.equal((await bogusSignIn(app, '203.0.113.7')).statusCode, 400)
+  }
+  assert.equal((await bogusSignIn(app, '203.0.113.7')).statusCode, 429, 'the guesser is limited')
+  assert.equal((await bogusSignIn(app, '198.51.100.9')).statusCode, 400, 'another client is not')
+  // The forwarded address is the one a proxy appended last, not one the client made up before it.
+  assert.equal((await bogusSignIn(app, '198.51.100.9, 203.0.113.7')).statusCode, 429)
+})
+
+test('without --trust-proxy, X-Forwarded-For is ignored: every forwarded client shares the proxy’s budget', async (t) => {
+  const app = await testApp(t)
+  for (let attempt = 0; attempt < 30; attempt++) {
+    assert.equal((await bogusSignIn(app, `203.0.113.${attempt}`)).statusCode, 400)
+  }
+  assert.equal((await bogusSignIn(app, '198.51.100.9')).statusCode, 429)
+})
+
+const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777
+
+for (const engine of engines) {
+  describe(`the app's storage (${engine})`, () => {
+    test('closing the app lets a running build finish before the database closes', async (t) => {
+      const config = await testConfig(t, engine)
+      const app = await buildApp(config)
+      const token = await signIn(app)
+      await createProject(app, token, 'closing')
+      const { id, finalized } = await deploy(app, token, 'closing', await fixtureSite('minimal'), {
+        waitSeconds: 0,
+      })
+      assert.equal(finalized.statusCode, 202, finalized.body)
+      await app.close()
+      const { db } = openDatabase(config)
+      t.after(() => db.destroy())
+      const row = await db
+        .selectFrom('deployments')
+        .select(['status', 'error'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+      assert.deepEqual(row, { status: 'ready', error: null })
+    })
+
+    test('is created 0700, even when the database lives elsewhere', async (t) => {
+      const config = await testConfig(t, engine)
+      const dataDir = join(config.dataDir, 'nested', 'data')
+      const app = await buildApp({ ...config, dataDir })
+      t.after(() => app.close())
+      assert.equal(await modeOf(dataDir), 0o700)
+      assert.equal(await modeOf(join(config.dataDir, 'nested')), 0o700)
+    })
+  })
+}
+
+test('SQLite’s database, WAL and shared-memory files are 0600', async (t) => {
+  const engine: Engine = 'sqlite'
+  const app = await testApp(t, engine)
+  const token = await signIn(app)
+  await createProject(app, token, 'written')
+  for (const file of ['docs.sqlite', 'docs.sqlite-wal', 'docs.sqlite-shm']) {
+    assert.equal(await modeOf(join(app.config.dataDir, file)), 0o600, file)
+  }
+})

@@ -1,0 +1,73 @@
+/** Deployments made before preview tokens get one each, so their previews move to unguessable hosts. */
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { type Kysely, Migrator } from 'kysely'
+import { openDatabase } from '../../../../server/db/index.js'
+import { StaticMigrationProvider } from '../../../../server/db/migrations/index.js'
+import { createRepositories } from '../../../../server/db/repositories/index.js'
+import { engines, testConfig } from '../../helper.js'
+
+for (const engine of engines) {
+  describe(`004_preview_tokens (${engine})`, () => {
+    test('existing deployments get distinct random tokens; new ones get one at creation', async (t) => {
+      const { db, schema } = openDatabase(await testConfig(t, engine))
+      t.after(() => db.destroy())
+      const migrator = new Migrator({
+        db,
+        provider: new StaticMigrationProvider(),
+        ...(schema ? { migrationTableSchema: schema } : {}),
+      })
+      assert.equal((await migrator.migrateTo('003_analytics')).error, undefined)
+      const repos = createRepositories(db)
+      const owner = await repos.users.findOrCreate('o@example.com')
+      const project = await repos.projects.create({
+        ownerId: owner.id,
+        slug: 'old',
+        name: 'Old',
+        description: null,
+      })
+      const now = new Date().toISOString()
+      for (const id of ['dpl_old1', 'dpl_old2']) {
+        // The row as it was before the column existed.
+        await (db as unknown as Kysely<Record<string, Record<string, unknown>>>)
+          .insertInto('deployments')
+          .values({
+            id,
+            project_id: project!.id,
+            status: 'ready',
+            branch: 'main',
+            commit_message: null,
+            environment: null,
+            file_count: 0,
+            total_bytes: 0,
+            diagnostics: '[]',
+            timings: '{}',
+            created_at: now,
+            updated_at: now,
+          })
+          .execute()
+      }
+      assert.equal((await migrator.migrateToLatest()).error, undefined)
+      const [first, second] = await Promise.all(
+        ['dpl_old1', 'dpl_old2'].map((id) => repos.deployments.findById(id)),
+      )
+      assert.match(first!.preview_token, /^[2-7a-z]{26}$/)
+      assert.match(second!.preview_token, /^[2-7a-z]{26}$/)
+      assert.notEqual(first!.preview_token, second!.preview_token)
+      assert.equal(
+        (await repos.deployments.findByPreviewToken(project!.id, first!.preview_token))?.id,
+        'dpl_old1',
+      )
+
+      const { deployment } = await repos.deployments.create({
+        projectId: project!.id,
+        branch: 'main',
+        commitMessage: null,
+        environment: null,
+        files: [],
+        blobExists: async () => false,
+      })
+      assert.match(deployment.preview_token, /^[2-7a-z]{26}$/)
+    })
+  })
+}
