@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from 'node:os'
 import { performance } from 'node:perf_hooks'
+import escapeHtml from 'escape-html'
 import { loadConfig } from './config/index.js'
 import type { DocsConfig, NavigationTree, ValidationMode } from './config/types.js'
 import { type FrontMatter, readFrontMatter } from './content/frontmatter.js'
@@ -306,14 +307,11 @@ function writeSiteOutputs(
     output.set(
       'index.html',
       encoder.encode(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeText(config.name)}</title><meta http-equiv="refresh" content="0; url=${escapeText(target)}"><link rel="canonical" href="${escapeText(target)}"></head><body><p><a href="${escapeText(target)}">Continue to ${escapeText(config.name)}</a></p></body></html>\n`,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(config.name)}</title><meta http-equiv="refresh" content="0; url=${escapeHtml(target)}"><link rel="canonical" href="${escapeHtml(target)}"></head><body><p><a href="${escapeHtml(target)}">Continue to ${escapeHtml(config.name)}</a></p></body></html>\n`,
       ),
     )
   }
 }
-
-const escapeText = (text: string): string =>
-  text.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char] ?? char)
 
 interface SitePage {
   slug: string

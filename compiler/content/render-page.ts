@@ -9,7 +9,7 @@ import type { ValidationMode } from '../config/types.js'
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import type { SourceFiles } from '../files.js'
 import type { Highlighter } from '../highlight/index.js'
-import { type PageContext, report, type TocEntry } from './context.js'
+import { type PageContext, pageDiagnostics, report, type TocEntry } from './context.js'
 import { type FrontMatter, readFrontMatter } from './frontmatter.js'
 import { type MdxRepair, repairMdx } from './mdx-repair.js'
 import { createPageProcessor, type PageProcessor } from './processor.js'
@@ -65,6 +65,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     scope: new Map(),
     imports: new Map(),
     diagnostics: [...frontMatter.diagnostics],
+    omitted: { warnings: 0, errors: 0 },
     assets: new Set(),
     icons: new Set(),
     dependencies: new Set(),
@@ -138,7 +139,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
       assets: [...page.assets].sort(),
       icons: [...page.icons].sort(),
       dependencies: [...page.dependencies].sort(),
-      diagnostics: sortDiagnostics(page.diagnostics),
+      diagnostics: sortDiagnostics(pageDiagnostics(page)),
     }
     if (data.description !== undefined) result.description = data.description
     return result
