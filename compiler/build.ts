@@ -10,7 +10,7 @@ import { loadConfig } from './config/index.js'
 import type { DocsConfig, NavigationTree, ValidationMode } from './config/types.js'
 import { type FrontMatter, readFrontMatter } from './content/frontmatter.js'
 import type { RenderedPage } from './content/render-page.js'
-import { type Diagnostic, hasErrors, sortDiagnostics } from './diagnostics.js'
+import { capDiagnostics, type Diagnostic, hasErrors, sortDiagnostics } from './diagnostics.js'
 import type { SiteFiles, SourceFiles } from './files.js'
 import { type LlmsPage, renderLlmsFullTxt, renderLlmsTxt } from './outputs/llms.js'
 import { renderMarkdownExport } from './outputs/markdown-export.js'
@@ -56,7 +56,7 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
     return {
       ok: false,
       files: new Map(),
-      diagnostics: sortDiagnostics(diagnostics),
+      diagnostics: sortDiagnostics(capDiagnostics(diagnostics)),
       cache: options.cache ?? emptyCache,
       stats: {
         pages: 0,
@@ -131,7 +131,7 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
   if (!wanted) writeSiteOutputs(output, context, allPages, rendered)
 
   const sorted: SiteFiles = new Map([...output.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-  const allDiagnostics = sortDiagnostics(diagnostics)
+  const allDiagnostics = sortDiagnostics(capDiagnostics(diagnostics))
   return {
     ok: !hasErrors(allDiagnostics),
     files: sorted,

@@ -35,7 +35,8 @@ export function createPageProcessor(options: PageProcessorOptions = {}) {
   const base = unified()
     .use(remarkParse)
     .use(remarkNestingLimit)
-    .use(remarkFrontmatter, ['yaml']).use(remarkGfm)
+    .use(remarkFrontmatter, ['yaml'])
+    .use(remarkGfm)
   const parser = options.mdx === false ? base : base.use(remarkMdx)
   return parser
     .use(remarkUnwrapJsx)

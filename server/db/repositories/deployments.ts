@@ -17,6 +17,8 @@ function* chunks<T>(items: readonly T[]): Generator<T[]> {
   for (let start = 0; start < items.length; start += chunkSize) yield items.slice(start, start + chunkSize)
 }
 
+export const INTERRUPTED_BY_RESTART = 'The build was interrupted by a server restart; push again'
+
 /** Page cursors are opaque to clients: base64url of the last row's (created_at, id). */
 export const encodeCursor = (row: Pick<DeploymentRow, 'created_at' | 'id'>): string =>
   Buffer.from(JSON.stringify([row.created_at, row.id])).toString('base64url')
@@ -268,7 +270,10 @@ export function deploymentsRepository(db: Kysely<Database>) {
         .updateTable('deployments')
         .set({
           status: 'failed',
-          error: 'The server stopped during this build; push again',
+          error: INTERRUPTED_BY_RESTART,
+          diagnostics: JSON.stringify([
+            { severity: 'error', file: '', rule: 'build-interrupted', message: INTERRUPTED_BY_RESTART },
+          ]),
           updated_at: nowIso(),
         })
         .where('status', '=', 'building')

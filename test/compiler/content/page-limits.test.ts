@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { renderPage } from '../../../compiler/content/render-page.js'
 import { MAX_NESTING_DEPTH } from '../../../compiler/content/remark-nesting-limit.js'
 import { MAX_SNIPPET_BYTES } from '../../../compiler/content/remark-snippets.js'
+import { renderPage } from '../../../compiler/content/render-page.js'
 import { createHighlighter } from '../../../compiler/highlight/index.js'
 
 const encode = (value: string) => new TextEncoder().encode(value)
@@ -52,7 +52,10 @@ test('a page of 50,000 "[" renders as text within seconds', async () => {
 
 test('a 2 MB snippet included 500 times stops at the snippet byte limit', async () => {
   const big = encode('word '.repeat(15).concat('\n\n').repeat(26_000))
-  const { page, ms } = await render('<Snippet file="big.mdx" />\n\n'.repeat(500), new Map([['snippets/big.mdx', big]]))
+  const { page, ms } = await render(
+    '<Snippet file="big.mdx" />\n\n'.repeat(500),
+    new Map([['snippets/big.mdx', big]]),
+  )
   assert.ok(ms < 5000, `took ${Math.round(ms)} ms`)
   const limits = page.diagnostics.filter((diagnostic) => diagnostic.rule === 'snippet-limit')
   assert.equal(limits.length, 1, 'reported once')
@@ -62,14 +65,20 @@ test('a 2 MB snippet included 500 times stops at the snippet byte limit', async 
 
 test('snippets under the byte limit are inlined until the limit, then left out', async () => {
   const part = encode(`${'x'.repeat(MAX_SNIPPET_BYTES / 4 - 10)}\n`)
-  const { page } = await render('<Snippet file="part.mdx" />\n\n'.repeat(6), new Map([['snippets/part.mdx', part]]))
+  const { page } = await render(
+    '<Snippet file="part.mdx" />\n\n'.repeat(6),
+    new Map([['snippets/part.mdx', part]]),
+  )
   assert.equal(page.html.match(/<p>x+<\/p>/g)?.length, 4)
   assert.equal(page.diagnostics.filter((diagnostic) => diagnostic.rule === 'snippet-limit').length, 1)
 })
 
 test('a snippet nested too deep is an error where it is included, the page still renders', async () => {
   const deep = encode(`${'> '.repeat(MAX_NESTING_DEPTH + 1)}x`)
-  const { page } = await render('before\n\n<Snippet file="deep.mdx" />', new Map([['snippets/deep.mdx', deep]]))
+  const { page } = await render(
+    'before\n\n<Snippet file="deep.mdx" />',
+    new Map([['snippets/deep.mdx', deep]]),
+  )
   assert.match(page.html, /before/)
   const [limit] = page.diagnostics.filter((diagnostic) => diagnostic.rule === 'page-limit')
   assert.equal(limit?.severity, 'error')
