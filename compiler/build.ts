@@ -28,7 +28,7 @@ import {
 } from './pool/cache.js'
 import type { RenderOutcome, RenderTask } from './pool/protocol.js'
 import { renderOne } from './pool/render-one.js'
-import { renderInPool } from './pool/render-pool.js'
+import { renderWithTemporaryPool } from './pool/render-pool.js'
 import { themeFiles } from './theme/assets.js'
 import type { PageSummary, SiteContext } from './theme/context.js'
 import { iconSvg } from './theme/icons.js'
@@ -96,7 +96,7 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
       diagnostics.push({
         severity: 'error',
         file: task.file,
-        rule: 'render-failed',
+        rule: outcome.rule ?? 'render-failed',
         message: outcome.message,
       })
       return
@@ -153,12 +153,14 @@ async function renderPages(
   pageSlugs: ReadonlySet<string>,
   options: BuildOptions,
 ): Promise<RenderOutcome[]> {
+  const site = { files, pageSlugs, mode: options.mode }
+  if (options.renderer && tasks.length > 0) return options.renderer(tasks, site)
   const workers = options.workers ?? 0
   if (workers > 1 && tasks.length >= POOL_THRESHOLD) {
     try {
-      return await renderInPool(tasks, { files, pageSlugs, mode: options.mode, workers })
+      return await renderWithTemporaryPool(tasks, site, workers)
     } catch {
-      // A worker that cannot start (or died) must not fail the build: render in this thread instead.
+      // A pool that cannot start must not fail the build: render in this thread instead.
     }
   }
   const outcomes: RenderOutcome[] = []

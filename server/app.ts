@@ -108,7 +108,12 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   app.decorate('sites', sites)
   sites.onError = (error, request) =>
     app.log.error({ err: error, host: request.headers.host, url: request.url }, 'site request failed')
-  const builds = new BuildPipeline(app, blobs.root, config.buildWorkers, config.buildTimeoutSeconds * 1000)
+  const builds = new BuildPipeline(app, blobs, {
+    concurrency: config.buildWorkers,
+    timeoutMs: config.buildTimeoutSeconds * 1000,
+    pageTimeoutMs: config.pageTimeoutSeconds * 1000,
+    memoryMb: config.buildMemoryMb,
+  })
   app.decorate('builds', builds)
   // Close waits for in-flight builds (they write to the database) before closing the database.
   app.addHook('onClose', async () => {

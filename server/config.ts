@@ -25,6 +25,10 @@ export interface ServerConfig {
   maxRequestBytes: number
   buildWorkers: number
   buildTimeoutSeconds: number
+  /** Seconds one page may render before it fails with a reason. */
+  pageTimeoutSeconds: number
+  /** Heap limit of each build thread, in MB. */
+  buildMemoryMb: number
   /** How long a session token made by `docs-server token create` stays valid. */
   tokenTtlSeconds: number
   rateLimitPerMinute: number
@@ -93,7 +97,7 @@ export const settings = {
   buildWorkers: {
     flag: 'build-workers',
     env: 'DOCS_BUILD_WORKERS',
-    description: 'worker threads that build deployments; half the cores',
+    description: 'deployments built at once (each with a build and a page thread); half the cores',
     default: String(Math.max(1, Math.floor(availableParallelism() / 2))),
   },
   buildTimeoutSeconds: {
@@ -101,6 +105,18 @@ export const settings = {
     env: 'DOCS_BUILD_TIMEOUT',
     description: 'seconds a build may run before it is stopped and marked failed',
     default: '600',
+  },
+  pageTimeoutSeconds: {
+    flag: 'page-timeout',
+    env: 'DOCS_PAGE_TIMEOUT',
+    description: 'seconds one page may render before it fails with a reason',
+    default: '20',
+  },
+  buildMemoryMb: {
+    flag: 'build-memory',
+    env: 'DOCS_BUILD_MEMORY',
+    description: 'heap limit in MB of each build thread (a page over it fails)',
+    default: '512',
   },
   tokenTtlSeconds: {
     flag: 'token-ttl',
@@ -228,6 +244,8 @@ export function loadConfig(
     maxRequestBytes: 4 * 1024 * 1024,
     buildWorkers: integer('buildWorkers', 1, 64),
     buildTimeoutSeconds: integer('buildTimeoutSeconds', 1, 24 * 3600),
+    pageTimeoutSeconds: integer('pageTimeoutSeconds', 1, 3600),
+    buildMemoryMb: integer('buildMemoryMb', 64, 64 * 1024),
     tokenTtlSeconds: integer('tokenTtlSeconds', 60, 10 * 365 * 24 * 3600),
     rateLimitPerMinute: integer('rateLimitPerMinute', 1, 1_000_000),
     cdnMaxAgeSeconds: integer('cdnMaxAgeSeconds', 0, 365 * 24 * 3600),
