@@ -1,6 +1,6 @@
 /**
- * The fair build queue: at most one build per project at a time, owners served round-robin and each
- * owner's projects round-robin in turn, so one user's fifteen pushes never hold another user's
+ * The fair build queue: at most one build per project at a time, owners served round-robin (least
+ * recently served first) and each owner's projects in turn the same way, so one user's fifteen pushes never hold another user's
  * one-page push. A project keeps only its newest waiting deployment; an older one is superseded.
  */
 
@@ -21,8 +21,11 @@ interface Waiting {
 }
 
 export class BuildQueue {
-  /** Owner → project → its one waiting build; Map order is the round-robin order. */
+  /** Owner → project → its one waiting build. */
   readonly #waiting = new Map<string, Map<string, Waiting>>()
+  /** When each owner and project last started a build (a counter): the least recent goes next. */
+  readonly #lastServed = new Map<string, number>()
+  #turn = 0
   readonly #runningProjects = new Set<string>()
   #running = 0
 
@@ -80,17 +83,26 @@ export class BuildQueue {
     }
   }
 
-  /** The next build by owner, then project, round-robin; served owners and projects move to the back. */
+  /** The next build: the owner served least recently, then that owner's project served least recently. */
   #take(): Waiting | undefined {
+    let best: { ownerId: string; projectId: string; entry: Waiting; rank: [number, number] } | undefined
     for (const [ownerId, projects] of this.#waiting) {
+      const ownerRank = this.#lastServed.get(`owner:${ownerId}`) ?? 0
+      if (best && ownerRank > best.rank[0]) continue
       for (const [projectId, entry] of projects) {
         if (this.#runningProjects.has(projectId)) continue
-        projects.delete(projectId)
-        this.#waiting.delete(ownerId)
-        if (projects.size > 0) this.#waiting.set(ownerId, projects)
-        return entry
+        const rank: [number, number] = [ownerRank, this.#lastServed.get(`project:${projectId}`) ?? 0]
+        if (!best || rank[0] < best.rank[0] || (rank[0] === best.rank[0] && rank[1] < best.rank[1]))
+          best = { ownerId, projectId, entry, rank }
       }
     }
-    return undefined
+    if (!best) return undefined
+    const projects = this.#waiting.get(best.ownerId)
+    projects?.delete(best.projectId)
+    if (projects?.size === 0) this.#waiting.delete(best.ownerId)
+    this.#turn++
+    this.#lastServed.set(`owner:${best.ownerId}`, this.#turn)
+    this.#lastServed.set(`project:${best.projectId}`, this.#turn)
+    return best.entry
   }
 }
