@@ -29,6 +29,8 @@ export interface SiteIndex {
 export interface RenderPageMessage {
   site: SharedSite
   task: RenderTask
+  /** One Int32 the worker sets to 1 and notifies when it begins this page: its deadline starts then. */
+  started: SharedArrayBuffer
 }
 
 export type RenderOutcome =

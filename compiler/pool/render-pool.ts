@@ -21,6 +21,10 @@ export interface RenderPoolOptions {
   pageTimeoutMs?: number
 }
 
+class TimeoutError extends Error {
+  override name = 'TimeoutError'
+}
+
 const renderWorker = new URL('./render-worker.js', import.meta.url).href
 
 export class RenderPool {
@@ -50,17 +54,31 @@ export class RenderPool {
     this.renderShared(tasks, shareSite(site.files, site.pageSlugs, site.mode))
 
   renderShared(tasks: readonly RenderTask[], site: SharedSite): Promise<RenderOutcome[]> {
-    return Promise.all(tasks.map((task) => this.#renderOne({ site, task })))
+    return Promise.all(tasks.map((task) => this.#renderOne(site, task)))
   }
 
-  async #renderOne(message: RenderPageMessage): Promise<RenderOutcome> {
-    const timeout = this.#pageTimeoutMs
+  async #renderOne(site: SharedSite, task: RenderTask): Promise<RenderOutcome> {
+    const message: RenderPageMessage = { site, task, started: new SharedArrayBuffer(4) }
+    const started = new Int32Array(message.started)
+    const abort = new AbortController()
+    let deadline: NodeJS.Timeout | undefined
+    // The deadline runs from when a thread begins the page, not while it waits its turn in the queue.
+    if (this.#pageTimeoutMs !== undefined) {
+      const timeout = this.#pageTimeoutMs
+      void Promise.resolve(Atomics.waitAsync(started, 0, 0).value).then(() => {
+        if (!abort.signal.aborted) deadline = setTimeout(() => abort.abort(new TimeoutError()), timeout)
+      })
+    }
     try {
-      return (await this.piscina.run(message, {
-        ...(timeout === undefined ? {} : { signal: AbortSignal.timeout(timeout) }),
-      })) as RenderOutcome
+      return (await this.piscina.run(message, { signal: abort.signal })) as RenderOutcome
     } catch (error) {
-      return this.#failure(error)
+      return this.#failure(abort.signal.reason instanceof TimeoutError ? abort.signal.reason : error)
+    } finally {
+      clearTimeout(deadline)
+      // Ends the wait of a task that failed before it began.
+      abort.abort()
+      Atomics.store(started, 0, 2)
+      Atomics.notify(started, 0)
     }
   }
 

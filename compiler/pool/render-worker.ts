@@ -2,6 +2,7 @@
  * A pool task: render one page of a shared site. The site's index is decoded once per worker and
  * build, so the pages of one build after the first cost this thread nothing but their render.
  */
+import { createHighlighter } from '../highlight/index.js'
 import type { RenderOutcome, RenderPageMessage } from './protocol.js'
 import { renderOne } from './render-one.js'
 import { readSiteIndex, unpackFiles } from './shared-files.js'
@@ -10,6 +11,8 @@ let current: { id: string; files: Map<string, Uint8Array>; pageSlugs: Set<string
 
 export default async function renderPageTask(message: RenderPageMessage): Promise<RenderOutcome> {
   const { site, task } = message
+  // A fresh thread loads its highlighter first, so that cost never counts against a page's deadline.
+  await createHighlighter()
   if (current?.id !== site.id) {
     const index = readSiteIndex(site)
     current = {
@@ -18,5 +21,8 @@ export default async function renderPageTask(message: RenderPageMessage): Promis
       pageSlugs: new Set(index.pageSlugs),
     }
   }
+  const started = new Int32Array(message.started)
+  Atomics.store(started, 0, 1)
+  Atomics.notify(started, 0)
   return renderOne(task, current.files, current.pageSlugs, site.mode)
 }

@@ -134,7 +134,7 @@ export async function deploy(
   token: string,
   slug: string,
   files: Map<string, Uint8Array>,
-  options: { promote?: boolean } = {},
+  options: { promote?: boolean; waitSeconds?: number } = {},
 ) {
   const created = await app.inject({
     method: 'POST',
@@ -162,7 +162,7 @@ export async function deploy(
     method: 'POST',
     url: `/projects/slug/${slug}/deployments/${deployment.id}/finalize`,
     headers: bearer(token),
-    payload: { promote: options.promote ?? true, waitSeconds: 60 },
+    payload: { promote: options.promote ?? true, waitSeconds: options.waitSeconds ?? 60 },
   })
   return { id: deployment.id, missing, uploadedPaths: parts.map((part) => part.name), finalized }
 }
