@@ -10,7 +10,7 @@ import { requireProjectAccess } from '../auth/actor.js'
 import type { DeploymentRow, ManifestEntry } from '../db/repositories/deployments.js'
 import { decodeCursor } from '../db/repositories/deployments.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
-import { ApiError, badRequest, conflict, type Issue, notFound, tooLarge } from '../errors.js'
+import { ApiError, badRequest, conflict, type Issue, notFound, outOfStorage, tooLarge } from '../errors.js'
 import { presentDeployment } from '../presenters.js'
 import { errorResponses } from '../schemas.js'
 
@@ -34,6 +34,21 @@ export function manifestPathProblem(path: string): string | undefined {
   if (/[#?]/.test(path)) return 'must not contain "#" or "?"'
   if (!isSafeRelativePath(path)) return 'must stay inside the docs folder: no empty, "." or ".." segments'
   return undefined
+}
+
+const isOutOfSpace = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === 'ENOSPC' || code === 'EDQUOT'
+}
+
+/** A blob-store write; a full disk answers 507 and closes the connection rather than a 500. */
+async function storing<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (isOutOfSpace(error)) throw outOfStorage()
+    throw error
+  }
 }
 
 export const deploymentRoutes: FastifyPluginAsync = async (app) => {
@@ -144,7 +159,12 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
         summary: 'Upload files: multipart, one part per file named by its manifest path, at most 4 MB',
         params: deploymentParams,
         consumes: ['multipart/form-data'],
-        response: { 200: { $ref: 'FilesBatchResult#' }, 413: { $ref: 'Error#' }, ...errors },
+        response: {
+          200: { $ref: 'FilesBatchResult#' },
+          413: { $ref: 'Error#' },
+          507: { $ref: 'Error#' },
+          ...errors,
+        },
       },
     },
     async (request) => {
@@ -196,6 +216,7 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
       } catch (error) {
         if (error instanceof ApiError) throw error
         const code = (error as { code?: string }).code
+        if (isOutOfSpace(error)) throw outOfStorage()
         if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT') {
           throw tooLarge(
             `A batch may hold at most ${config.maxRequestBytes} bytes; send fewer files a request`,
@@ -255,14 +276,14 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
         ])
       }
       const uploadKey = `${deployment.id}-${sha256}`
-      const appended = await blobs.appendChunk(uploadKey, offset, request.body)
+      const appended = await storing(() => blobs.appendChunk(uploadKey, offset, request.body))
       if (!appended.ok) {
         throw conflict(`Expected the chunk at offset ${appended.expectedOffset}`, [
           { path: 'querystring/offset', message: `expected ${appended.expectedOffset}` },
         ])
       }
       if (appended.received < size) return { sha256, received: appended.received, complete: false }
-      if (!(await blobs.completeChunks(uploadKey, sha256))) {
+      if (!(await storing(() => blobs.completeChunks(uploadKey, sha256)))) {
         throw badRequest(
           'The uploaded bytes do not hash to the declared sha256; upload the file again from offset 0',
           [{ path: 'params/sha256', message: 'hash mismatch' }],
