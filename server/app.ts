@@ -14,6 +14,7 @@ import { hashToken } from './auth/tokens.js'
 import { FilesystemBlobStore } from './blobs/filesystem.js'
 import type { BlobStore } from './blobs/store.js'
 import { BuildPipeline } from './builds/pipeline.js'
+import { UploadExpiry } from './builds/upload-expiry.js'
 import type { ServerConfig } from './config.js'
 import { type DatabaseEngine, migrateToLatest, openDatabase } from './db/index.js'
 import { createRepositories, type Repositories } from './db/repositories/index.js'
@@ -115,8 +116,11 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
     memoryMb: config.buildMemoryMb,
   })
   app.decorate('builds', builds)
+  const uploadExpiry = new UploadExpiry(repos, blobs, config.uploadExpirySeconds * 1000, app.log)
+  uploadExpiry.start()
   // Close waits for in-flight builds (they write to the database) before closing the database.
   app.addHook('onClose', async () => {
+    await uploadExpiry.stop()
     await builds.close()
     await db.destroy()
   })

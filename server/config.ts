@@ -29,6 +29,8 @@ export interface ServerConfig {
   pageTimeoutSeconds: number
   /** Heap limit of each build thread, in MB. */
   buildMemoryMb: number
+  /** Deployments still uploading this long after creation are expired with their chunk files. */
+  uploadExpirySeconds: number
   /** How long a session token made by `docs-server token create` stays valid. */
   tokenTtlSeconds: number
   rateLimitPerMinute: number
@@ -117,6 +119,12 @@ export const settings = {
     env: 'DOCS_BUILD_MEMORY',
     description: 'heap limit in MB of each build thread (a page over it fails)',
     default: '512',
+  },
+  uploadExpirySeconds: {
+    flag: 'upload-expiry',
+    env: 'DOCS_UPLOAD_EXPIRY',
+    description: 'seconds an unfinished upload is kept before it and its chunks are expired',
+    default: String(24 * 3600),
   },
   tokenTtlSeconds: {
     flag: 'token-ttl',
@@ -246,6 +254,7 @@ export function loadConfig(
     buildTimeoutSeconds: integer('buildTimeoutSeconds', 1, 24 * 3600),
     pageTimeoutSeconds: integer('pageTimeoutSeconds', 1, 3600),
     buildMemoryMb: integer('buildMemoryMb', 64, 64 * 1024),
+    uploadExpirySeconds: integer('uploadExpirySeconds', 60, 365 * 24 * 3600),
     tokenTtlSeconds: integer('tokenTtlSeconds', 60, 10 * 365 * 24 * 3600),
     rateLimitPerMinute: integer('rateLimitPerMinute', 1, 1_000_000),
     cdnMaxAgeSeconds: integer('cdnMaxAgeSeconds', 0, 365 * 24 * 3600),

@@ -264,6 +264,37 @@ export function deploymentsRepository(db: Kysely<Database>) {
         .limit(1)
         .executeTakeFirst(),
 
+    /**
+     * Deployments still `uploading` that were created before `before`: failed with the reason, so a
+     * push abandoned mid-upload stops holding its place. Returns their ids (chunk files are keyed by id).
+     */
+    async expireAbandonedUploads(before: string, reason: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('deployments')
+        .select('id')
+        .where('status', '=', 'uploading')
+        .where('created_at', '<', before)
+        .execute()
+      const expired: string[] = []
+      for (const { id } of rows) {
+        const result = await db
+          .updateTable('deployments')
+          .set({
+            status: 'failed',
+            error: reason,
+            diagnostics: JSON.stringify([
+              { severity: 'error', file: '', rule: 'upload-expired', message: reason },
+            ]),
+            updated_at: nowIso(),
+          })
+          .where('id', '=', id)
+          .where('status', '=', 'uploading')
+          .executeTakeFirst()
+        if (Number(result.numUpdatedRows) === 1) expired.push(id)
+      }
+      return expired
+    },
+
     /** Builds left `building` by a server that stopped mid-build are marked failed at start. */
     async failInterrupted(): Promise<number> {
       const result = await db
