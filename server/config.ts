@@ -29,6 +29,8 @@ export interface ServerConfig {
   pageTimeoutSeconds: number
   /** Heap limit of each build thread, in MB. */
   buildMemoryMb: number
+  /** Quotas: bytes one deployment may list; deployments, files and bytes a day per project and user. */
+  quotas: DeploymentQuotas
   /** Deployments still uploading this long after creation are expired with their chunk files. */
   uploadExpirySeconds: number
   /** How long a session token made by `docs-server token create` stays valid. */
@@ -41,6 +43,14 @@ export interface ServerConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Identity provider, public URL and brute-force limit of the CLI sign-in. */
   signIn: SignInConfig
+}
+
+export interface DeploymentQuotas {
+  maxDeploymentBytes: number
+  projectDeploymentsPerDay: number
+  userDeploymentsPerDay: number
+  userFilesPerDay: number
+  userBytesPerDay: number
 }
 
 interface Setting {
@@ -119,6 +129,36 @@ export const settings = {
     env: 'DOCS_BUILD_MEMORY',
     description: 'heap limit in MB of each build thread (a page over it fails)',
     default: '512',
+  },
+  maxDeploymentBytes: {
+    flag: 'max-deployment-bytes',
+    env: 'DOCS_MAX_DEPLOYMENT_BYTES',
+    description: 'total bytes of the files one deployment may list',
+    default: String(2 * 1024 ** 3),
+  },
+  projectDeploymentsPerDay: {
+    flag: 'project-deployments-per-day',
+    env: 'DOCS_PROJECT_DEPLOYMENTS_PER_DAY',
+    description: 'deployments a project may create in 24 hours',
+    default: '500',
+  },
+  userDeploymentsPerDay: {
+    flag: 'user-deployments-per-day',
+    env: 'DOCS_USER_DEPLOYMENTS_PER_DAY',
+    description: "deployments of one user's projects in 24 hours",
+    default: '2000',
+  },
+  userFilesPerDay: {
+    flag: 'user-files-per-day',
+    env: 'DOCS_USER_FILES_PER_DAY',
+    description: "files listed by one user's deployments in 24 hours",
+    default: '2000000',
+  },
+  userBytesPerDay: {
+    flag: 'user-bytes-per-day',
+    env: 'DOCS_USER_BYTES_PER_DAY',
+    description: "bytes listed by one user's deployments in 24 hours",
+    default: String(100 * 1024 ** 3),
   },
   uploadExpirySeconds: {
     flag: 'upload-expiry',
@@ -254,6 +294,13 @@ export function loadConfig(
     buildTimeoutSeconds: integer('buildTimeoutSeconds', 1, 24 * 3600),
     pageTimeoutSeconds: integer('pageTimeoutSeconds', 1, 3600),
     buildMemoryMb: integer('buildMemoryMb', 64, 64 * 1024),
+    quotas: {
+      maxDeploymentBytes: integer('maxDeploymentBytes', 1, 2 ** 50),
+      projectDeploymentsPerDay: integer('projectDeploymentsPerDay', 1, 1_000_000),
+      userDeploymentsPerDay: integer('userDeploymentsPerDay', 1, 10_000_000),
+      userFilesPerDay: integer('userFilesPerDay', 1, 2 ** 40),
+      userBytesPerDay: integer('userBytesPerDay', 1, 2 ** 53),
+    },
     uploadExpirySeconds: integer('uploadExpirySeconds', 60, 365 * 24 * 3600),
     tokenTtlSeconds: integer('tokenTtlSeconds', 60, 10 * 365 * 24 * 3600),
     rateLimitPerMinute: integer('rateLimitPerMinute', 1, 1_000_000),

@@ -7,6 +7,7 @@ import multipart from '@fastify/multipart'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { isSafeRelativePath } from '../../compiler/files.js'
 import { requireProjectAccess } from '../auth/actor.js'
+import { checkDeploymentQuotas } from '../builds/quotas.js'
 import type { DeploymentRow, ManifestEntry } from '../db/repositories/deployments.js'
 import { decodeCursor } from '../db/repositories/deployments.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
@@ -105,7 +106,12 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
         summary: 'Create a deployment from a file manifest; answers the hashes to upload',
         params: slugParams,
         body: { $ref: 'DeploymentCreate#' },
-        response: { 201: { $ref: 'DeploymentCreated#' }, 413: { $ref: 'Error#' }, ...errors },
+        response: {
+          201: { $ref: 'DeploymentCreated#' },
+          413: { $ref: 'Error#' },
+          429: { $ref: 'Error#' },
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
@@ -139,6 +145,8 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
         throw tooLarge('A file is larger than the limit', issues)
       }
       if (issues.length) throw badRequest('Invalid file manifest', issues)
+      const bytes = files.reduce((sum, file) => sum + file.size, 0)
+      await checkDeploymentQuotas(repos, config.quotas, project, { files: files.length, bytes })
       const { deployment, missing } = await repos.deployments.create({
         projectId: project.id,
         branch: request.body.branch,

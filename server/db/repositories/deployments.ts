@@ -264,6 +264,33 @@ export function deploymentsRepository(db: Kysely<Database>) {
         .limit(1)
         .executeTakeFirst(),
 
+    /** Deployments created since `since` (ISO) by a project or by every project of an owner. */
+    async usageSince(
+      scope: { projectId: string } | { ownerId: string },
+      since: string,
+    ): Promise<{ deployments: number; files: number; bytes: number }> {
+      let query = db
+        .selectFrom('deployments')
+        .innerJoin('projects', 'projects.id', 'deployments.project_id')
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as('deployments'),
+          eb.fn.sum<number | string | null>('deployments.file_count').as('files'),
+          eb.fn.sum<number | string | null>('deployments.total_bytes').as('bytes'),
+        ])
+        .where('deployments.created_at', '>=', since)
+      query =
+        'projectId' in scope
+          ? query.where('deployments.project_id', '=', scope.projectId)
+          : query.where('projects.owner_id', '=', scope.ownerId)
+      const row = await query.executeTakeFirst()
+      // PostgreSQL answers counts and sums of bigints as strings.
+      return {
+        deployments: Number(row?.deployments ?? 0),
+        files: Number(row?.files ?? 0),
+        bytes: Number(row?.bytes ?? 0),
+      }
+    },
+
     /**
      * Deployments still `uploading` that were created before `before`: failed with the reason, so a
      * push abandoned mid-upload stops holding its place. Returns their ids (chunk files are keyed by id).
