@@ -2,35 +2,37 @@ import assert from 'node:assert/strict'
 import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import type { FastifyInstance } from 'fastify'
 import { UploadExpiry } from '../../../server/builds/upload-expiry.js'
 import { bearer, createProject, engines, manifestOf, sha256, signIn, testApp } from '../helper.js'
 
 const hour = 3600_000
+
+/** Create a deployment of one file and upload the first `sent` bytes of it in a chunk, then stop. */
+async function startUpload(app: FastifyInstance, token: string, slug: string, bytes: Buffer, sent: number) {
+  const created = await app.inject({
+    method: 'POST',
+    url: `/projects/slug/${slug}/deployments`,
+    headers: bearer(token),
+    payload: { branch: 'main', files: manifestOf(new Map([['big.bin', bytes]])) },
+  })
+  const { id } = created.json().deployment as { id: string }
+  const chunk = await app.inject({
+    method: 'PUT',
+    url: `/projects/slug/${slug}/deployments/${id}/files/chunks/${sha256(bytes)}?offset=0`,
+    headers: { ...bearer(token), 'content-type': 'application/octet-stream' },
+    payload: bytes.subarray(0, sent),
+  })
+  assert.equal(chunk.statusCode, 200, chunk.body)
+  return id
+}
 
 for (const engine of engines) {
   test(`abandoned uploads and their chunk and temp files are expired by the sweep (${engine})`, async (t) => {
     const app = await testApp(t, engine)
     const token = await signIn(app)
     await createProject(app, token, 'abandoned')
-    const start = async (bytes: Buffer) => {
-      const created = await app.inject({
-        method: 'POST',
-        url: '/projects/slug/abandoned/deployments',
-        headers: bearer(token),
-        payload: { branch: 'main', files: manifestOf(new Map([['big.bin', bytes]])) },
-      })
-      const { id } = created.json().deployment as { id: string }
-      // Half of the file arrives, then the push stops.
-      const chunk = await app.inject({
-        method: 'PUT',
-        url: `/projects/slug/abandoned/deployments/${id}/files/chunks/${sha256(bytes)}?offset=0`,
-        headers: { ...bearer(token), 'content-type': 'application/octet-stream' },
-        payload: bytes.subarray(0, bytes.length / 2),
-      })
-      assert.equal(chunk.statusCode, 200, chunk.body)
-      return id
-    }
-    const old = await start(Buffer.alloc(4096, 'o'))
+    const old = await startUpload(app, token, 'abandoned', Buffer.alloc(4096, 'o'), 2048)
     const chunks = join(app.config.dataDir, 'blobs', 'chunks')
     const temp = join(app.config.dataDir, 'blobs', 'tmp')
     await mkdir(temp, { recursive: true })
@@ -69,20 +71,7 @@ test('an upload younger than the limit is kept, with its chunks', async (t) => {
   const app = await testApp(t, 'sqlite')
   const token = await signIn(app)
   await createProject(app, token, 'young')
-  const bytes = Buffer.alloc(4096, 'y')
-  const created = await app.inject({
-    method: 'POST',
-    url: '/projects/slug/young/deployments',
-    headers: bearer(token),
-    payload: { branch: 'main', files: manifestOf(new Map([['big.bin', bytes]])) },
-  })
-  const { id } = created.json().deployment as { id: string }
-  await app.inject({
-    method: 'PUT',
-    url: `/projects/slug/young/deployments/${id}/files/chunks/${sha256(bytes)}?offset=0`,
-    headers: { ...bearer(token), 'content-type': 'application/octet-stream' },
-    payload: bytes.subarray(0, 1024),
-  })
+  const id = await startUpload(app, token, 'young', Buffer.alloc(4096, 'y'), 1024)
   const swept = await new UploadExpiry(app.repos, app.blobs, 24 * hour, app.log).sweep()
   assert.deepEqual(swept, { deployments: [], files: 0 })
   assert.equal((await app.repos.deployments.findById(id))?.status, 'uploading')
