@@ -19,6 +19,8 @@ export interface RenderPoolOptions {
   memoryMb?: number
   /** A page rendering longer than this fails with a reason and its thread is replaced. */
   pageTimeoutMs?: number
+  /** A thread that dies outside any task (out of memory just as its page's deadline ended it). */
+  onThreadError?: (error: unknown) => void
 }
 
 class TimeoutError extends Error {
@@ -45,6 +47,8 @@ export class RenderPool {
       idleTimeout: 60_000,
       resourceLimits,
     })
+    // Without a listener, such an error would be thrown from the pool's emitter and end the process.
+    this.piscina.on('error', options.onThreadError ?? (() => {}))
     this.#pageTimeoutMs = options.pageTimeoutMs
     this.#memoryMb = options.memoryMb
   }
@@ -70,7 +74,15 @@ export class RenderPool {
       })
     }
     try {
-      return (await this.piscina.run(message, { signal: abort.signal })) as RenderOutcome
+      // The outcome is settled by the deadline itself: a thread dying out of memory while piscina ends
+      // it must not leave the page waiting.
+      const timedOut = new Promise<never>((_, reject) =>
+        abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }),
+      )
+      return (await Promise.race([
+        this.piscina.run(message, { signal: abort.signal }),
+        timedOut,
+      ])) as RenderOutcome
     } catch (error) {
       return this.#failure(abort.signal.reason instanceof TimeoutError ? abort.signal.reason : error)
     } finally {

@@ -50,6 +50,7 @@ export class BuildPipeline {
       threads: limits.concurrency * 2,
       memoryMb: limits.memoryMb,
       pageTimeoutMs: limits.pageTimeoutMs,
+      onThreadError: (error) => app.log.warn({ err: error }, 'a build thread ended outside a task'),
     })
     this.#queue = new BuildQueue(limits.concurrency, (error, build) =>
       app.log.error({ err: error, deploymentId: build.deploymentId }, 'build queue step failed'),
