@@ -13,6 +13,7 @@ import { type PageContext, pageDiagnostics, report, type TocEntry } from './cont
 import { type FrontMatter, readFrontMatter } from './frontmatter.js'
 import { type MdxRepair, repairMdx } from './mdx-repair.js'
 import { createPageProcessor, type PageProcessor } from './processor.js'
+import { PageLimitError } from './remark-nesting-limit.js'
 
 export interface RenderPageInput {
   /** Source path, e.g. `guide/setup.mdx`. */
@@ -87,6 +88,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     try {
       return finish(await run(mdxProcessor, { ...input, source }, page), page)
     } catch (failure) {
+      if (failure instanceof PageLimitError) return refused(failure)
       error = failure
       const repair = repairMdx(source, failure)
       if (!repair) break
@@ -125,6 +127,13 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     rendered = { tree: { type: 'root', children: [] }, html: '' }
   }
   return finish(rendered, page)
+
+  /** A page beyond a build limit keeps its front matter and an empty body, with the reason. */
+  function refused(failure: PageLimitError): RenderedPage {
+    const page = freshContext()
+    report(page, 'error', 'page-limit', failure.message, failure.place)
+    return finish({ tree: { type: 'root', children: [] }, html: '' }, page)
+  }
 
   function finish(rendered: { tree: HastRoot; html: string }, page: PageContext): RenderedPage {
     const data = frontMatter.data ?? { ...frontMatter.partial, title: titleFromSlug(input.slug) }
