@@ -23,6 +23,7 @@ import { hashToken } from './auth/tokens.js'
 import { FilesystemBlobStore } from './blobs/filesystem.js'
 import type { BlobStore } from './blobs/store.js'
 import { BuildPipeline } from './builds/pipeline.js'
+import { UploadExpiry } from './builds/upload-expiry.js'
 import type { ServerConfig } from './config.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
@@ -113,10 +114,20 @@ export const docsApp = fp<{ config: ServerConfig }>(
     // Registered after the database, so it runs before the database closes: a round writes to it.
     app.addHook('onClose', () => domains.close())
     app.addHook('onReady', async () => domains.start())
-    const builds = new BuildPipeline(app, blobs.root, config.buildWorkers, config.buildTimeoutSeconds * 1000)
+    const builds = new BuildPipeline(app, blobs, {
+      concurrency: config.buildWorkers,
+      timeoutMs: config.buildTimeoutSeconds * 1000,
+      pageTimeoutMs: config.pageTimeoutSeconds * 1000,
+      memoryMb: config.buildMemoryMb,
+    })
     app.decorate('builds', builds)
-    // Registered after the database, so it runs before the database closes: builds still write to it.
-    app.addHook('onClose', () => builds.close())
+    const uploadExpiry = new UploadExpiry(app.repos, blobs, config.uploadExpirySeconds * 1000, app.log)
+    uploadExpiry.start()
+    // Registered after the database, so they run before the database closes: builds still write to it.
+    app.addHook('onClose', async () => {
+      await uploadExpiry.stop()
+      await builds.close()
+    })
 
     // inject() and any request that reached Fastify on a site host: same handler as the socket fast path.
     app.addHook('onRequest', async (request, reply) => {

@@ -11,6 +11,7 @@ import type { PageFrontMatter } from '../../schemas/generated/front-matter.js'
 import { fromPackageRoot } from '../assets.js'
 import type { ValidationMode } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
+import { urlProblem } from './url-policy.js'
 
 /** Validated front matter; every field of the spec, unknown keys removed (types generated from the schema). */
 export type FrontMatter = PageFrontMatter
@@ -157,6 +158,19 @@ export function readFrontMatter(text: string, file: string, mode: ValidationMode
         path: key,
         rule: 'invalid-value',
         message: `Unexpected ${describe(value)} for "${key}", expected ${expected(property)}${mode === 'lenient' ? '; the key is ignored' : ''}`,
+      })
+      continue
+    }
+    // `url` turns the page's sidebar entry into a link: it passes the one URL policy like any other.
+    const unsafe = key === 'url' && typeof value === 'string' ? urlProblem(value, 'link') : undefined
+    if (unsafe) {
+      diagnostics.push({
+        severity: problem,
+        file,
+        ...keyPlace,
+        path: key,
+        rule: 'unsafe-url',
+        message: `Unexpected ${unsafe} for "url", expected an http(s) URL or a site path; the key is ignored`,
       })
       continue
     }

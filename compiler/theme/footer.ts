@@ -1,6 +1,7 @@
 /** The site footer: the site's name and its global links. */
+
+import escapeHtml from 'escape-html'
 import type { SiteContext } from './context.js'
-import { escapeHtml } from './html.js'
 import { externalAttributes } from './sidebar.js'
 import { configHref } from './urls.js'
 

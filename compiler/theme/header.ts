@@ -2,9 +2,12 @@
  * The header: menu button (phones), logo, search button, navbar links, version and language
  * dropdowns, colour-mode toggle; below it the tabs of the navigation.
  */
+
+import escapeHtml from 'escape-html'
 import type { NavLink } from '../config/types.js'
+import { urlProblem } from '../content/url-policy.js'
 import type { SiteContext } from './context.js'
-import { escapeHtml, join } from './html.js'
+import { join } from './html.js'
 import { externalAttributes, tabHref } from './sidebar.js'
 import { configHref, pageHref, siteHref } from './urls.js'
 
@@ -50,6 +53,7 @@ function renderLogo(site: SiteContext, slug: string): string {
 
 /** A docs.json asset path (`/logo/light.svg`, `logo/light.svg` or a URL) relative to the page. */
 export function configAsset(slug: string, path: string): string {
+  if (urlProblem(path, 'image')) return ''
   if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) return path
   return siteHref(slug, path.replace(/^\/+/, ''))
 }

@@ -36,6 +36,8 @@ export const errorResponses = { 400: errorRef, 401: errorRef, 403: errorRef, 404
 /** Statuses beyond those, added by the routes that can answer them. */
 export const conflictResponse = { 409: errorRef } as const
 export const tooLargeResponse = { 413: errorRef } as const
+export const tooManyResponse = { 429: errorRef } as const
+export const outOfStorageResponse = { 507: errorRef } as const
 export const rateLimitedResponse = { 429: errorRef } as const
 
 /** `:projectId` in a path: one rule for every project route. */

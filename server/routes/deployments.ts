@@ -22,15 +22,18 @@ import {
   FailedBuild,
   FilesBatchResult,
   Finalize,
+  outOfStorageResponse,
   ref,
   slugParams,
   tooLargeResponse,
+  tooManyResponse,
 } from '../../schemas/api/index.js'
 import { requireProjectAccess } from '../auth/actor.js'
+import { checkDeploymentQuotas } from '../builds/quotas.js'
 import type { DeploymentRow } from '../db/repositories/deployments.js'
 import { decodeCursor } from '../db/repositories/deployments.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
-import { ApiError, badRequest, conflict, type Issue, notFound, tooLarge } from '../errors.js'
+import { ApiError, badRequest, conflict, type Issue, notFound, outOfStorage, tooLarge } from '../errors.js'
 import { presentDeployment } from '../presenters.js'
 import type { ApiRoutes } from '../schemas.js'
 
@@ -44,6 +47,21 @@ export function manifestPathProblem(path: string): string | undefined {
   if (/[#?]/.test(path)) return 'must not contain "#" or "?"'
   if (!isSafeRelativePath(path)) return 'must stay inside the docs folder: no empty, "." or ".." segments'
   return undefined
+}
+
+const isOutOfSpace = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === 'ENOSPC' || code === 'EDQUOT'
+}
+
+/** A blob-store write; a full disk answers 507 and closes the connection rather than a 500. */
+async function storing<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (isOutOfSpace(error)) throw outOfStorage()
+    throw error
+  }
 }
 
 export const deploymentRoutes: ApiRoutes = async (app) => {
@@ -92,7 +110,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         summary: 'Create a deployment from a file manifest; answers the hashes to upload',
         params: slugParams,
         body: ref(DeploymentCreate),
-        response: { 201: ref(DeploymentCreated), ...tooLargeResponse, ...errors },
+        response: { 201: ref(DeploymentCreated), ...tooLargeResponse, ...tooManyResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -126,6 +144,8 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         throw tooLarge('A file is larger than the limit', issues)
       }
       if (issues.length) throw badRequest('Invalid file manifest', issues)
+      const bytes = files.reduce((sum, file) => sum + file.size, 0)
+      await checkDeploymentQuotas(repos, config.quotas, project, { files: files.length, bytes })
       const { deployment, missing } = await repos.deployments.create({
         projectId: project.id,
         branch: request.body.branch,
@@ -146,7 +166,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         summary: 'Upload files: multipart, one part per file named by its manifest path, at most 4 MB',
         params: deploymentParams,
         consumes: ['multipart/form-data'],
-        response: { 200: ref(FilesBatchResult), ...tooLargeResponse, ...errors },
+        response: { 200: ref(FilesBatchResult), ...tooLargeResponse, ...outOfStorageResponse, ...errors },
       },
     },
     async (request) => {
@@ -198,6 +218,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
       } catch (error) {
         if (error instanceof ApiError) throw error
         const code = (error as { code?: string }).code
+        if (isOutOfSpace(error)) throw outOfStorage()
         if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT') {
           throw tooLarge(
             `A batch may hold at most ${config.maxRequestBytes} bytes; send fewer files a request`,
@@ -221,7 +242,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         params: ChunkParams,
         querystring: ChunkQuery,
         consumes: ['application/octet-stream'],
-        response: { 200: ref(ChunkResult), ...tooLargeResponse, ...errors },
+        response: { 200: ref(ChunkResult), ...tooLargeResponse, ...outOfStorageResponse, ...errors },
       },
     },
     async (request) => {
@@ -235,21 +256,22 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
       if (!Buffer.isBuffer(request.body)) {
         throw badRequest('Expected Content-Type: application/octet-stream with the chunk bytes')
       }
+      const chunk = request.body
       const offset = Number(request.query.offset)
-      if (offset + request.body.length > size) {
+      if (offset + chunk.length > size) {
         throw badRequest(`The chunk runs past the ${size} bytes the manifest declares`, [
           { path: 'querystring/offset', message: `offset + length must not exceed ${size}` },
         ])
       }
       const uploadKey = `${deployment.id}-${sha256}`
-      const appended = await blobs.appendChunk(uploadKey, offset, request.body)
+      const appended = await storing(() => blobs.appendChunk(uploadKey, offset, chunk))
       if (!appended.ok) {
         throw conflict(`Expected the chunk at offset ${appended.expectedOffset}`, [
           { path: 'querystring/offset', message: `expected ${appended.expectedOffset}` },
         ])
       }
       if (appended.received < size) return { sha256, received: appended.received, complete: false }
-      if (!(await blobs.completeChunks(uploadKey, sha256))) {
+      if (!(await storing(() => blobs.completeChunks(uploadKey, sha256)))) {
         throw badRequest(
           'The uploaded bytes do not hash to the declared sha256; upload the file again from offset 0',
           [{ path: 'params/sha256', message: 'hash mismatch' }],

@@ -152,6 +152,12 @@ test('push a fixture site with a big asset, then a one-page edit uploads one fil
   // Bigger than one 4 MB batch: it goes up through the chunk endpoint.
   await mkdir(join(site, 'assets'))
   await writeFile(join(site, 'assets', 'demo.mp4'), Buffer.alloc(5_500_000, 7))
+  // A site publishes the files its pages use: the home page shows the video.
+  const homePage = join(site, 'index.mdx')
+  await writeFile(
+    homePage,
+    `${await readFile(homePage, 'utf8')}\n\n<video src="/assets/demo.mp4" controls />\n`,
+  )
   const first = await runCli(['push', site, '--message', 'First deploy'], { env: env() })
   assert.equal(first.code, 0, first.stderr)
   assert.match(first.stdout, new RegExp(`Live at http://e2e-fixture\\.localhost:${server.port}/`))

@@ -13,13 +13,15 @@ import pg from 'pg'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { buildApp } from '../../server/app.js'
 import { defaultConfig, type ServerConfig } from '../../server/config.js'
+import { assertTierAllows, unitTier } from '../tier.js'
 
 export type Engine = 'sqlite' | 'postgres'
-export const engines: Engine[] = ['sqlite', 'postgres']
+export const engines: Engine[] = unitTier ? ['sqlite'] : ['sqlite', 'postgres']
 export const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
 /** A fresh PostgreSQL schema for one test; dropped in `t.after`. */
 export async function freshSchema(t: Pick<TestContext, 'after'>): Promise<string> {
+  assertTierAllows('PostgreSQL')
   const schema = `t_${randomBytes(6).toString('hex')}`
   const client = new pg.Client({ connectionString: postgresUrl })
   await client.connect()

@@ -5,14 +5,22 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type TestContext, test } from 'node:test'
-import { freePort, serverBin } from '../cli/helpers/docs-server.js'
+import { freePort } from '../cli/helpers/docs-server.js'
+import { builtBinary, needs } from '../tier.js'
 
 /** Run docs-server with only --port (and a data folder) until it logs that it is ready. */
 async function readyLog(t: TestContext, tty: boolean): Promise<{ port: number; log: string }> {
   const port = await freePort()
   const dataDir = await mkdtemp(join(tmpdir(), 'docs-server-log-'))
   t.after(() => rm(dataDir, { recursive: true, force: true }))
-  const command = [process.execPath, serverBin, '--port', String(port), '--data-dir', dataDir]
+  const command = [
+    process.execPath,
+    builtBinary('docs-server'),
+    '--port',
+    String(port),
+    '--data-dir',
+    dataDir,
+  ]
   // util-linux `script` gives the server a pseudo-terminal, as a person's shell would.
   const child = tty
     ? spawn('script', ['-qec', command.join(' '), '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } })
@@ -38,14 +46,18 @@ async function readyLog(t: TestContext, tty: boolean): Promise<{ port: number; l
   return { port, log }
 }
 
-test('on a terminal the log is pretty, and its URLs follow --port', async (t) => {
+test('on a terminal the log is pretty, and its URLs follow --port', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const { port, log } = await readyLog(t, true)
   assert.match(log, /INFO.*docs-server ready/)
   assert.match(log, new RegExp(`sites: "http://<slug>\\.localhost:${port}/"`))
   assert.doesNotMatch(log, /^\{"level"/m)
 })
 
-test('without a terminal each log line is JSON, for collectors', async (t) => {
+test('without a terminal each log line is JSON, for collectors', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const { port, log } = await readyLog(t, false)
   const lines = log.trim().split('\n')
   for (const line of lines) assert.doesNotThrow(() => JSON.parse(line), line)

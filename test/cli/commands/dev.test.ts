@@ -10,6 +10,7 @@ import { type TestContext, test } from 'node:test'
 import { EVENTS_PATH } from '../../../cli/dev/live-reload.js'
 import { startDevServer } from '../../../cli/dev/server.js'
 import { fromPackageRoot } from '../../../compiler/assets.js'
+import { builtBinary, needs } from '../../tier.js'
 
 const fixture = fromPackageRoot('test', 'compiler', 'build', 'fixtures', 'shell-site')
 
@@ -178,11 +179,13 @@ test('docsctl dev shows the first page of a 1,000-page site at once', async (t) 
   assert.match(body, /href="\.\.\/\.\.\/s19\/page-999\/"/, 'the sidebar lists every page')
 })
 
-test('the docsctl dev command prints its address, serves without a browser and stops on SIGINT', async (t) => {
+test('the docsctl dev command prints its address, serves without a browser and stops on SIGINT', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = siteCopy(t)
   const child = spawn(
     process.execPath,
-    [fromPackageRoot('dist', 'cli', 'main.js'), 'dev', '--dir', dir, '--port', '0', '--no-open'],
+    [builtBinary('docsctl'), 'dev', '--dir', dir, '--port', '0', '--no-open'],
     {
       env: { ...process.env, NO_COLOR: '1' },
     },
@@ -202,13 +205,7 @@ test('the docsctl dev command prints its address, serves without a browser and s
   child.kill('SIGINT')
   assert.equal(await exited, 0)
 
-  const bad = spawn(process.execPath, [
-    fromPackageRoot('dist', 'cli', 'main.js'),
-    'dev',
-    '--port',
-    'eighty',
-    '--no-open',
-  ])
+  const bad = spawn(process.execPath, [builtBinary('docsctl'), 'dev', '--port', 'eighty', '--no-open'])
   let errors = ''
   bad.stdout.on('data', (chunk: Buffer) => {
     errors += chunk.toString()
@@ -221,7 +218,9 @@ test('the docsctl dev command prints its address, serves without a browser and s
   assert.match(errors, /--port must be a whole number from 0 to 65535, not "eighty"/)
 })
 
-test('docsctl dev on a busy port says so and exits 1 instead of hanging', async (t) => {
+test('docsctl dev on a busy port says so and exits 1 instead of hanging', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = siteCopy(t)
   const busy = createServer()
   await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
@@ -229,7 +228,7 @@ test('docsctl dev on a busy port says so and exits 1 instead of hanging', async 
   const port = (busy.address() as AddressInfo).port
   const child = spawn(
     process.execPath,
-    [fromPackageRoot('dist', 'cli', 'main.js'), 'dev', '--dir', dir, '--port', String(port), '--no-open'],
+    [builtBinary('docsctl'), 'dev', '--dir', dir, '--port', String(port), '--no-open'],
     { env: { ...process.env, NO_COLOR: '1' } },
   )
   t.after(() => child.kill('SIGKILL'))

@@ -35,7 +35,8 @@ export interface DocsServer {
   stop(): Promise<void>
 }
 
-export async function startDocsServer(extraArgs: string[] = []): Promise<DocsServer> {
+/** Starts `bin` (the built `docs-server` unless a test runs an installed copy) and waits for /health. */
+export async function startDocsServer(extraArgs: string[] = [], bin = serverBin): Promise<DocsServer> {
   const port = await freePort()
   const dataDir = await mkdtemp(join(tmpdir(), 'docs-server-e2e-'))
   const baseDomain = `localhost:${port}`
@@ -54,7 +55,7 @@ export async function startDocsServer(extraArgs: string[] = []): Promise<DocsSer
     'warn',
     ...extraArgs,
   ]
-  const child: ChildProcess = spawn(process.execPath, [serverBin, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [bin, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: cleanEnv(),
   })
@@ -88,7 +89,7 @@ export async function startDocsServer(extraArgs: string[] = []): Promise<DocsSer
       const stdout = await new Promise<string>((resolve, reject) =>
         execFile(
           process.execPath,
-          [serverBin, 'token', 'create', '--email', email, ...args],
+          [bin, 'token', 'create', '--email', email, ...args],
           { env: cleanEnv() },
           (error, out, err) => (error ? reject(new Error(`token create failed: ${err}`)) : resolve(out)),
         ),

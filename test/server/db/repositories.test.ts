@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { migrateToLatest, openDatabase } from '../../../server/db/index.js'
 import { createRepositories } from '../../../server/db/repositories/index.js'
+import { needs } from '../../tier.js'
 import { markVerified } from '../domains/dns-server.js'
 import { engines, freshSchema, postgresUrl, sha256, testConfig } from '../helper.js'
 
@@ -211,7 +212,9 @@ for (const engine of engines) {
   })
 }
 
-test('two PostgreSQL schemas side by side each get their own migrations', async (t) => {
+test('two PostgreSQL schemas side by side each get their own migrations', {
+  skip: needs('PostgreSQL'),
+}, async (t) => {
   const schemas = [await freshSchema(t), await freshSchema(t)]
   for (const databaseSchema of schemas) {
     const { db, schema } = openDatabase({ dataDir: '', databaseUrl: postgresUrl, databaseSchema })

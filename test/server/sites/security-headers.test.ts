@@ -129,7 +129,8 @@ test('a real build: the theme assets are immutable, an author file with a hash-l
   const token = await signIn(app)
   await createProject(app, token, 'built')
   const files = await fixtureSite('minimal')
-  files.set('screenshot-20240101.png', Buffer.from('png bytes'))
+  // In the public folder, so the build publishes it though no page shows it.
+  files.set('public/screenshot-20240101.png', Buffer.from('png bytes'))
   const deployed = await deploy(app, token, 'built', files)
   assert.equal(deployed.finalized.statusCode, 200, deployed.finalized.body)
   const get = (url: string) => app.inject({ url, headers: { host: 'built.localhost:8080' } })
@@ -138,7 +139,7 @@ test('a real build: the theme assets are immutable, an author file with a hash-l
   const css = home.body.match(/href="(_assets\/site\.[0-9a-f]+\.css)"/)?.[1]
   assert.ok(css)
   assert.equal((await get(`/${css}`)).headers['cache-control'], 'public, max-age=31536000, immutable')
-  const screenshot = await get('/screenshot-20240101.png')
+  const screenshot = await get('/public/screenshot-20240101.png')
   assert.equal(screenshot.statusCode, 200)
   assert.equal(screenshot.headers['cache-control'], 'public, max-age=0, must-revalidate')
 })
