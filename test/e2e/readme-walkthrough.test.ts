@@ -77,9 +77,10 @@ test('the README walkthrough works verbatim from a fresh clone', {
   let server: ChildProcess | undefined
   let serverLog = ''
   t.after(async () => {
-    if (server && server.exitCode === null) {
+    if (server?.pid && server.exitCode === null) {
       const exited = new Promise((resolve) => server!.once('exit', resolve))
-      server.kill('SIGTERM')
+      // npm does not pass SIGTERM on to the server it started: stop the whole group, as Ctrl-C would.
+      process.kill(-server.pid, 'SIGTERM')
       await exited
     }
   })
@@ -87,7 +88,12 @@ test('the README walkthrough works verbatim from a fresh clone', {
     const [file, ...args] = command.split(' ')
     if (command === 'npm start') {
       // npm start runs until stopped; run it as its own process group so stopping it stops the server.
-      server = spawn(file!, args, { cwd: clone, env: shellEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+      server = spawn(file!, args, {
+        cwd: clone,
+        env: shellEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      })
       server.stdout!.on('data', (chunk: Buffer) => {
         serverLog += chunk.toString()
       })
