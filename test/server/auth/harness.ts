@@ -202,12 +202,22 @@ export async function exchangeCode(
   }
 }
 
-/** The whole local sign-in, as `docsctl login` and a browser would do it; returns the tokens. */
-export async function signInLocally(
+/** The token request body that redeems `code` for the CLI that started `login`. */
+export const codeGrant = (login: CliLogin, code: string, overrides: Record<string, string> = {}) => ({
+  grant_type: 'authorization_code',
+  client_id: 'docsctl',
+  code,
+  redirect_uri: login.redirectUri,
+  code_verifier: login.verifier,
+  ...overrides,
+})
+
+/** The browser part of a local sign-in: returns the code the CLI's listener receives. */
+export async function localSignInCode(
   app: FastifyInstance,
   email: string,
-): Promise<{ accessToken: string; refreshToken: string; login: CliLogin }> {
-  const login = startCliLogin()
+  login = startCliLogin(),
+): Promise<{ login: CliLogin; code: string }> {
   const browser = new Browser(app)
   const page = await browser.navigate(login.authorizeUrl, login.redirectUri)
   const form = readForm(page.body)
@@ -215,14 +225,16 @@ export async function signInLocally(
     ...form.fields,
     email,
   })
-  const params = callbackParams(back.location)
-  const tokens = await exchangeCode(app, {
-    grant_type: 'authorization_code',
-    client_id: 'docsctl',
-    code: params.get('code') ?? '',
-    redirect_uri: login.redirectUri,
-    code_verifier: login.verifier,
-  })
+  return { login, code: callbackParams(back.location).get('code') ?? '' }
+}
+
+/** The whole local sign-in, as `docsctl login` and a browser would do it; returns the tokens. */
+export async function signInLocally(
+  app: FastifyInstance,
+  email: string,
+): Promise<{ accessToken: string; refreshToken: string; login: CliLogin }> {
+  const { login, code } = await localSignInCode(app, email)
+  const tokens = await exchangeCode(app, codeGrant(login, code))
   if (tokens.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(tokens.json)}`)
   return {
     accessToken: String(tokens.json.access_token),
