@@ -12,6 +12,7 @@ import { hashToken } from '../../server/auth/tokens.js'
 import { defaultConfig } from '../../server/config.js'
 import { markVerified } from './domains/dns-server.js'
 import {
+  appWithProject,
   bearer,
   createProject,
   deploy,
@@ -22,7 +23,6 @@ import {
   multipartBody,
   sha256,
   signIn,
-  testApp,
 } from './helper.js'
 
 const actors = [
@@ -413,9 +413,14 @@ async function runMatrix(t: TestContext, engine: Engine) {
   // Hundreds of requests from one address in a few seconds: lift the API-wide limit for this test.
   // Domain checks ask a closed loopback port: refused at once, so `verify` answers without the network.
   const domains = { ...defaultConfig().domains, dnsResolver: '127.0.0.1:9', dnsTimeoutMs: 200 }
-  const app = await testApp(t, engine, { rateLimitPerMinute: 1_000_000, domains })
-  const owner = await signIn(app, 'ada@example.com')
-  const project = await createProject(app, owner, 'adas-docs')
+  const {
+    app,
+    token: owner,
+    project,
+  } = await appWithProject(t, 'adas-docs', engine, {
+    rateLimitPerMinute: 1_000_000,
+    domains,
+  })
   const site = await fixtureSite('minimal')
   const ready = await deploy(app, owner, project.slug, site, { promote: false })
   assert.equal(ready.finalized.statusCode, 200, ready.finalized.body)

@@ -1,5 +1,6 @@
 /** The server's core tables: users, sessions, projects, deployments and their files, keys, hosts. */
 import type { Kysely } from 'kysely'
+import { deletedWith } from './columns.js'
 
 // Migrations take Kysely<unknown>: they must not depend on today's row types.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -15,7 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('access_tokens')
     .addColumn('id', 'text', (column) => column.primaryKey())
     .addColumn('token_hash', 'text', (column) => column.notNull().unique())
-    .addColumn('user_id', 'text', (column) => column.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'text', deletedWith('users'))
     .addColumn('expires_at', 'text', (column) => column.notNull())
     .addColumn('created_at', 'text', (column) => column.notNull())
     .addColumn('family_id', 'text')
@@ -39,9 +40,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('deployments')
     .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', (column) =>
-      column.notNull().references('projects.id').onDelete('cascade'),
-    )
+    .addColumn('project_id', 'text', deletedWith('projects'))
     .addColumn('status', 'text', (column) => column.notNull())
     .addColumn('branch', 'text', (column) => column.notNull())
     .addColumn('commit_message', 'text')
@@ -65,9 +64,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('deployment_files')
-    .addColumn('deployment_id', 'text', (column) =>
-      column.notNull().references('deployments.id').onDelete('cascade'),
-    )
+    .addColumn('deployment_id', 'text', deletedWith('deployments'))
     .addColumn('path', 'text', (column) => column.notNull())
     .addColumn('sha256', 'text', (column) => column.notNull())
     .addColumn('size', 'bigint', (column) => column.notNull())
@@ -86,9 +83,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('deploy_keys')
     .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', (column) =>
-      column.notNull().references('projects.id').onDelete('cascade'),
-    )
+    .addColumn('project_id', 'text', deletedWith('projects'))
     .addColumn('name', 'text', (column) => column.notNull())
     .addColumn('token_hash', 'text', (column) => column.notNull().unique())
     .addColumn('prefix', 'text', (column) => column.notNull())
@@ -101,9 +96,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('site_hosts')
     .addColumn('host', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', (column) =>
-      column.notNull().references('projects.id').onDelete('cascade'),
-    )
+    .addColumn('project_id', 'text', deletedWith('projects'))
     .addColumn('path_prefix', 'text', (column) => column.notNull().defaultTo(''))
     .addColumn('created_at', 'text', (column) => column.notNull())
     .execute()

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
 import { newId, nowIso } from '../../ids.js'
+import { deletedWith } from './columns.js'
 
 export type DomainStatus = 'pending' | 'verified' | 'failed' | 'expired'
 
@@ -46,9 +47,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('domains')
     .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', (column) =>
-      column.notNull().references('projects.id').onDelete('cascade'),
-    )
+    .addColumn('project_id', 'text', deletedWith('projects'))
     .addColumn('hostname', 'text', (column) => column.notNull())
     .addColumn('path_prefix', 'text', (column) => column.notNull())
     .addColumn('challenge', 'text', (column) => column.notNull())
@@ -91,9 +90,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('site_hosts')
     .addColumn('host', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', (column) =>
-      column.notNull().references('projects.id').onDelete('cascade'),
-    )
+    .addColumn('project_id', 'text', deletedWith('projects'))
     .addColumn('path_prefix', 'text', (column) => column.notNull().defaultTo(''))
     .addColumn('created_at', 'text', (column) => column.notNull())
     .execute()
