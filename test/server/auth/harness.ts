@@ -4,6 +4,8 @@
  * else (the OpenID Connect provider) through real HTTP.
  */
 import { createHash, randomBytes } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import { PassThrough } from 'node:stream'
 import type { TestContext } from 'node:test'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import { buildApp } from '../../../server/app.js'
@@ -30,6 +32,27 @@ export async function buildTestApp(
   const app = await buildApp(config, options.logger === undefined ? {} : { logger: options.logger })
   t.after(() => app.close())
   return { app, config }
+}
+
+/** The app on a real loopback socket, for the CLI or a browser to reach at `apiUrl`. */
+export async function listeningTestApp(t: TestContext): Promise<{ app: FastifyInstance; apiUrl: string }> {
+  const { app } = await buildTestApp(t)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return { app, apiUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` }
+}
+
+/** A stream to give `docsctl login` as its stdout, and the authorize URL once it prints one. */
+export function watchForAuthorizeUrl(): { stdout: PassThrough; authorizeUrl: Promise<string> } {
+  const stdout = new PassThrough()
+  let printed = ''
+  const authorizeUrl = new Promise<string>((resolve) => {
+    stdout.on('data', (chunk: Buffer) => {
+      printed += chunk.toString('utf8')
+      const match = /https?:\/\/\S+\/oauth\/authorize\?\S+/.exec(printed)
+      if (match) resolve(match[0])
+    })
+  })
+  return { stdout, authorizeUrl }
 }
 
 /** What `docsctl login` holds while the browser is away. */

@@ -185,6 +185,8 @@ test('a code, a state or a sign-in page from someone else’s flow does not comp
   const login = startCliLogin()
   const page = await browser.navigate(login.authorizeUrl, login.redirectUri)
   const form = readForm(page.body)
+  const postSignIn = (fields: Record<string, string>) =>
+    browser.request('POST', `${PUBLIC_URL}/oauth/sign-in`, fields)
   // The form posted without the browser's cookie (a cross-site post) is refused.
   const forged = await app.inject({
     method: 'POST',
@@ -194,37 +196,20 @@ test('a code, a state or a sign-in page from someone else’s flow does not comp
   })
   assert.equal(forged.statusCode, 403)
   // A wrong anti-forgery value with the right cookie is refused too.
-  const wrongToken = await browser.request('POST', `${PUBLIC_URL}/oauth/sign-in`, {
-    ...form.fields,
-    csrf: 'x'.repeat(32),
-    email: 'mallory@example.com',
-  })
+  const wrongToken = await postSignIn({ ...form.fields, csrf: 'x'.repeat(32), email: 'mallory@example.com' })
   assert.equal(wrongToken.status, 403)
   // An unknown pending sign-in is refused.
-  const unknown = await browser.request('POST', `${PUBLIC_URL}/oauth/sign-in`, {
-    ...form.fields,
-    request: 'nope',
-    email: 'mallory@example.com',
-  })
+  const unknown = await postSignIn({ ...form.fields, request: 'nope', email: 'mallory@example.com' })
   assert.equal(unknown.status, 400)
   // A bad email re-shows the form with the error, and the flow still completes afterwards.
-  const badEmail = await browser.request('POST', `${PUBLIC_URL}/oauth/sign-in`, {
-    ...form.fields,
-    email: 'not an email',
-  })
+  const badEmail = await postSignIn({ ...form.fields, email: 'not an email' })
   assert.equal(badEmail.status, 400)
   assert.match(badEmail.body, /role="alert"/)
   const again = readForm(badEmail.body)
-  const done = await browser.request('POST', `${PUBLIC_URL}/oauth/sign-in`, {
-    ...again.fields,
-    email: 'ada@example.com',
-  })
+  const done = await postSignIn({ ...again.fields, email: 'ada@example.com' })
   assert.equal(done.status, 303)
   // The completed sign-in cannot be completed a second time.
-  const replay = await browser.request('POST', `${PUBLIC_URL}/oauth/sign-in`, {
-    ...again.fields,
-    email: 'x@example.com',
-  })
+  const replay = await postSignIn({ ...again.fields, email: 'x@example.com' })
   assert.equal(replay.status, 400)
 })
 
