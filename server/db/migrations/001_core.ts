@@ -1,6 +1,6 @@
 /** The server's core tables: users, sessions, projects, deployments and their files, keys, hosts. */
 import type { Kysely } from 'kysely'
-import { deletedWith } from './columns.js'
+import { createProjectRowsTable, deletedWith } from './columns.js'
 
 // Migrations take Kysely<unknown>: they must not depend on today's row types.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -37,10 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute()
   await db.schema.createIndex('projects_owner_id').on('projects').column('owner_id').execute()
 
-  await db.schema
-    .createTable('deployments')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', deletedWith('projects'))
+  await createProjectRowsTable(db, 'deployments')
     .addColumn('status', 'text', (column) => column.notNull())
     .addColumn('branch', 'text', (column) => column.notNull())
     .addColumn('commit_message', 'text')
@@ -80,10 +77,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (column) => column.notNull())
     .execute()
 
-  await db.schema
-    .createTable('deploy_keys')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', deletedWith('projects'))
+  await createProjectRowsTable(db, 'deploy_keys')
     .addColumn('name', 'text', (column) => column.notNull())
     .addColumn('token_hash', 'text', (column) => column.notNull().unique())
     .addColumn('prefix', 'text', (column) => column.notNull())

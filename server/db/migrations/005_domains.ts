@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
 import { newId, nowIso } from '../../ids.js'
-import { deletedWith } from './columns.js'
+import { createProjectRowsTable, deletedWith } from './columns.js'
 
 export type DomainStatus = 'pending' | 'verified' | 'failed' | 'expired'
 
@@ -44,10 +44,7 @@ declare module '../schema.js' {
 export const newChallenge = (): string => `docs-verify=${randomBytes(20).toString('hex')}`
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('domains')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', deletedWith('projects'))
+  await createProjectRowsTable(db, 'domains')
     .addColumn('hostname', 'text', (column) => column.notNull())
     .addColumn('path_prefix', 'text', (column) => column.notNull())
     .addColumn('challenge', 'text', (column) => column.notNull())

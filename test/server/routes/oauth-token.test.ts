@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import {
   Browser,
   buildTestApp,
+  type CliLogin,
   callbackParams,
   codeGrant,
   exchangeCode,
@@ -18,6 +19,10 @@ import {
 import { engines } from '../helper.js'
 
 const host = 'localhost:8080'
+
+/** The CLI's authorize request, sent without a browser. */
+const authorize = (app: FastifyInstance, login: CliLogin) =>
+  app.inject({ method: 'GET', url: login.authorizeUrl.slice(PUBLIC_URL.length), headers: { host } })
 
 const me = (app: FastifyInstance, token: string) =>
   app.inject({ method: 'GET', url: '/me', headers: { host, authorization: `Bearer ${token}` } })
@@ -68,11 +73,7 @@ test('authorize shows, never redirects, errors about the client or its redirect 
     [{ redirect_uri: 'http://127.0.0.1:8787/callback#fragment' }, /fragment/],
   ] as const) {
     const login = startCliLogin(override)
-    const response = await app.inject({
-      method: 'GET',
-      url: login.authorizeUrl.slice(PUBLIC_URL.length),
-      headers: { host },
-    })
+    const response = await authorize(app, login)
     assert.equal(response.statusCode, 400, JSON.stringify(override))
     assert.equal(response.headers.location, undefined)
     assert.match(response.body, message)
@@ -87,11 +88,7 @@ test('authorize sends other request errors back to the CLI with its state', asyn
     [{ response_type: 'token' }, 'unsupported_response_type'],
   ] as const) {
     const login = startCliLogin(override)
-    const response = await app.inject({
-      method: 'GET',
-      url: login.authorizeUrl.slice(PUBLIC_URL.length),
-      headers: { host },
-    })
+    const response = await authorize(app, login)
     assert.equal(response.statusCode, 302)
     const params = callbackParams(String(response.headers.location))
     assert.equal(params.get('error'), error)
