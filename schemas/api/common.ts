@@ -40,6 +40,9 @@ export const tooManyResponse = { 429: errorRef } as const
 export const outOfStorageResponse = { 507: errorRef } as const
 export const rateLimitedResponse = { 429: errorRef } as const
 
+/** An instant, as an ISO 8601 string (`2026-01-31T12:00:00.000Z`). */
+export const dateTime = { type: 'string', format: 'date-time' } as const
+
 /** An id in a path (`:projectId`, `:keyId`, …): one rule for every route. */
 export const pathId = { type: 'string', minLength: 1, maxLength: 100 } as const
 
