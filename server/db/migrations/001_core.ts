@@ -87,6 +87,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute()
   await db.schema.createIndex('deploy_keys_project_id').on('deploy_keys').column('project_id').execute()
 
+  await createSiteHostsTable(db)
+}
+
+/** `site_hosts` as this migration made it; 005 replaces it and makes it again on the way down. */
+export async function createSiteHostsTable(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('site_hosts')
     .addColumn('host', 'text', (column) => column.primaryKey())

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
 import { newId, nowIso } from '../../ids.js'
-import { createProjectRowsTable, deletedWith } from './columns.js'
+import { createSiteHostsTable } from './001_core.js'
+import { createProjectRowsTable } from './columns.js'
 
 export type DomainStatus = 'pending' | 'verified' | 'failed' | 'expired'
 
@@ -84,11 +85,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('domains').execute()
-  await db.schema
-    .createTable('site_hosts')
-    .addColumn('host', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', deletedWith('projects'))
-    .addColumn('path_prefix', 'text', (column) => column.notNull().defaultTo(''))
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .execute()
+  await createSiteHostsTable(db)
 }
