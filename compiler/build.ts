@@ -112,7 +112,8 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
   })
   for (const page of selected) diagnostics.push(...(rendered.get(page.slug)?.diagnostics ?? []))
 
-  const context = siteContext(config, navigation, allPages, rendered, files, options)
+  const sitePages: SitePages = { pages: allPages, rendered }
+  const context = siteContext(config, navigation, sitePages, files, options)
   const output: SiteFiles = new Map()
   for (const [path, bytes] of themeFiles().files) output.set(path, bytes)
   const assetPaths = new Set<string>()
@@ -135,7 +136,7 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
   // An author's file never takes the place of the theme's hashed assets (nor their year-long caching).
   for (const [path, bytes] of collectStaticAssets(files, config, assetPaths, !wanted))
     if (!theme.files.has(path)) output.set(path, bytes)
-  if (!wanted) writeSiteOutputs(output, context, allPages, rendered)
+  if (!wanted) writeSiteOutputs(output, context, sitePages)
 
   const sorted: SiteFiles = new Map([...output.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   const allDiagnostics = sortDiagnostics(capDiagnostics(diagnostics))
@@ -193,11 +194,16 @@ async function renderPages(
   return outcomes
 }
 
+/** Every page of the site, and the bodies this build rendered (by slug): what the site-wide steps read. */
+interface SitePages {
+  pages: readonly SitePage[]
+  rendered: ReadonlyMap<string, RenderedPage>
+}
+
 function siteContext(
   config: DocsConfig,
   navigation: NavigationTree,
-  pages: readonly SitePage[],
-  rendered: ReadonlyMap<string, RenderedPage>,
+  { pages, rendered }: SitePages,
   files: SourceFiles,
   options: BuildOptions,
 ): SiteContext {
@@ -252,12 +258,7 @@ function frontMatterOf(files: SourceFiles, file: string, mode: ValidationMode): 
   return data
 }
 
-function writeSiteOutputs(
-  output: SiteFiles,
-  context: SiteContext,
-  pages: readonly SitePage[],
-  rendered: ReadonlyMap<string, RenderedPage>,
-): void {
+function writeSiteOutputs(output: SiteFiles, context: SiteContext, { pages, rendered }: SitePages): void {
   const { config } = context
   const listed: LlmsPage[] = []
   const search: SearchEntry[] = []

@@ -1,6 +1,6 @@
 import { Command } from 'clipanion'
-import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { domainAddress, table } from '../domains/format.js'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 
 export class DomainsListCommand extends Command {
   static override paths = [['domains', 'list']]

@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion'
-import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { domainAddress, findDomain } from '../domains/format.js'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 
 export class DomainsRemoveCommand extends Command {
   static override paths = [['domains', 'remove']]

@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { domainAddress, findDomain, recordsTable } from '../domains/format.js'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 
 export class DomainsVerifyCommand extends Command {
   static override paths = [['domains', 'verify']]

@@ -40,11 +40,17 @@ export const tooManyResponse = { 429: errorRef } as const
 export const outOfStorageResponse = { 507: errorRef } as const
 export const rateLimitedResponse = { 429: errorRef } as const
 
+/** An instant, as an ISO 8601 string (`2026-01-31T12:00:00.000Z`). */
+export const dateTime = { type: 'string', format: 'date-time' } as const
+
+/** An id in a path (`:projectId`, `:keyId`, …): one rule for every route. */
+export const pathId = { type: 'string', minLength: 1, maxLength: 100 } as const
+
 /** `:projectId` in a path: one rule for every project route. */
 export const projectIdParams = {
   type: 'object',
   required: ['projectId'],
-  properties: { projectId: { type: 'string', minLength: 1, maxLength: 100 } },
+  properties: { projectId: pathId },
 } as const
 
 /** `:slug` in a path: the deployment routes address a project by its slug. */

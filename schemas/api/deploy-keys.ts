@@ -1,6 +1,6 @@
 /** Deploy keys: project-scoped `dk_…` credentials for CI that may only deploy. */
 
-import { ref } from './common.js'
+import { dateTime, pathId, ref } from './common.js'
 
 export const DeployKey = {
   $id: 'DeployKey',
@@ -14,7 +14,7 @@ export const DeployKey = {
     id: { type: 'string' },
     name: { type: 'string' },
     prefix: { type: 'string', description: 'The first characters of the key, to recognise it.' },
-    createdAt: { type: 'string', format: 'date-time' },
+    createdAt: dateTime,
     lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
   },
 } as const
@@ -63,8 +63,5 @@ export const DeployKeyList = {
 export const DeployKeyParams = {
   type: 'object',
   required: ['projectId', 'keyId'],
-  properties: {
-    projectId: { type: 'string', minLength: 1, maxLength: 100 },
-    keyId: { type: 'string', minLength: 1, maxLength: 100 },
-  },
+  properties: { projectId: pathId, keyId: pathId },
 } as const

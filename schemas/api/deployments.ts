@@ -1,6 +1,6 @@
 /** A deployment: a file manifest uploaded by content hash, built once, promoted by one row update. */
 
-import { ref } from './common.js'
+import { dateTime, ref } from './common.js'
 
 export const Diagnostic = {
   $id: 'Diagnostic',
@@ -66,8 +66,8 @@ export const Deployment = {
       required: ['pagesRendered', 'pagesReused'],
       properties: { pagesRendered: { type: 'integer' }, pagesReused: { type: 'integer' } },
     },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
+    createdAt: dateTime,
+    updatedAt: dateTime,
   },
 } as const
 

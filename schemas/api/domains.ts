@@ -1,6 +1,6 @@
 /** Custom domains: DNS-verified claims of a host name (and path prefix) by a project. */
 
-import { ref } from './common.js'
+import { pathId, ref } from './common.js'
 
 const domainStatus = {
   type: 'string',
@@ -162,10 +162,7 @@ export const TlsAsk = {
 export const DomainParams = {
   type: 'object',
   required: ['projectId', 'domainId'],
-  properties: {
-    projectId: { type: 'string', minLength: 1, maxLength: 100 },
-    domainId: { type: 'string', minLength: 1, maxLength: 100 },
-  },
+  properties: { projectId: pathId, domainId: pathId },
 } as const
 
 export const TlsAskQuery = {

@@ -1,6 +1,6 @@
 /** A project: one docs site, its slug and its live deployment. */
 
-import { ref } from './common.js'
+import { dateTime, ref } from './common.js'
 
 export const Project = {
   $id: 'Project',
@@ -26,8 +26,8 @@ export const Project = {
     deploymentName: { type: ['string', 'null'] },
     url: { type: 'string' },
     liveDeploymentId: { type: ['string', 'null'] },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
+    createdAt: dateTime,
+    updatedAt: dateTime,
   },
 } as const
 

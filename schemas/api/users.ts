@@ -1,4 +1,5 @@
 /** The signed-in user and the server's health. */
+import { dateTime } from './common.js'
 
 export const Me = {
   $id: 'Me',
@@ -22,7 +23,7 @@ export const Health = {
   required: ['ok', 'timestamp'],
   properties: {
     ok: { type: 'boolean' },
-    timestamp: { type: 'string', format: 'date-time' },
+    timestamp: dateTime,
     error: { type: 'string' },
   },
 } as const

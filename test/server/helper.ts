@@ -66,6 +66,19 @@ export async function signIn(app: FastifyInstance, email = 'ada@example.com'): P
   return token
 }
 
+/** An app with a signed-in user who owns one project: where most API tests start. */
+export async function appWithProject(
+  t: Pick<TestContext, 'after'>,
+  slug: string,
+  engine: Engine = 'sqlite',
+  overrides: Partial<ServerConfig> = {},
+) {
+  const app = await testApp(t, engine, overrides)
+  const token = await signIn(app)
+  const project = await createProject(app, token, slug)
+  return { app, token, project }
+}
+
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 export const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex')
 

@@ -12,6 +12,7 @@ import { hashToken } from '../../server/auth/tokens.js'
 import { defaultConfig } from '../../server/config.js'
 import { markVerified } from './domains/dns-server.js'
 import {
+  appWithProject,
   bearer,
   createProject,
   deploy,
@@ -22,7 +23,6 @@ import {
   multipartBody,
   sha256,
   signIn,
-  testApp,
 } from './helper.js'
 
 const actors = [
@@ -69,6 +69,17 @@ interface RouteCase {
   request: (world: World) => Promise<Request>
 }
 
+/** A row for a route without path parameters: every actor calls the path itself. */
+function fixedRoute(
+  method: RouteCase['method'],
+  path: string,
+  access: Access,
+  ok: number,
+  payload?: object,
+): RouteCase {
+  return { method, path, access, ok, request: async () => (payload ? { url: path, payload } : { url: path }) }
+}
+
 async function newDeployment(
   world: World,
   files: { path: string; sha256: string; size: number }[],
@@ -100,7 +111,7 @@ const fileBytes = Buffer.from('hello isolation\n')
 const fileEntry = { path: 'notes.txt', sha256: sha256(fileBytes), size: fileBytes.length }
 
 const routes: RouteCase[] = [
-  { method: 'GET', path: '/health', access: 'anyone', ok: 200, request: async () => ({ url: '/health' }) },
+  fixedRoute('GET', '/health', 'anyone', 200),
   {
     method: 'GET',
     path: '/schemas/{name}',
@@ -108,55 +119,13 @@ const routes: RouteCase[] = [
     ok: 200,
     request: async () => ({ url: '/schemas/docs.schema.json' }),
   },
-  {
-    method: 'GET',
-    path: '/.well-known/oauth-authorization-server',
-    access: 'anyone',
-    ok: 200,
-    request: async () => ({ url: '/.well-known/oauth-authorization-server' }),
-  },
+  fixedRoute('GET', '/.well-known/oauth-authorization-server', 'anyone', 200),
   // The sign-in flow itself: a bearer token neither helps nor hurts.
-  {
-    method: 'GET',
-    path: '/oauth/authorize',
-    access: 'anyone',
-    ok: 400,
-    request: async () => ({ url: '/oauth/authorize' }),
-  },
-  {
-    method: 'GET',
-    path: '/oauth/callback',
-    access: 'anyone',
-    ok: 400,
-    request: async () => ({ url: '/oauth/callback' }),
-  },
-  {
-    method: 'GET',
-    path: '/oauth/sign-in',
-    access: 'anyone',
-    ok: 400,
-    request: async () => ({ url: '/oauth/sign-in' }),
-  },
-  {
-    method: 'POST',
-    path: '/oauth/sign-in',
-    access: 'anyone',
-    ok: 400,
-    request: async () => ({
-      url: '/oauth/sign-in',
-      payload: { request: 'unknown', csrf: 'x', email: 'a@b.co' },
-    }),
-  },
-  {
-    method: 'POST',
-    path: '/oauth/token',
-    access: 'anyone',
-    ok: 400,
-    request: async () => ({
-      url: '/oauth/token',
-      payload: { grant_type: 'refresh_token', refresh_token: 'dsr_x' },
-    }),
-  },
+  fixedRoute('GET', '/oauth/authorize', 'anyone', 400),
+  fixedRoute('GET', '/oauth/callback', 'anyone', 400),
+  fixedRoute('GET', '/oauth/sign-in', 'anyone', 400),
+  fixedRoute('POST', '/oauth/sign-in', 'anyone', 400, { request: 'unknown', csrf: 'x', email: 'a@b.co' }),
+  fixedRoute('POST', '/oauth/token', 'anyone', 400, { grant_type: 'refresh_token', refresh_token: 'dsr_x' }),
   {
     method: 'POST',
     path: '/oauth/revoke',
@@ -165,13 +134,7 @@ const routes: RouteCase[] = [
     request: async () => ({ url: '/oauth/revoke', payload: { token: 'dsr_unknown' } }),
   },
   { method: 'GET', path: '/me', access: 'user', ok: 200, request: async () => ({ url: '/me' }) },
-  {
-    method: 'GET',
-    path: '/projects/',
-    access: 'user',
-    ok: 200,
-    request: async () => ({ url: '/projects/' }),
-  },
+  fixedRoute('GET', '/projects/', 'user', 200),
   {
     method: 'POST',
     path: '/projects/',
@@ -413,9 +376,14 @@ async function runMatrix(t: TestContext, engine: Engine) {
   // Hundreds of requests from one address in a few seconds: lift the API-wide limit for this test.
   // Domain checks ask a closed loopback port: refused at once, so `verify` answers without the network.
   const domains = { ...defaultConfig().domains, dnsResolver: '127.0.0.1:9', dnsTimeoutMs: 200 }
-  const app = await testApp(t, engine, { rateLimitPerMinute: 1_000_000, domains })
-  const owner = await signIn(app, 'ada@example.com')
-  const project = await createProject(app, owner, 'adas-docs')
+  const {
+    app,
+    token: owner,
+    project,
+  } = await appWithProject(t, 'adas-docs', engine, {
+    rateLimitPerMinute: 1_000_000,
+    domains,
+  })
   const site = await fixtureSite('minimal')
   const ready = await deploy(app, owner, project.slug, site, { promote: false })
   assert.equal(ready.finalized.statusCode, 200, ready.finalized.body)

@@ -3,13 +3,12 @@
  * are all a built site needs; nothing secret is stored here. Row type: ProjectAnalyticsTable.
  */
 import type { Kysely } from 'kysely'
+import { deletedWith } from './columns.js'
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('project_analytics')
-    .addColumn('project_id', 'text', (column) =>
-      column.notNull().references('projects.id').onDelete('cascade'),
-    )
+    .addColumn('project_id', 'text', deletedWith('projects'))
     .addColumn('provider', 'text', (column) => column.notNull())
     .addColumn('public_key', 'text', (column) => column.notNull())
     .addColumn('host', 'text', (column) => column.notNull())

@@ -6,6 +6,8 @@
 import { randomBytes } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
 import { newId, nowIso } from '../../ids.js'
+import { createSiteHostsTable } from './001_core.js'
+import { createProjectRowsTable } from './columns.js'
 
 export type DomainStatus = 'pending' | 'verified' | 'failed' | 'expired'
 
@@ -43,12 +45,7 @@ declare module '../schema.js' {
 export const newChallenge = (): string => `docs-verify=${randomBytes(20).toString('hex')}`
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('domains')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', (column) =>
-      column.notNull().references('projects.id').onDelete('cascade'),
-    )
+  await createProjectRowsTable(db, 'domains')
     .addColumn('hostname', 'text', (column) => column.notNull())
     .addColumn('path_prefix', 'text', (column) => column.notNull())
     .addColumn('challenge', 'text', (column) => column.notNull())
@@ -88,13 +85,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('domains').execute()
-  await db.schema
-    .createTable('site_hosts')
-    .addColumn('host', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', (column) =>
-      column.notNull().references('projects.id').onDelete('cascade'),
-    )
-    .addColumn('path_prefix', 'text', (column) => column.notNull().defaultTo(''))
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .execute()
+  await createSiteHostsTable(db)
 }

@@ -122,12 +122,17 @@ test('--name still works but warns that it is deprecated', { skip: needs('a buil
   assert.equal((await readJson(join(dir, 'out', 'docs.json'))).slug, 'legacy-name')
 })
 
+/** A folder `name` in `dir` that already holds one file. */
+async function folderHolding(dir: string, name: string, file: string, text: string): Promise<void> {
+  await mkdir(join(dir, name))
+  await writeFile(join(dir, name, file), text)
+}
+
 test('refuses to overwrite scaffolded files and to fill a non-empty directory without confirmation', {
   skip: needs('a built binary'),
 }, async (t) => {
   const dir = await workspace(t)
-  await mkdir(join(dir, 'docs'))
-  await writeFile(join(dir, 'docs', 'index.mdx'), 'mine')
+  await folderHolding(dir, 'docs', 'index.mdx', 'mine')
   const clash = runCli(['new', 'docs', '--yes'], dir)
   assert.equal(clash.status, 1)
   assert.equal(
@@ -135,8 +140,7 @@ test('refuses to overwrite scaffolded files and to fill a non-empty directory wi
     'error docs already holds index.mdx; docsctl new never overwrites files. Choose another directory.\n',
   )
   assert.equal(await readFile(join(dir, 'docs', 'index.mdx'), 'utf8'), 'mine')
-  await mkdir(join(dir, 'other'))
-  await writeFile(join(dir, 'other', 'notes.txt'), 'x')
+  await folderHolding(dir, 'other', 'notes.txt', 'x')
   const nonEmpty = runCli(['new', 'other', '--yes'], dir)
   assert.equal(nonEmpty.status, 1)
   assert.equal(

@@ -4,22 +4,16 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import getPort from 'get-port'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 
 export const serverBin = fromPackageRoot('dist', 'server', 'main.js')
 export const cliBin = fromPackageRoot('dist', 'cli', 'main.js')
 
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  if (typeof address !== 'object' || !address) throw new Error('no port')
-  return address.port
-}
+/** A port free on loopback right now. */
+export const freePort = (): Promise<number> => getPort({ host: '127.0.0.1' })
 
 export interface DocsServer {
   port: number

@@ -6,6 +6,7 @@ import { createRepositories } from '../../../server/db/repositories/index.js'
 import { needs } from '../../tier.js'
 import { markVerified } from '../domains/dns-server.js'
 import { engines, freshSchema, postgresUrl, sha256, testConfig } from '../helper.js'
+import { ownerWithProject } from './helper.js'
 
 for (const engine of engines) {
   describe(`repositories (${engine})`, () => {
@@ -32,13 +33,7 @@ for (const engine of engines) {
 
     test('projects: unique slugs, update, promotion is one row', async (t) => {
       const { repos } = await open(t)
-      const owner = await repos.users.findOrCreate('o@example.com')
-      const project = await repos.projects.create({
-        ownerId: owner.id,
-        slug: 'one',
-        name: 'One',
-        description: null,
-      })
+      const { owner, project } = await ownerWithProject(repos, 'o@example.com', 'one', 'One')
       assert.ok(project)
       assert.equal(
         await repos.projects.create({ ownerId: owner.id, slug: 'one', name: 'Two', description: null }),
@@ -57,13 +52,7 @@ for (const engine of engines) {
 
     test('a build that finishes after a newer live deployment does not replace it', async (t) => {
       const { repos } = await open(t)
-      const owner = await repos.users.findOrCreate('race@example.com')
-      const project = await repos.projects.create({
-        ownerId: owner.id,
-        slug: 'race',
-        name: 'Race',
-        description: null,
-      })
+      const { project } = await ownerWithProject(repos, 'race@example.com', 'race', 'Race')
       assert.ok(project)
       const files = [{ path: 'a.mdx', sha256: sha256('a'), size: 1 }]
       // Builds finish in any order: the older one finishing last must not replace the newer live site.
@@ -86,13 +75,7 @@ for (const engine of engines) {
 
     test('deployments: held hashes are not asked for again; pages newest first; one build claim', async (t) => {
       const { repos } = await open(t)
-      const owner = await repos.users.findOrCreate('o@example.com')
-      const project = await repos.projects.create({
-        ownerId: owner.id,
-        slug: 'dep',
-        name: 'Dep',
-        description: null,
-      })
+      const { project } = await ownerWithProject(repos, 'o@example.com', 'dep', 'Dep')
       assert.ok(project)
       const files = [
         { path: 'a.mdx', sha256: sha256('a'), size: 1 },
@@ -153,13 +136,7 @@ for (const engine of engines) {
 
     test('deploy keys are stored hashed, listed, revoked; a domain claim is made once and serves once verified', async (t) => {
       const { repos } = await open(t)
-      const owner = await repos.users.findOrCreate('o@example.com')
-      const project = await repos.projects.create({
-        ownerId: owner.id,
-        slug: 'keys',
-        name: 'K',
-        description: null,
-      })
+      const { project } = await ownerWithProject(repos, 'o@example.com', 'keys', 'K')
       assert.ok(project)
       const { token, deployKey } = await repos.deployKeys.create(project.id, 'ci')
       assert.equal(deployKey.prefix, token.slice(0, 10))

@@ -82,3 +82,13 @@ export async function markVerified(repos: Repositories, row: DomainRow): Promise
     unverified_since: row.unverified_since,
   })
 }
+
+/** A custom domain of the project `slug`, already verified: it serves at once. */
+export async function verifiedDomain(repos: Repositories, slug: string, hostname: string, pathPrefix = '') {
+  const project = await repos.projects.findBySlug(slug)
+  if (!project) throw new Error(`no project ${slug}`)
+  const domain = await repos.domains.create({ projectId: project.id, hostname, pathPrefix })
+  if (!domain) throw new Error(`${hostname}${pathPrefix} is already claimed`)
+  await markVerified(repos, domain)
+  return domain
+}

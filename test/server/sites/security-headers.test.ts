@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { connect } from 'node:net'
 import { test } from 'node:test'
 import { SANDBOXED_FILE_POLICY, sitePagePolicy } from '../../../compiler/serving/security-headers.js'
-import { markVerified } from '../domains/dns-server.js'
+import { verifiedDomain } from '../domains/dns-server.js'
 import { createProject, deploy, fixtureSite, signIn, testApp } from '../helper.js'
 import { page, publish } from './publish.js'
 
@@ -80,13 +80,7 @@ test('no site and a site with nothing live yet are told apart', async (t) => {
   assert.match(nobody.body, /<h1>No docs site here<\/h1>/)
   assert.doesNotMatch(nobody.body, /Nothing published/)
 
-  const project = await app.repos.projects.findBySlug('fresh')
-  const domain = await app.repos.domains.create({
-    projectId: project!.id,
-    hostname: 'docs.fresh.example',
-    pathPrefix: '',
-  })
-  await markVerified(app.repos, domain!)
+  await verifiedDomain(app.repos, 'fresh', 'docs.fresh.example')
   const custom = await get('/', 'docs.fresh.example')
   assert.match(custom.body, /<h1>Nothing published yet<\/h1>/)
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { gunzipSync } from 'node:zlib'
-import { markVerified } from '../domains/dns-server.js'
+import { verifiedDomain } from '../domains/dns-server.js'
 import { createProject, signIn, testApp } from '../helper.js'
 import { hashedCss, page, publish } from './publish.js'
 
@@ -162,13 +162,7 @@ test('markdown exports, sitemap per host, previews are noindex', async (t) => {
   assert.equal(unknown.statusCode, 404)
 
   // A verified custom domain, mounted under /docs.
-  const project = await app.repos.projects.findBySlug('acme')
-  const domain = await app.repos.domains.create({
-    projectId: project!.id,
-    hostname: 'docs.example.com',
-    pathPrefix: '/docs',
-  })
-  await markVerified(app.repos, domain!)
+  await verifiedDomain(app.repos, 'acme', 'docs.example.com', '/docs')
   const custom = await get('/docs/guide/setup/', {}, 'docs.example.com')
   assert.equal(custom.statusCode, 200)
   assert.match(

@@ -1,13 +1,14 @@
 /**
- * What every `docsctl domains` command shares: the `--project`, `--api-url` and `--json` options, and
- * running against the signed-in session's project with failures reported the CLI's one way.
+ * What every command about one project (`docsctl domains …`, `docsctl analytics …`) shares: the
+ * `--project`, `--api-url` and `--json` options, and running against the signed-in session's project
+ * with failures reported the CLI's one way.
  */
 import { type BaseContext, Option } from 'clipanion'
-import type { ApiClient, Project } from '../api.js'
-import { reportFailure } from '../auth/failure.js'
-import { requireSession, sessionFailure } from '../auth/session.js'
-import { requireProject, resolveProjectSlug } from '../push/project.js'
-import { resolveSiteDir } from '../site-dir.js'
+import type { ApiClient, Project } from './api.js'
+import { reportFailure } from './auth/failure.js'
+import { requireSession, sessionFailure } from './auth/session.js'
+import { requireProject, resolveProjectSlug } from './push/project.js'
+import { resolveSiteDir } from './site-dir.js'
 
 export const projectOption = () =>
   Option.String('--project', {
