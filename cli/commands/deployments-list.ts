@@ -1,6 +1,6 @@
 import { Command, Option, UsageError } from 'clipanion'
-import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { deploymentState, firstLine, printJson, shortTime, table } from '../output.js'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 
 export class DeploymentsListCommand extends Command {
   static override paths = [['deployments', 'list']]

@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { confirmAction, printJson, shortTime } from '../output.js'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 import { requireDeployment } from './deployments-show.js'
 
 export class DeploymentsPromoteCommand extends Command {

@@ -3,8 +3,8 @@ import pc from 'picocolors'
 import { formatDiagnostic, sortDiagnostics } from '../../compiler/diagnostics.js'
 import { type ApiClient, ApiError, type Deployment, type Project } from '../api.js'
 import { CommandFailure } from '../auth/failure.js'
-import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { deploymentState, printJson, shortTime } from '../output.js'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 import { formatBytes } from '../push/progress.js'
 
 export class DeploymentsShowCommand extends Command {

@@ -1,6 +1,6 @@
 import { Command } from 'clipanion'
-import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { printJson, shortTime, table } from '../output.js'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 
 export class KeysListCommand extends Command {
   static override paths = [['keys', 'list']]

@@ -1,8 +1,8 @@
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
 import { CommandFailure } from '../auth/failure.js'
-import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { confirmAction, printJson } from '../output.js'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 
 export class KeysRevokeCommand extends Command {
   static override paths = [['keys', 'revoke']]

@@ -1,8 +1,8 @@
 import { Command, Option } from 'clipanion'
 import open from 'open'
 import { CommandFailure } from '../auth/failure.js'
-import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { printJson } from '../output.js'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 import { requireDeployment } from './deployments-show.js'
 
 export class OpenCommand extends Command {

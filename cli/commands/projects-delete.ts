@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { confirmAction, printJson } from '../output.js'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 
 export class ProjectsDeleteCommand extends Command {
   static override paths = [['projects', 'delete']]

@@ -1,8 +1,8 @@
 import { Command } from 'clipanion'
 import { reportFailure } from '../auth/failure.js'
 import { requireSession, sessionFailure } from '../auth/session.js'
-import { apiUrlOption, jsonOption } from '../domains/command.js'
 import { printJson, shortTime, table } from '../output.js'
+import { apiUrlOption, jsonOption } from '../project-command.js'
 
 export class ProjectsListCommand extends Command {
   static override paths = [['projects', 'list']]

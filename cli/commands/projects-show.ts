@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion'
-import { apiUrlOption, jsonOption, projectOption, runForProject } from '../domains/command.js'
 import { deploymentState, firstLine, printJson, shortTime, table } from '../output.js'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 
 export class ProjectsShowCommand extends Command {
   static override paths = [['projects', 'show']]
