@@ -298,6 +298,47 @@ export class ApiClient {
   verifyDomain = async (projectId: string, domainId: string): Promise<Domain> =>
     (await this.request<Domain>('POST', `${domainsPath(projectId)}/${encodeURIComponent(domainId)}/verify`))
       .body
+
+  // Projects, deployments and deploy keys as `docsctl projects|deployments|keys` manage them
+  getProject = async (projectId: string): Promise<Project> =>
+    (await this.request<Project>('GET', `/projects/${encodeURIComponent(projectId)}`)).body
+  deleteProject = async (projectId: string): Promise<void> => {
+    await this.request<unknown>('DELETE', `/projects/${encodeURIComponent(projectId)}`)
+  }
+  /** One page, newest first; `nextCursor` is null on the last. */
+  listDeployments = async (
+    slug: string,
+    page: { limit?: number; cursor?: string } = {},
+  ): Promise<{ deployments: Deployment[]; nextCursor: string | null }> => {
+    const query = new URLSearchParams({ limit: String(page.limit ?? 20) })
+    if (page.cursor !== undefined) query.set('cursor', page.cursor)
+    return (
+      await this.request<{ deployments: Deployment[]; nextCursor: string | null }>(
+        'GET',
+        `${deploymentsPath(slug)}?${query}`,
+      )
+    ).body
+  }
+  promoteDeployment = async (slug: string, deploymentId: string): Promise<Deployment> =>
+    (
+      await this.request<Deployment>(
+        'POST',
+        `${deploymentsPath(slug)}/${encodeURIComponent(deploymentId)}/promote`,
+      )
+    ).body
+  listDeployKeys = async (projectId: string): Promise<DeployKeyRecord[]> =>
+    (
+      await this.request<{ deployKeys: DeployKeyRecord[] }>(
+        'GET',
+        `/projects/${encodeURIComponent(projectId)}/deploy-keys`,
+      )
+    ).body.deployKeys
+  revokeDeployKey = async (projectId: string, keyId: string): Promise<void> => {
+    await this.request<unknown>(
+      'DELETE',
+      `/projects/${encodeURIComponent(projectId)}/deploy-keys/${encodeURIComponent(keyId)}`,
+    )
+  }
 }
 
 const deploymentsPath = (slug: string) => `/projects/slug/${encodeURIComponent(slug)}/deployments`

@@ -1,26 +1,37 @@
 #!/usr/bin/env node
-import { Builtins, Cli } from 'clipanion'
+import { Builtins } from 'clipanion'
 import { packageVersion } from '../lib/version.js'
 import { AnalyticsGetCommand } from './commands/analytics-get.js'
 import { AnalyticsSetCommand } from './commands/analytics-set.js'
 import { AnalyticsUnsetCommand } from './commands/analytics-unset.js'
 import { BuildCommand } from './commands/build.js'
+import { DeploymentsListCommand } from './commands/deployments-list.js'
+import { DeploymentsPromoteCommand } from './commands/deployments-promote.js'
+import { DeploymentsShowCommand } from './commands/deployments-show.js'
 import { DevCommand } from './commands/dev.js'
 import { DomainsAddCommand } from './commands/domains-add.js'
 import { DomainsListCommand } from './commands/domains-list.js'
 import { DomainsRemoveCommand } from './commands/domains-remove.js'
 import { DomainsVerifyCommand } from './commands/domains-verify.js'
+import { KeysCreateCommand } from './commands/keys-create.js'
+import { KeysListCommand } from './commands/keys-list.js'
+import { KeysRevokeCommand } from './commands/keys-revoke.js'
 import { LoginCommand } from './commands/login.js'
 import { LogoutCommand } from './commands/logout.js'
 import { NewCommand } from './commands/new.js'
+import { OpenCommand } from './commands/open.js'
+import { ProjectsDeleteCommand } from './commands/projects-delete.js'
+import { ProjectsListCommand } from './commands/projects-list.js'
+import { ProjectsShowCommand } from './commands/projects-show.js'
 import { PushCommand } from './commands/push.js'
 import { ValidateCommand } from './commands/validate.js'
 import { WhoamiCommand } from './commands/whoami.js'
+import { DocsctlCli } from './help.js'
 
 // One file per command path in commands/; register each here, in the order `docsctl --help` lists them.
 // Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
 const enableColors = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR
-const cli = new Cli({
+const cli = new DocsctlCli({
   binaryLabel: 'docsctl',
   binaryName: 'docsctl',
   binaryVersion: packageVersion,
@@ -34,6 +45,7 @@ cli.register(WhoamiCommand)
 cli.register(NewCommand)
 cli.register(ValidateCommand)
 cli.register(PushCommand)
+cli.register(OpenCommand)
 cli.register(AnalyticsGetCommand)
 cli.register(AnalyticsSetCommand)
 cli.register(AnalyticsUnsetCommand)
@@ -41,6 +53,15 @@ cli.register(DomainsListCommand)
 cli.register(DomainsAddCommand)
 cli.register(DomainsRemoveCommand)
 cli.register(DomainsVerifyCommand)
+cli.register(ProjectsListCommand)
+cli.register(ProjectsShowCommand)
+cli.register(ProjectsDeleteCommand)
+cli.register(DeploymentsListCommand)
+cli.register(DeploymentsShowCommand)
+cli.register(DeploymentsPromoteCommand)
+cli.register(KeysCreateCommand)
+cli.register(KeysListCommand)
+cli.register(KeysRevokeCommand)
 cli.register(DevCommand)
 cli.register(BuildCommand)
 

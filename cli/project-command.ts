@@ -1,5 +1,5 @@
 /**
- * What every command about one project (`docsctl domains …`, `docsctl analytics …`) shares: the
+ * What every command about one project (domains, analytics, deployments, keys, …) shares: the
  * `--project`, `--api-url` and `--json` options, and running against the signed-in session's project
  * with failures reported the CLI's one way.
  */

@@ -28,7 +28,15 @@ export interface SiteFilesRead {
   files: Map<string, Uint8Array>
   /** Entries that were skipped, each with the reason, for the command to print. */
   problems: string[]
+  /** Folders skipped because they hold the output of `docsctl build` (they are not sources). */
+  buildOutputs: string[]
 }
+
+/**
+ * The file `docsctl build` writes into its output folder, so that a build made inside a docs folder
+ * is never read back in as source (and never uploaded by `push`).
+ */
+export const BUILD_MARKER = '.docsctl-build'
 
 /** Files read at once: enough to keep the disk busy, far below the open-files limit. */
 const READ_CONCURRENCY = 64
@@ -62,6 +70,7 @@ const isFsError = (error: unknown): error is NodeJS.ErrnoException =>
 export async function readSiteFiles(dir: string): Promise<SiteFilesRead> {
   const files = new Map<string, Uint8Array>()
   const problems: string[] = []
+  const buildOutputs: string[] = []
   const root = await realpath(dir)
   const rules = await loadIgnore(root)
   const visited = new Set<string>([root])
@@ -71,6 +80,10 @@ export async function readSiteFiles(dir: string): Promise<SiteFilesRead> {
 
   const walk = async (absolute: string, relativeDir: string): Promise<void> => {
     const entries = await readdir(absolute, { withFileTypes: true })
+    if (relativeDir && entries.some((entry) => entry.name === BUILD_MARKER && entry.isFile())) {
+      buildOutputs.push(relativeDir)
+      return
+    }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     await Promise.all(
       entries.map(async (entry) => {
@@ -113,7 +126,8 @@ export async function readSiteFiles(dir: string): Promise<SiteFilesRead> {
   // Stable order whatever order the reads finished in.
   const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   problems.sort()
-  return { files: sorted, problems }
+  buildOutputs.sort()
+  return { files: sorted, problems, buildOutputs }
 }
 
 /**
@@ -121,10 +135,18 @@ export async function readSiteFiles(dir: string): Promise<SiteFilesRead> {
  * `.docsignore` as it is now: `docsctl dev` checks each changed file with it.
  */
 export async function loadSiteFileFilter(dir: string): Promise<(path: string) => boolean> {
-  const rules = await loadIgnore(await realpath(dir))
+  const root = await realpath(dir)
+  const rules = await loadIgnore(root)
+  const segmentsOf = (path: string) => path.split('/')
+  // A folder that holds a build's output, at any depth above the file (checked when the file changes).
+  const inBuildOutput = (path: string) =>
+    segmentsOf(path)
+      .slice(0, -1)
+      .some((_, index, folders) => existsSync(join(root, ...folders.slice(0, index + 1), BUILD_MARKER)))
   return (path) =>
-    !path.split('/').some((segment) => segment.startsWith('.') || segment === 'node_modules') &&
-    !rules.ignores(path)
+    !segmentsOf(path).some((segment) => segment.startsWith('.') || segment === 'node_modules') &&
+    !rules.ignores(path) &&
+    !inBuildOutput(path)
 }
 
 async function loadIgnore(root: string): Promise<Ignore> {

@@ -83,13 +83,13 @@ export const settings = {
     flag: 'base-domain',
     env: 'DOCS_BASE_DOMAIN',
     description: 'sites are served at <slug>.<base-domain>',
-    default: 'localhost:8080',
+    default: 'localhost:<port>',
   },
   apiHost: {
     flag: 'api-host',
     env: 'DOCS_API_HOST',
     description: 'host name the API answers on',
-    default: 'localhost:8080',
+    default: 'localhost:<port>',
   },
   databaseUrl: {
     flag: 'database-url',
@@ -269,6 +269,8 @@ export function loadConfig(
     if (typeof fromFlag === 'string') return fromFlag
     const fromEnv = env[setting.env]
     if (fromEnv !== undefined && fromEnv !== '') return fromEnv
+    // `docs-server --port 8099` alone serves sites at <slug>.localhost:8099, not at a port it is not on.
+    if (setting.default?.includes('<port>')) return setting.default.replace('<port>', raw('port') ?? '')
     return setting.default
   }
   const where = (name: SettingName): string => `--${settings[name].flag} / ${settings[name].env}`

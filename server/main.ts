@@ -3,6 +3,7 @@
  * The `docs-server` binary: `start` (the default) listens and shuts down cleanly; `token create
  * --email <email>` prints a session token as its last line; `migrate` runs migrations and exits.
  */
+import pretty, { type PrettyStream } from 'pino-pretty'
 import { themeFiles } from '../compiler/theme/assets.js'
 import { buildApp } from './app.js'
 import { secretLogRedaction } from './auth/oauth/log-redaction.js'
@@ -14,7 +15,9 @@ async function start(config: ServerConfig): Promise<void> {
   // Refuse to start without the theme's stylesheet and script: every build would publish unstyled pages.
   themeFiles()
   // Credentials never reach the log, even at trace level or when a plugin logs whole headers.
-  const app = await buildApp(config, { logger: { level: config.logLevel, redact: secretLogRedaction } })
+  const app = await buildApp(config, {
+    logger: { level: config.logLevel, redact: secretLogRedaction, ...logDestination() },
+  })
   app.server.requestTimeout = 120_000
   app.server.keepAliveTimeout = 72_000
   let closing = false
@@ -47,6 +50,22 @@ async function start(config: ServerConfig): Promise<void> {
     },
     'docs-server ready',
   )
+}
+
+/**
+ * Readable lines for a person at a terminal; one JSON object a line otherwise, for log collectors.
+ * pino-pretty runs in this thread (sync) so nothing is lost when the process exits.
+ */
+function logDestination(): { stream?: PrettyStream } {
+  if (!process.stdout.isTTY) return {}
+  return {
+    stream: pretty({
+      sync: true,
+      colorize: !process.env.NO_COLOR,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname',
+    }),
+  }
 }
 
 async function createToken(config: ServerConfig, email: string | undefined, name: string | undefined) {

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { Command, Option, UsageError } from 'clipanion'
 import pc from 'picocolors'
 import { type Diagnostic, formatDiagnostic } from '../../compiler/diagnostics.js'
-import { readSiteFiles, resolveSiteDir } from '../site-dir.js'
+import { BUILD_MARKER, readSiteFiles, resolveSiteDir } from '../site-dir.js'
 
 export class BuildCommand extends Command {
   static override paths = [['build']]
@@ -68,6 +68,10 @@ export class BuildCommand extends Command {
         await mkdir(dirname(target), { recursive: true })
         await writeFile(target, bytes)
       }
+      await writeFile(
+        join(outDir, BUILD_MARKER),
+        'Written by `docsctl build`: docsctl push, dev and build skip this folder when it sits inside a docs folder.\n',
+      )
     } catch (error) {
       const { code, path } = error as NodeJS.ErrnoException
       stderr.write(
@@ -99,7 +103,8 @@ async function prepareOutDir(outDir: string): Promise<void> {
   const entries = await readdir(outDir).catch(() => undefined)
   if (!entries || entries.length === 0) return
   const earlierBuild =
-    entries.includes('404.html') && (await stat(join(outDir, '_assets')).catch(() => undefined))
+    entries.includes(BUILD_MARKER) ||
+    (entries.includes('404.html') && (await stat(join(outDir, '_assets')).catch(() => undefined)))
   if (!earlierBuild)
     throw new UsageError(
       `${outDir} is not empty and does not hold an earlier build; choose an empty or new folder`,

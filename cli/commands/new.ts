@@ -217,11 +217,15 @@ async function templateFiles(template: TemplateName): Promise<TemplateFile[]> {
 
 const agentsFiles = (template: TemplateName): string[] => (template === 'starter' ? [AGENTS_FILE] : [])
 
-/** Fills `{{name}}`, `{{slug}}`, `{{schemaUrl}}`, escaped for the file's syntax. */
+/** Room for the starter logo's mark and the name beside it (16 px semibold is about 10 px a character). */
+const logoWidth = (name: string): string => String(36 + Math.ceil([...name].length * 10) + 4)
+
+/** Fills `{{name}}`, `{{slug}}`, `{{schemaUrl}}` (and `{{logoWidth}}`), escaped for the file's syntax. */
 function render(file: TemplateFile, values: Record<'name' | 'slug' | 'schemaUrl', string>): Buffer {
-  if (!/\.(json|mdx?|txt)$/.test(file.output)) return file.bytes
+  if (!/\.(json|mdx?|txt|svg)$/.test(file.output)) return file.bytes
   const escapeFor = (value: string): string => {
     if (file.output.endsWith('.json')) return JSON.stringify(value).slice(1, -1)
+    if (file.output.endsWith('.svg')) return value.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`)
     // MDX reads `{` and `<` as code and tags; entities keep a name like "A<B>" plain text.
     if (file.output.endsWith('.mdx')) return value.replace(/[{}<>]/g, (char) => `&#${char.charCodeAt(0)};`)
     return value
@@ -229,6 +233,7 @@ function render(file: TemplateFile, values: Record<'name' | 'slug' | 'schemaUrl'
   const text = file.bytes
     .toString('utf8')
     .replace(/\{\{(name|slug|schemaUrl)\}\}/g, (_, key: keyof typeof values) => escapeFor(values[key]))
+    .replace(/\{\{logoWidth\}\}/g, logoWidth(values.name))
   return Buffer.from(text, 'utf8')
 }
 

@@ -6,6 +6,7 @@ import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../compiler/dia
 import { ApiClient, ApiError } from '../api.js'
 import { CommandFailure, reportFailure } from '../auth/failure.js'
 import { requireSession, resolveApiUrl, sessionFailure } from '../auth/session.js'
+import { writeCiOutputs } from '../push/ci-outputs.js'
 import { deploy } from '../push/deploy.js'
 import { detectGitContext } from '../push/git-context.js'
 import { createReporter, formatBytes } from '../push/progress.js'
@@ -18,7 +19,11 @@ export class PushCommand extends Command {
     description: 'Deploy a docs directory',
     details: `
       Validates docs.json strictly, uploads the files the server does not already have (in batches of
-      at most 4 MB), builds the site on the server and makes it live.
+      at most 4 MB), builds the site on the server and makes it live. \`--preview\` builds it without
+      making it live and prints its preview URL; \`--no-wait\` returns once the build has started.
+
+      In GitHub Actions the deployment id, status and URL are written to the step's outputs
+      (\`$GITHUB_OUTPUT\`: deployment-id, status, live, url, preview-url) and to the job summary.
 
       The project slug comes from --project, then DOCSCTL_PROJECT, then "slug" in docs.json. Credentials
       come from --api-key, then DOCSCTL_API_KEY (a project deploy key, for CI), then the session of
@@ -29,6 +34,7 @@ export class PushCommand extends Command {
       ['Deploy the docs in this directory (or ./docs, ./apps/docs)', 'docsctl push'],
       ['Deploy a directory to a named project', 'docsctl push ./site --project acme-docs'],
       ['Deploy from CI with a deploy key', 'DOCSCTL_API_KEY=dk_… docsctl push --project acme-docs'],
+      ['A preview for a pull request, not made live', 'docsctl push --preview'],
     ],
   })
 
@@ -48,6 +54,12 @@ export class PushCommand extends Command {
   message = Option.String('--message', {
     description: 'Commit message of the deployment (default: the last commit)',
   })
+  preview = Option.Boolean('--preview', false, {
+    description: 'Build without making it live; prints the preview URL',
+  })
+  noWait = Option.Boolean('--no-wait', false, {
+    description: 'Return once the build has started instead of waiting for it',
+  })
 
   override async execute(): Promise<number> {
     const env = process.env
@@ -55,12 +67,13 @@ export class PushCommand extends Command {
     const reporter = createReporter(this.context.stderr as typeof process.stderr)
     const apiKey = this.apiKey ?? env.DOCSCTL_API_KEY
     let apiUrl = ''
+    let slug: string | undefined
     try {
       const dir = await resolveSiteDir(this.dir)
       const files = await this.collect(dir)
 
       const git = await detectGitContext({ cwd: dir, branch: this.branch, message: this.message, env })
-      const slug = await resolveProjectSlug(this.project, dir, env)
+      slug = await resolveProjectSlug(this.project, dir, env)
 
       let client: ApiClient
       if (apiKey) {
@@ -101,8 +114,20 @@ export class PushCommand extends Command {
         branch: git.branch,
         commitMessage: git.commitMessage,
         reporter,
+        promote: !this.preview,
+        wait: !this.noWait,
       })
       const deployment = result.deployment
+      if (deployment.status === 'building' || deployment.status === 'uploading') {
+        stdout.write(
+          `${pc.green('Started')} ${deployment.id}: uploaded ${result.uploadedFiles} of ${result.totalFiles} files (${formatBytes(result.uploadedBytes)}); building.\n`,
+        )
+        stdout.write(
+          `${this.preview ? 'Its preview URL appears' : 'It goes live'} when the build finishes: docsctl deployments show ${deployment.id} --project ${slug}\n`,
+        )
+        await writeCiOutputs({ deployment, url: null, slug }, env)
+        return 0
+      }
       const warnings = deployment.diagnostics.filter((diagnostic) => diagnostic.severity === 'warning')
       if (deployment.status !== 'ready') {
         for (const diagnostic of sortDiagnostics(deployment.diagnostics))
@@ -120,11 +145,14 @@ export class PushCommand extends Command {
         `${pc.green('Deployed')} ${deployment.id}: uploaded ${result.uploadedFiles} of ${result.totalFiles} files (${formatBytes(result.uploadedBytes)}).\n`,
       )
       stdout.write(`${deployment.live ? 'Live at' : 'Preview at'} ${where}\n`)
+      if (this.preview)
+        stdout.write(`Make it live: docsctl deployments promote ${deployment.id} --project ${slug}\n`)
+      await writeCiOutputs({ deployment, url: where, slug }, env)
       return 0
     } catch (error) {
       return reportFailure(
         this.context,
-        apiKey ? deployKeyFailure(error, this.project ?? env.DOCSCTL_PROJECT) : sessionFailure(error, apiUrl),
+        apiKey ? deployKeyFailure(error, slug) : sessionFailure(error, apiUrl),
       )
     }
   }
@@ -139,11 +167,17 @@ export class PushCommand extends Command {
       )
     })
     if (!info.isDirectory()) throw new CommandFailure(`${dir} is not a directory.`)
-    const { files, problems } = await readSiteFiles(dir).catch((error: NodeJS.ErrnoException) => {
-      throw new CommandFailure(
-        `Cannot read ${dir}: ${error.code === 'EACCES' ? 'permission denied' : error.message}.`,
+    const { files, problems, buildOutputs } = await readSiteFiles(dir).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw new CommandFailure(
+          `Cannot read ${dir}: ${error.code === 'EACCES' ? 'permission denied' : error.message}.`,
+        )
+      },
+    )
+    for (const output of buildOutputs)
+      this.context.stderr.write(
+        `Skipping ${output}/: it holds the output of \`docsctl build\`, not sources (list it in .docsignore to say so).\n`,
       )
-    })
     if (problems.length > 0)
       throw new CommandFailure(`Cannot push ${dir}:\n${problems.map((problem) => `  ${problem}`).join('\n')}`)
     const diagnostics = sortDiagnostics(validateSite(files, { mode: 'strict' }).diagnostics)
@@ -164,7 +198,7 @@ function deployKeyFailure(error: unknown, slug: string | undefined): unknown {
   if (!(error instanceof ApiError)) return error
   if (error.status === 401)
     return new CommandFailure(
-      'The deploy key was refused: it is wrong, revoked or for another server. Check --api-key / DOCSCTL_API_KEY and create a new key if needed.',
+      `The deploy key was refused: it is wrong, revoked or for another server. Check --api-key / DOCSCTL_API_KEY, or create a new key with \`docsctl keys create --project ${slug ?? '<slug>'}\` (signed in) and store it as DOCSCTL_API_KEY.`,
     )
   if (error.status === 404 || error.status === 403)
     return new CommandFailure(

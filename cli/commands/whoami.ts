@@ -9,8 +9,9 @@ export class WhoamiCommand extends Command {
   static override usage = Command.Usage({
     description: 'Print the signed-in email',
     details: `
-      Refreshes the stored session when it has expired. When it cannot be refreshed, prints a warning
-      to run \`docsctl login\` and exits with code 1.
+      Refreshes the stored session when it has expired. When there is no session or it cannot be
+      refreshed, prints a warning to run \`docsctl login\` and exits with code 0: warnings exit 0,
+      errors (the server cannot be reached, a bad --api-url) exit 1.
     `,
     examples: [['Who am I signed in as?', 'docsctl whoami']],
   })
@@ -31,7 +32,7 @@ export class WhoamiCommand extends Command {
       const failure = sessionFailure(error, apiUrl)
       if (failure instanceof CommandFailure) {
         this.context.stderr.write(`${pc.yellow('Warning:')} ${failure.message}\n`)
-        return 1
+        return 0
       }
       return reportFailure(this.context, failure)
     }

@@ -226,10 +226,17 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }, 25)
   })
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve())
-  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(options.port, options.host ?? '127.0.0.1', () => resolve())
+    })
+  } catch (error) {
+    // A busy port: stop the watcher too, or it alone keeps the process running after the error.
+    reload.close()
+    watcher.close()
+    throw error
+  }
   const address = server.address() as AddressInfo
   const host = address.address.includes(':') ? `[${address.address}]` : address.address
   return {

@@ -27,6 +27,10 @@ export interface DeployInput {
   commitMessage?: string | undefined
   environment?: string | undefined
   reporter: PushReporter
+  /** Make it live once built (default); false leaves the live site alone and gives a preview URL. */
+  promote?: boolean
+  /** Wait for the build to finish (default); false returns as soon as the build has started. */
+  wait?: boolean
   /** Longest wait for a build after finalize answers 202; default 10 minutes. */
   buildTimeoutMs?: number
   pollIntervalMs?: number
@@ -63,10 +67,14 @@ export async function deploy(input: DeployInput): Promise<PushResult> {
 
   const build = reporter.startBuild()
   try {
-    let answer = await client.finalize(slug, deployment.id, { promote: true, waitSeconds: 20 })
+    const wait = input.wait ?? true
+    let answer = await client.finalize(slug, deployment.id, {
+      promote: input.promote ?? true,
+      waitSeconds: wait ? 20 : 0,
+    })
     let current = answer.deployment
     const deadline = Date.now() + (input.buildTimeoutMs ?? 600_000)
-    while (current.status === 'building' || current.status === 'uploading') {
+    while (wait && (current.status === 'building' || current.status === 'uploading')) {
       if (Date.now() > deadline)
         throw new Error(`the build of ${deployment.id} is still running; check it later with the API`)
       await new Promise((resolve) => setTimeout(resolve, input.pollIntervalMs ?? 1000))

@@ -83,7 +83,10 @@ export async function offerToCreateProject(input: {
       'A deploy key for CI (shown once; store it as a secret named DOCSCTL_API_KEY):',
       `  ${token}`,
       '',
-      `In CI: DOCSCTL_API_KEY=<the key> npx docsctl push --project ${project.slug}`,
+      'In CI, install docsctl from this repository (npm install --global <its git URL, or a tarball',
+      'made by `npm pack`>), then run:',
+      `  DOCSCTL_API_URL=${client.apiUrl} DOCSCTL_API_KEY=<the key> docsctl push --project ${project.slug}`,
+      'The README has ready GitHub Actions and GitLab CI jobs.',
       '',
     ].join('\n'),
   )

@@ -22,6 +22,13 @@ export interface SearchEntry {
   text: string
 }
 
+/** At most `limit` characters, ending after a whole word: an excerpt never ends in half a word. */
+export function capAtWord(text: string, limit: number): string {
+  if (text.length <= limit) return text
+  const space = text.lastIndexOf(' ', limit)
+  return text.slice(0, space > 0 ? space : limit)
+}
+
 export function renderSearchIndex(entries: readonly SearchEntry[]): Uint8Array {
   const pages = entries.map((entry) => {
     const record: Record<string, unknown> = { u: entry.url, t: entry.title }
@@ -29,7 +36,7 @@ export function renderSearchIndex(entries: readonly SearchEntry[]): Uint8Array {
     if (entry.description) record.d = entry.description
     record.h = entry.headings
     if (entry.keywords?.length) record.k = entry.keywords.join(' ')
-    record.x = entry.text.replace(/\s+/g, ' ').trim().slice(0, TEXT_LIMIT)
+    record.x = capAtWord(entry.text.replace(/\s+/g, ' ').trim(), TEXT_LIMIT)
     return record
   })
   const json = JSON.stringify({ pages }).replace(/</g, '\\u003c')

@@ -3,6 +3,7 @@ import { slugProblem } from '../../compiler/config/slug.js'
 import {
   conflictResponse,
   errorResponses,
+  noContent,
   Project,
   ProjectCreate,
   ProjectList,
@@ -135,6 +136,28 @@ export const projectRoutes: ApiRoutes = async (app) => {
         ...(deploymentName !== undefined ? { deploymentName } : {}),
       })
       return presentProject(app.config, row ?? project)
+    },
+  )
+
+  app.delete(
+    '/projects/:projectId',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Delete a project with its deployments, deploy keys and domains; its site stops at once',
+        params: projectIdParams,
+        response: { 204: noContent, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const project = await requireProjectAccess(request, request.params.projectId, {
+        allowDeployKey: false,
+        by: 'id',
+      })
+      await app.repos.projects.delete(project.id)
+      app.sites.hosts.forgetProject(project.id)
+      request.log.info({ projectId: project.id, slug: project.slug }, 'project deleted')
+      return reply.code(204).send(null)
     },
   )
 }

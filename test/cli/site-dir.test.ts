@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
-import { readSiteFiles, resolveSiteDir } from '../../cli/site-dir.js'
+import { loadSiteFileFilter, readSiteFiles, resolveSiteDir } from '../../cli/site-dir.js'
 
 async function tempTree(t: { after: (fn: () => Promise<void>) => void }, files: Record<string, string>) {
   const root = await mkdtemp(join(tmpdir(), 'site-dir-'))
@@ -44,6 +44,23 @@ test('readSiteFiles skips dot-entries, node_modules and .docsignore matches, wit
   assert.deepEqual([...files.keys()], ['docs.json', 'guide/setup.mdx', 'index.mdx'])
   assert.equal(new TextDecoder().decode(files.get('docs.json')), '{"name":"A"}')
   assert.deepEqual(problems, [])
+})
+
+test('a folder holding a docsctl build output is skipped by readSiteFiles and by the dev filter', async (t) => {
+  const root = await tempTree(t, {
+    'docs.json': '{}',
+    'index.mdx': '# hi',
+    'site/.docsctl-build': 'Written by docsctl build',
+    'site/index.html': '<p>built</p>',
+    'site/guide/index.html': '<p>built</p>',
+    'guide/site.mdx': 'a page named site is still a page',
+  })
+  const { files, buildOutputs } = await readSiteFiles(root)
+  assert.deepEqual([...files.keys()], ['docs.json', 'guide/site.mdx', 'index.mdx'])
+  assert.deepEqual(buildOutputs, ['site'])
+  const isSiteFile = await loadSiteFileFilter(root)
+  assert.equal(isSiteFile('site/guide/index.html'), false)
+  assert.equal(isSiteFile('guide/site.mdx'), true)
 })
 
 test('readSiteFiles follows symlinks inside the root and refuses those pointing outside', async (t) => {

@@ -17,6 +17,17 @@ test('defaults need nothing: localhost:8080, SQLite in ./.docs-data', () => {
   assert.deepEqual(config.trustProxy, [], 'X-Forwarded-For is believed from no one')
 })
 
+test('the default base domain and API host follow --port or PORT; set ones are kept', () => {
+  const moved = loadConfig(['--port', '8099'], {}).config
+  assert.equal(moved.baseDomain, 'localhost:8099')
+  assert.equal(moved.apiHost, 'localhost:8099')
+  assert.equal(loadConfig([], { PORT: '9000' }).config.apiHost, 'localhost:9000')
+  const set = loadConfig(['--port', '8099', '--base-domain', 'docs.example.com'], {}).config
+  assert.equal(set.baseDomain, 'docs.example.com')
+  assert.equal(set.apiHost, 'localhost:8099')
+  assert.match(configHelp(), /\(default localhost:<port>\)/)
+})
+
 test('--trust-proxy takes addresses, CIDRs and proxy-addr’s named ranges, comma-separated', () => {
   const { config } = loadConfig(['--trust-proxy', '10.0.0.1, 192.168.0.0/16,::1,fd00::/8,loopback'], {})
   assert.deepEqual(config.trustProxy, ['10.0.0.1', '192.168.0.0/16', '::1', 'fd00::/8', 'loopback'])

@@ -52,7 +52,10 @@ export function highlight(text: string, words: readonly string[]): string {
   return html
 }
 
-/** About 180 characters of `text` starting a little before the first search word. */
+/**
+ * About 180 characters of `text` starting a little before the first search word, beginning and
+ * ending between words so a snippet never shows half a word.
+ */
 export function excerpt(text: string, words: readonly string[]): string {
   const lower = text.toLowerCase()
   const at = Math.max(
@@ -62,8 +65,17 @@ export function excerpt(text: string, words: readonly string[]): string {
       .filter((i) => i >= 0)
       .slice(0, 1),
   )
-  const start = Math.max(0, at - 60)
-  return (start > 0 ? '…' : '') + text.slice(start, start + 180) + (start + 180 < text.length ? '…' : '')
+  let start = Math.max(0, at - 60)
+  if (start > 0 && /\S/.test(text[start - 1] ?? '')) {
+    const space = text.indexOf(' ', start)
+    start = space !== -1 && space < at ? space + 1 : text.lastIndexOf(' ', at) + 1
+  }
+  let end = start + 180
+  if (end < text.length) {
+    const space = text.lastIndexOf(' ', end)
+    if (space > at) end = space
+  }
+  return (start > 0 ? '…' : '') + text.slice(start, end).trim() + (end < text.length ? '…' : '')
 }
 
 /** The description when it mentions a search word; otherwise the body text around the first match. */

@@ -94,6 +94,12 @@ export function projectsRepository(db: Kysely<Database>) {
       return Number(result.numUpdatedRows) > 0
     },
 
+    /** Deployments, files, keys, domains and analytics go with it (ON DELETE CASCADE); blobs stay shared. */
+    async delete(id: string): Promise<boolean> {
+      const result = await db.deleteFrom('projects').where('id', '=', id).executeTakeFirst()
+      return Number(result.numDeletedRows) > 0
+    },
+
     async setLiveDeployment(projectId: string, deploymentId: string): Promise<void> {
       await db
         .updateTable('projects')

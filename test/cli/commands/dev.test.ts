@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { get } from 'node:http'
+import { createServer, get } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -215,4 +216,36 @@ test('the docsctl dev command prints its address, serves without a browser and s
   const code = await new Promise<number | null>((resolve) => bad.once('exit', resolve))
   assert.equal(code, 1)
   assert.match(errors, /--port must be a whole number from 0 to 65535, not "eighty"/)
+})
+
+test('docsctl dev on a busy port says so and exits 1 instead of hanging', {
+  skip: needs('a built binary'),
+}, async (t) => {
+  const dir = siteCopy(t)
+  const busy = createServer()
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
+  t.after(() => busy.close())
+  const port = (busy.address() as AddressInfo).port
+  const child = spawn(
+    process.execPath,
+    [builtBinary('docsctl'), 'dev', '--dir', dir, '--port', String(port), '--no-open'],
+    { env: { ...process.env, NO_COLOR: '1' } },
+  )
+  t.after(() => child.kill('SIGKILL'))
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`still running after 10 s: ${output}`)), 10_000)
+    child.once('exit', (exitCode) => {
+      clearTimeout(timer)
+      resolve(exitCode)
+    })
+  })
+  assert.equal(code, 1)
+  assert.match(output, new RegExp(`port ${port} is in use; pass another with --port`))
 })

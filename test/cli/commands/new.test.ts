@@ -99,9 +99,19 @@ test('--template starter writes the full file list, links AGENTS.md to CLAUDE.md
     await readFile(join(site, 'index.mdx'), 'utf8'),
     /documentation of Acme "API" &#60;Docs&#62;\./,
   )
+  for (const theme of ['light', 'dark']) {
+    const logo = await readFile(join(site, 'logo', `${theme}.svg`), 'utf8')
+    assert.match(logo, />Acme &#34;API&#34; &#60;Docs&#62;<\/text>/, `the ${theme} logo shows the name`)
+    assert.match(logo, /^<svg [^>]*width="210"/, 'the logo is as wide as the name')
+  }
   const validate = runCli(['validate', 'site'], dir)
   assert.equal(validate.status, 0, validate.stderr)
   assert.match(validate.stdout, /3 pages/)
+  const build = runCli(['build', 'site', '--out', 'out'], dir)
+  assert.equal(build.status, 0, build.stderr)
+  const page = await readFile(join(dir, 'out', 'index.html'), 'utf8')
+  assert.match(page, /<img class="d-only-light" src="images\/hero-light\.svg"/)
+  assert.match(page, /<img class="d-only-dark" src="images\/hero-dark\.svg"/, 'dark mode has its own hero')
 })
 
 test('--name still works but warns that it is deprecated', { skip: needs('a built binary') }, async (t) => {

@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import { renderLlmsFullTxt, renderLlmsTxt } from '../../../compiler/outputs/llms.js'
 import { renderMarkdownExport } from '../../../compiler/outputs/markdown-export.js'
 import { renderRobotsTxt } from '../../../compiler/outputs/robots.js'
-import { renderSearchIndex } from '../../../compiler/outputs/search-index.js'
+import { capAtWord, renderSearchIndex } from '../../../compiler/outputs/search-index.js'
 import { collectStaticAssets } from '../../../compiler/outputs/static-assets.js'
 
 const config = { name: 'Acme', description: 'Ship faster.', navigation: {} }
@@ -51,7 +51,14 @@ test('the search index is a script that cannot close its own element and caps pa
     pages: { t: string; x: string }[]
   }
   assert.equal(index.pages[0]!.t, 'A </script><script>')
-  assert.equal(index.pages[0]!.x.length, 3000)
+  assert.equal(index.pages[0]!.x.length, 2999, 'capped at 3,000 characters, after a whole word')
+  assert.match(index.pages[0]!.x, / word$/)
+})
+
+test('the capped search text ends after a whole word, never inside one', () => {
+  assert.equal(capAtWord('configuration reference', 16), 'configuration')
+  assert.equal(capAtWord('short', 16), 'short')
+  assert.equal(capAtWord('unbrokenwordthatislong', 8), 'unbroken', 'one long word is cut where it must be')
 })
 
 test('static assets: referenced files, logo and favicon, and the public folder in a full build; never sources', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { bearer, createProject, engines, signIn, testApp } from '../helper.js'
+import { bearer, createProject, deploy, engines, fixtureSite, signIn, testApp } from '../helper.js'
 
 for (const engine of engines) {
   describe(`projects (${engine})`, () => {
@@ -118,6 +118,56 @@ for (const engine of engines) {
       assert.equal(unknown.statusCode, 404)
       const slugAsId = await app.inject({ url: '/projects/private-docs', headers: bearer(owner) })
       assert.equal(slugAsId.statusCode, 404)
+    })
+
+    test('DELETE removes a project for its owner only; its site stops and the slug is free again', async (t) => {
+      const app = await testApp(t, engine)
+      const owner = await signIn(app, 'owner@example.com')
+      const stranger = await signIn(app, 'stranger@example.com')
+      const project = await createProject(app, owner, 'gone-docs')
+      const { finalized } = await deploy(app, owner, 'gone-docs', await fixtureSite('minimal'))
+      assert.equal(finalized.statusCode, 200, finalized.body)
+      const site = () => app.inject({ url: '/', headers: { host: 'gone-docs.localhost:8080' } })
+      assert.equal((await site()).statusCode, 200)
+      const key = await app.inject({
+        method: 'POST',
+        url: `/projects/${project.id}/deploy-keys`,
+        headers: bearer(owner),
+        payload: { name: 'ci' },
+      })
+      const deployKey = key.json().token as string
+
+      const byStranger = await app.inject({
+        method: 'DELETE',
+        url: `/projects/${project.id}`,
+        headers: bearer(stranger),
+      })
+      assert.equal(byStranger.statusCode, 404, 'another user cannot tell the project exists')
+      const byKey = await app.inject({
+        method: 'DELETE',
+        url: `/projects/${project.id}`,
+        headers: bearer(deployKey),
+      })
+      assert.equal(byKey.statusCode, 403, 'a deploy key only deploys')
+
+      const deleted = await app.inject({
+        method: 'DELETE',
+        url: `/projects/${project.id}`,
+        headers: bearer(owner),
+      })
+      assert.equal(deleted.statusCode, 204)
+      assert.equal(
+        (await app.inject({ url: `/projects/${project.id}`, headers: bearer(owner) })).statusCode,
+        404,
+      )
+      assert.equal((await site()).statusCode, 404, 'the site stops at once')
+      const again = await app.inject({
+        method: 'DELETE',
+        url: `/projects/${project.id}`,
+        headers: bearer(owner),
+      })
+      assert.equal(again.statusCode, 404)
+      await createProject(app, owner, 'gone-docs')
     })
   })
 }

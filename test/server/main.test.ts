@@ -1,0 +1,68 @@
+/** The docs-server binary's log: readable lines on a terminal, one JSON object a line otherwise. */
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type TestContext, test } from 'node:test'
+import { freePort } from '../cli/helpers/docs-server.js'
+import { builtBinary, needs } from '../tier.js'
+
+/** Run docs-server with only --port (and a data folder) until it logs that it is ready. */
+async function readyLog(t: TestContext, tty: boolean): Promise<{ port: number; log: string }> {
+  const port = await freePort()
+  const dataDir = await mkdtemp(join(tmpdir(), 'docs-server-log-'))
+  t.after(() => rm(dataDir, { recursive: true, force: true }))
+  const command = [
+    process.execPath,
+    builtBinary('docs-server'),
+    '--port',
+    String(port),
+    '--data-dir',
+    dataDir,
+  ]
+  // util-linux `script` gives the server a pseudo-terminal, as a person's shell would.
+  const child = tty
+    ? spawn('script', ['-qec', command.join(' '), '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } })
+    : spawn(command[0]!, command.slice(1), { env: { ...process.env, NO_COLOR: '1' } })
+  let log = ''
+  child.stdout.on('data', (chunk: Buffer) => {
+    log += chunk.toString()
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    log += chunk.toString()
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  t.after(async () => {
+    child.kill('SIGTERM')
+    await exited
+  })
+  const started = Date.now()
+  while (!log.includes('docs-server ready')) {
+    if (Date.now() - started > 20_000 || child.exitCode !== null) throw new Error(`not ready:\n${log}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  return { port, log }
+}
+
+test('on a terminal the log is pretty, and its URLs follow --port', {
+  skip: needs('a built binary'),
+}, async (t) => {
+  const { port, log } = await readyLog(t, true)
+  assert.match(log, /INFO.*docs-server ready/)
+  assert.match(log, new RegExp(`sites: "http://<slug>\\.localhost:${port}/"`))
+  assert.doesNotMatch(log, /^\{"level"/m)
+})
+
+test('without a terminal each log line is JSON, for collectors', {
+  skip: needs('a built binary'),
+}, async (t) => {
+  const { port, log } = await readyLog(t, false)
+  const lines = log.trim().split('\n')
+  for (const line of lines) assert.doesNotThrow(() => JSON.parse(line), line)
+  const ready = lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .find((r) => r.msg === 'docs-server ready')
+  assert.equal(ready?.api, `http://localhost:${port}/`)
+})
