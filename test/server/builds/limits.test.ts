@@ -69,7 +69,7 @@ test('a page over the page deadline fails with the reason; the pool keeps buildi
   const app = await testApp(t, 'sqlite', { pageTimeoutSeconds: 1 })
   const token = await signIn(app)
   await createProject(app, token, 'slow-page')
-  const slow = page('Slow', '<i onclick="x()">i</i> '.repeat(20_000))
+  const slow = page('Slow', '<i onclick="x()">i</i> '.repeat(9_000))
   const started = performance.now()
   const result = await deploy(app, token, 'slow-page', site({ slow, fine: page('Fine', 'Fine.') }))
   t.diagnostic(`page deadline of 1 s: build ended in ${((performance.now() - started) / 1000).toFixed(2)} s`)
@@ -96,7 +96,7 @@ test('a page over the heap limit fails with the reason instead of growing the se
   const app = await testApp(t, 'sqlite', { buildMemoryMb: 96, pageTimeoutSeconds: 60 })
   const token = await signIn(app)
   await createProject(app, token, 'hungry')
-  const hungry = page('Hungry', '<i onclick="x()">i</i> '.repeat(60_000))
+  const hungry = page('Hungry', '<i onclick="x()">i</i> '.repeat(9_000))
   const result = await deploy(app, token, 'hungry', site({ hungry }))
   assert.equal(result.finalized.statusCode, 422, result.finalized.body)
   const { deployment } = result.finalized.json() as DeploymentBody
