@@ -142,3 +142,30 @@ test('100,000 <i onclick> next to another page end the build in seconds, not by 
   const next = await deploy(app, token, 'next', site({ fine: page('Fine', 'Fine.') }))
   assert.equal(next.finalized.statusCode, 200, next.finalized.body)
 })
+
+test('pages queued behind a page that ends its thread at the heap limit still render', async (t) => {
+  // The thread is not replaced unless the pool keeps its size: the queued pages then waited for ever.
+  const app = await testApp(t, 'sqlite', { buildMemoryMb: 96 })
+  const token = await signIn(app)
+  await createProject(app, token, 'queued')
+  const files = site({ fine: page('Fine', 'Fine.'), later: page('Later', 'Later.') })
+  files.set('index.mdx', page('Hungry', '<i onclick="x()">i</i> '.repeat(9_000)))
+  const started = performance.now()
+  const result = await deploy(app, token, 'queued', files, { waitSeconds: 30 })
+  t.diagnostic(
+    `heap limit first, two pages queued: build ended in ${((performance.now() - started) / 1000).toFixed(2)} s`,
+  )
+  assert.equal(result.finalized.statusCode, 422, result.finalized.body)
+  const { deployment } = result.finalized.json() as DeploymentBody
+  assert.deepEqual(
+    deployment.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
+    [
+      {
+        severity: 'error',
+        file: 'index.mdx',
+        rule: 'page-limit',
+        message: 'Unexpected page needing more than the 96 MB page memory limit; the page is not rendered',
+      },
+    ],
+  )
+})
