@@ -143,7 +143,9 @@ test('100,000 <i onclick> next to another page end the build in seconds, not by 
   assert.equal(next.finalized.statusCode, 200, next.finalized.body)
 })
 
-test('pages queued behind a page that ends its thread at the heap limit still render', async (t) => {
+test('pages queued behind a page that ends its thread at the heap limit still render', {
+  timeout: 60_000,
+}, async (t) => {
   // The thread is not replaced unless the pool keeps its size: the queued pages then waited for ever.
   const app = await testApp(t, 'sqlite', { buildMemoryMb: 96 })
   const token = await signIn(app)
