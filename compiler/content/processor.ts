@@ -1,6 +1,6 @@
 /**
  * The unified pipeline that renders one page, with its stages in one place:
- *   remark-parse (behind the nesting limit) → remark-frontmatter → remark-gfm → remark-mdx
+ *   remark-parse (behind the nesting limit) → remark-frontmatter → remark-gfm → remark-mdx (behind the JSX tag limit)
  *   → our remark plugins (block JSX out of paragraphs, static MDX, snippets, .md export, code highlighting)
  *   → remark-rehype → our rehype plugins (components, headings, links, task lists)
  *   → the allow-list sanitiser, last, so nothing added after it escapes it → rehype-stringify.
@@ -19,6 +19,7 @@ import rehypeLinks from './rehype-links.js'
 import rehypeSanitizePage from './rehype-sanitize-page.js'
 import rehypeTaskLists from './rehype-task-lists.js'
 import remarkCode, { codeHandler } from './remark-code.js'
+import remarkJsxLimit from './remark-jsx-limit.js'
 import remarkMarkdownExport from './remark-markdown-export.js'
 import remarkNestingLimit from './remark-nesting-limit.js'
 import remarkSnippets from './remark-snippets.js'
@@ -39,7 +40,7 @@ export function createPageProcessor(options: PageProcessorOptions = {}) {
     .use(remarkNestingLimit)
     .use(remarkFrontmatter, ['yaml'])
     .use(remarkGfm)
-  const parser = options.mdx === false ? base : base.use(remarkMdx)
+  const parser = options.mdx === false ? base : base.use(remarkMdx).use(remarkJsxLimit)
   return parser
     .use(remarkUnwrapJsx)
     .use(remarkStaticMdx)

@@ -42,7 +42,10 @@ export class RenderPool {
     }
     this.piscina = new Piscina({
       filename: renderWorker,
-      minThreads: 0,
+      // Kept at full strength: piscina replaces a thread that a page's heap limit or deadline ended only
+      // up to minThreads, and pages queued behind it would otherwise wait for a thread that never comes
+      // while their build task holds the other one.
+      minThreads: Math.max(1, options.threads),
       maxThreads: Math.max(1, options.threads),
       idleTimeout: 60_000,
       resourceLimits,

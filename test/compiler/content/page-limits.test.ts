@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { MAX_JSX_TAGS } from '../../../compiler/content/remark-jsx-limit.js'
 import { MAX_NESTING_DEPTH } from '../../../compiler/content/remark-nesting-limit.js'
 import { MAX_SNIPPET_BYTES } from '../../../compiler/content/remark-snippets.js'
 import { renderPage } from '../../../compiler/content/render-page.js'
@@ -37,6 +38,27 @@ for (const [name, body, rule] of [
     assert.equal(page.title, 'Starve', 'front matter is kept')
   })
 }
+
+test('a page of 100,000 <i onclick> ends quickly with an error that names the limit and the line', async () => {
+  const { page, ms } = await render(`Intro.\n\n${'<i onclick="x()">i</i> '.repeat(100_000)}`)
+  assert.ok(ms < 5000, `took ${Math.round(ms)} ms`)
+  assert.deepEqual(page.diagnostics, [
+    {
+      severity: 'error',
+      file: 'guide/page.mdx',
+      rule: 'page-limit',
+      message: `Unexpected more than ${MAX_JSX_TAGS} JSX tags on one page (the next on line 7), expected at most ${MAX_JSX_TAGS}; the page is not rendered`,
+      line: 7,
+      column: 1,
+    },
+  ])
+  assert.equal(page.title, 'Starve', 'front matter is kept')
+})
+
+test('JSX tags up to the limit still render', async () => {
+  const { page } = await render('<b>x</b>\n'.repeat(MAX_JSX_TAGS / 2))
+  assert.equal(page.html.split('<b>').length - 1, MAX_JSX_TAGS / 2)
+})
 
 test('nesting up to the limit still renders', async () => {
   const { page } = await render(`${'> '.repeat(20)}${'- '.repeat(20)}deep`)

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { MAX_JSX_TAGS } from '../../../compiler/content/remark-jsx-limit.js'
 import { bearer, createProject, deploy, signIn, testApp } from '../helper.js'
 
 const encode = (value: string) => new TextEncoder().encode(value)
@@ -24,7 +25,10 @@ function site(pages: Record<string, Uint8Array>, extra: Record<string, Uint8Arra
 }
 
 type DeploymentBody = {
-  deployment: { status: string; diagnostics: { file: string; rule: string; message: string }[] }
+  deployment: {
+    status: string
+    diagnostics: { severity: string; file: string; rule: string; message: string }[]
+  }
 }
 
 test('each starvation page fails on its own page; the other pages render (time and memory: npm run bench:builds)', async (t) => {
@@ -63,7 +67,7 @@ test('a page over the page deadline fails with the reason; the pool keeps buildi
   const app = await testApp(t, 'sqlite', { pageTimeoutSeconds: 1 })
   const token = await signIn(app)
   await createProject(app, token, 'slow-page')
-  const slow = page('Slow', '<i onclick="x()">i</i> '.repeat(20_000))
+  const slow = page('Slow', '<i onclick="x()">i</i> '.repeat(9_000))
   const started = performance.now()
   const result = await deploy(app, token, 'slow-page', site({ slow, fine: page('Fine', 'Fine.') }))
   t.diagnostic(`page deadline of 1 s: build ended in ${((performance.now() - started) / 1000).toFixed(2)} s`)
@@ -90,7 +94,7 @@ test('a page over the heap limit fails with the reason instead of growing the se
   const app = await testApp(t, 'sqlite', { buildMemoryMb: 96, pageTimeoutSeconds: 60 })
   const token = await signIn(app)
   await createProject(app, token, 'hungry')
-  const hungry = page('Hungry', '<i onclick="x()">i</i> '.repeat(60_000))
+  const hungry = page('Hungry', '<i onclick="x()">i</i> '.repeat(9_000))
   const result = await deploy(app, token, 'hungry', site({ hungry }))
   assert.equal(result.finalized.statusCode, 422, result.finalized.body)
   const { deployment } = result.finalized.json() as DeploymentBody
@@ -102,4 +106,66 @@ test('a page over the heap limit fails with the reason instead of growing the se
   )
   const list = await app.inject({ url: '/projects/slug/hungry/deployments', headers: bearer(token) })
   assert.equal(list.statusCode, 200)
+})
+
+test('100,000 <i onclick> next to another page end the build in seconds, not by aborting the server', async (t) => {
+  // Such a page held its thread past the 20 s deadline and up to the 512 MB heap limit, where Node can
+  // abort the whole process instead of ending the thread: the build then stayed `building` for good.
+  const app = await testApp(t, 'sqlite')
+  const token = await signIn(app)
+  await createProject(app, token, 'crowded')
+  const heavy = page('Heavy', '<i onclick="x()">i</i> '.repeat(100_000))
+  const started = performance.now()
+  const result = await deploy(app, token, 'crowded', site({ heavy, fine: page('Fine', 'Fine.') }))
+  const seconds = (performance.now() - started) / 1000
+  t.diagnostic(`100k <i onclick> next to another page: build ended in ${seconds.toFixed(2)} s`)
+  assert.ok(seconds < 10, `the build took ${seconds} s`)
+  assert.equal(result.finalized.statusCode, 422, result.finalized.body)
+  const { deployment } = result.finalized.json() as DeploymentBody
+  assert.deepEqual(
+    deployment.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
+    [
+      {
+        severity: 'error',
+        file: 'heavy.mdx',
+        rule: 'page-limit',
+        message: `Unexpected more than ${MAX_JSX_TAGS} JSX tags on one page (the next on line 5), expected at most ${MAX_JSX_TAGS}; the page is not rendered`,
+        line: 5,
+        column: 1,
+      },
+    ],
+  )
+  // The server is up and its pool builds the next deployment.
+  await createProject(app, token, 'next')
+  const next = await deploy(app, token, 'next', site({ fine: page('Fine', 'Fine.') }))
+  assert.equal(next.finalized.statusCode, 200, next.finalized.body)
+})
+
+test('pages queued behind a page that ends its thread at the heap limit still render', {
+  timeout: 60_000,
+}, async (t) => {
+  // The thread is not replaced unless the pool keeps its size: the queued pages then waited for ever.
+  const app = await testApp(t, 'sqlite', { buildMemoryMb: 96 })
+  const token = await signIn(app)
+  await createProject(app, token, 'queued')
+  const files = site({ fine: page('Fine', 'Fine.'), later: page('Later', 'Later.') })
+  files.set('index.mdx', page('Hungry', '<i onclick="x()">i</i> '.repeat(9_000)))
+  const started = performance.now()
+  const result = await deploy(app, token, 'queued', files, { waitSeconds: 30 })
+  t.diagnostic(
+    `heap limit first, two pages queued: build ended in ${((performance.now() - started) / 1000).toFixed(2)} s`,
+  )
+  assert.equal(result.finalized.statusCode, 422, result.finalized.body)
+  const { deployment } = result.finalized.json() as DeploymentBody
+  assert.deepEqual(
+    deployment.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
+    [
+      {
+        severity: 'error',
+        file: 'index.mdx',
+        rule: 'page-limit',
+        message: 'Unexpected page needing more than the 96 MB page memory limit; the page is not rendered',
+      },
+    ],
+  )
 })
