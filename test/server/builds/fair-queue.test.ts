@@ -25,8 +25,20 @@ test("another user's one-page push goes live ahead of 15 queued builds of one us
     assert.equal(pushed.finalized.statusCode, 202, pushed.finalized.body)
     queued.push(pushed.id)
   }
+  const statuses = () =>
+    Promise.all(
+      queued.map(async (id, index) => {
+        const response = await app.inject({
+          url: `/projects/slug/busy-${index}/deployments/${id}`,
+          headers: bearer(busy),
+        })
+        return response.json().status as string
+      }),
+    )
+  const finished = (all: string[]) => all.filter((status) => status !== 'building').length
   const other = await signIn(app, 'other@example.com')
   await createProject(app, other, 'other')
+  const finishedBefore = finished(await statuses())
   const started = performance.now()
   const pushed = await deploy(app, other, 'other', onePage())
   const seconds = (performance.now() - started) / 1000
@@ -34,16 +46,13 @@ test("another user's one-page push goes live ahead of 15 queued builds of one us
   t.diagnostic(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`)
   assert.equal(pushed.finalized.statusCode, 200, pushed.finalized.body)
   assert.equal(pushed.finalized.json().live, true)
-  const waiting = await Promise.all(
-    queued.map(async (id, index) => {
-      const response = await app.inject({
-        url: `/projects/slug/busy-${index}/deployments/${id}`,
-        headers: bearer(busy),
-      })
-      return response.json().status as string
-    }),
-  )
-  assert.ok(waiting.filter((status) => status === 'building').length >= 12, waiting.join(' '))
+  // Fairness, not speed: once the other user's push is queued it takes the next free slot, so only the
+  // build running when it was queued (plus one that started while it uploaded, and one finishing while the
+  // snapshot was read) can finish first; without fairness most of the fifteen would.
+  const waiting = await statuses()
+  const overtaken = finished(waiting) - finishedBefore
+  t.diagnostic(`${overtaken} queued builds finished while the other push built`)
+  assert.ok(overtaken <= 3, `${overtaken} of the queued builds went first: ${waiting.join(' ')}`)
 })
 
 test("a project's newest push supersedes its queued older ones, which fail with the reason", async (t) => {
