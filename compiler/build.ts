@@ -53,7 +53,8 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
   const diagnostics: Diagnostic[] = [...loaded.diagnostics]
   const emptyCache: BuildCache = { compilerVersion: compilerVersion(), entries: {} }
   const { config, navigation } = loaded
-  if (!config || !navigation) {
+  // A docs.json error fails the build now, before minutes of rendering pages it would fail anyway.
+  if (!config || !navigation || hasErrors(loaded.diagnostics)) {
     return {
       ok: false,
       files: new Map(),

@@ -1,7 +1,7 @@
 /**
  * `loadConfig`: docs.json in, a validated config and the normalised navigation tree out, with every
  * problem as a positioned diagnostic. The stages, in order: parse with positions (json-source.ts),
- * resolve `$ref` files (refs.ts), map the hosted platform's navigation (legacy.ts), validate against
+ * resolve `$ref` files (refs.ts), map older shapes (legacy.ts), validate against
  * schemas/docs.schema.json (schema-errors.ts), normalise navigation (navigation.ts).
  */
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
@@ -134,9 +134,7 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
     }
   }
 
-  const navigation = isRecord(data.navigation)
-    ? normalizeNavigation(data.navigation, legacy.tabScopes)
-    : undefined
+  const navigation = isRecord(data.navigation) ? normalizeNavigation(data.navigation) : undefined
   const config = typeof data.name === 'string' && navigation ? (data as unknown as DocsConfig) : undefined
   return done(config, navigation)
 }

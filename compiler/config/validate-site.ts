@@ -8,7 +8,7 @@ import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import { decodeUtf8, isSafeRelativePath, type SourceFiles } from '../files.js'
 import { type ConfigWithSource, loadConfigWithSource } from './index.js'
 import type { JsonPath } from './json-source.js'
-import { normalizePageSlug } from './navigation.js'
+import { isOperationReference, normalizePageSlug, SECTION_KEYS } from './navigation.js'
 import { didYouMean } from './schema-errors.js'
 import type { LoadedConfig, ValidationMode } from './types.js'
 
@@ -18,6 +18,9 @@ export interface SiteValidation extends LoadedConfig {
 }
 
 type Json = Record<string, unknown>
+
+/** Keys that give a section navigation of its own. */
+const SECTION_CONTENT = ['groups', 'pages', 'root', ...SECTION_KEYS.map((section) => section.key)]
 
 const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -74,44 +77,58 @@ class SiteChecks {
 
   navigation(navigation: unknown): void {
     if (!isObject(navigation)) return
-    // One scope per tab; pages and groups outside tabs share the first tab's scope.
-    const outside = new Map<string, JsonPath>()
-    this.scope(navigation, ['navigation'], outside)
-    const tabs = Array.isArray(navigation.tabs) ? navigation.tabs : []
-    tabs.forEach((tab, index) => {
-      if (!isObject(tab)) return
-      const path: JsonPath = ['navigation', 'tabs', index]
-      // An unresolved `$ref` was reported already.
-      const unresolved = tab.$ref !== undefined
-      if (!unresolved && tab.groups === undefined && tab.pages === undefined && tab.href === undefined) {
-        this.report(
-          path,
-          'value',
-          'error',
-          'empty-tab',
-          `tab ${JSON.stringify(tab.tab ?? '')} has nothing to show; add "groups", "pages" or "href"`,
-        )
-      }
-      this.scope(tab, path, index === 0 ? outside : new Map())
-    })
+    this.section(navigation, ['navigation'], new Map())
     const hidden = Array.isArray(navigation.hidden) ? navigation.hidden : []
     hidden.forEach((slug, index) => {
       if (typeof slug === 'string') this.page(slug, ['navigation', 'hidden', index])
     })
   }
 
-  /** The pages and groups of one tab (or of the navigation itself). */
-  private scope(holder: Json, path: JsonPath, seen: Map<string, JsonPath>): void {
+  /**
+   * A section at any depth (the navigation itself, a tab, anchor, dropdown, product, version, language
+   * or menu item): its pages and groups, then each nested section with a sidebar of its own, so every
+   * page is checked whatever it sits under.
+   */
+  private section(holder: Json, path: JsonPath, seen: Map<string, JsonPath>): void {
     this.pages(holder.pages, [...path, 'pages'], seen)
     const groups = Array.isArray(holder.groups) ? holder.groups : []
     groups.forEach((group, index) => {
       this.group(group, [...path, 'groups', index], seen)
     })
+    if (typeof holder.root === 'string') this.page(holder.root, [...path, 'root'])
+    let first = true
+    for (const { key, label } of SECTION_KEYS) {
+      const entries = Array.isArray(holder[key]) ? holder[key] : []
+      entries.forEach((entry, index) => {
+        if (!isObject(entry)) return
+        const entryPath: JsonPath = [...path, key, index]
+        const isLink = (key === 'versions' || key === 'languages') && typeof entry.url === 'string'
+        const empty = SECTION_CONTENT.every((content) => entry[content] === undefined)
+        // An unresolved `$ref` was reported already.
+        if (empty && !isLink && entry.href === undefined && entry.$ref === undefined) {
+          this.report(
+            entryPath,
+            'value',
+            'error',
+            'empty-section',
+            `${label} ${JSON.stringify(entry[label] ?? '')} has nothing to show; add "groups", "pages" or "href"`,
+          )
+        }
+        // The holder's own pages join its first sidebar, so they share its duplicate check.
+        this.section(entry, entryPath, first ? seen : new Map())
+        first = false
+      })
+    }
   }
 
   private group(group: unknown, path: JsonPath, seen: Map<string, JsonPath>): void {
     if (!isObject(group)) return
     this.pages(group.pages, [...path, 'pages'], seen)
+    if (typeof group.root === 'string') this.page(group.root, [...path, 'root'])
+    const nested = Array.isArray(group.groups) ? group.groups : []
+    nested.forEach((inner, index) => {
+      this.group(inner, [...path, 'groups', index], seen)
+    })
     const openapi = group.openapi
     if (typeof openapi === 'string') this.asset(openapi, [...path, 'openapi'], 'OpenAPI')
     else if (isObject(openapi) && typeof openapi.source === 'string') {
@@ -127,7 +144,7 @@ class SiteChecks {
         this.group(entry, entryPath, seen)
         return
       }
-      if (typeof entry !== 'string') return
+      if (typeof entry !== 'string' || isOperationReference(entry)) return
       const slug = normalizePageSlug(entry)
       const first = seen.get(slug)
       if (first) {

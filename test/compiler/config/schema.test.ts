@@ -46,10 +46,10 @@ test('objects whose fields the spec lists reject unknown keys', () => {
   for (const node of [
     schema,
     definitions.navigation,
-    definitions.tab,
+    definitions.section,
+    definitions.globalLinks,
     definitions.group,
     definitions.link,
-    definitions.tabReference,
     definitions.openapiSource,
     definitions.api,
     top.appearance,
