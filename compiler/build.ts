@@ -288,7 +288,7 @@ function writeSiteOutputs(
   output.set('llms-full.txt', encoder.encode(renderLlmsFullTxt(config, listed)))
   output.set('robots.txt', encoder.encode(renderRobotsTxt(disallowed)))
   output.set(SEARCH_INDEX_PATH, renderSearchIndex(search))
-  const home = context.firstPageOfTab[0]
+  const home = context.firstPageOfTab.find((slug) => slug !== undefined)
   output.set(
     '404.html',
     encoder.encode(

@@ -166,8 +166,22 @@ function sectionOf(entry: Json, kind: NavSectionKind, labelKey: string): NavSect
   if (typeof href === 'string' && href !== '') section.href = href
   if (typeof entry.description === 'string') section.description = entry.description
   if (typeof entry.locale === 'string') section.locale = entry.locale
-  else if (kind === 'language' && typeof entry.language === 'string') section.locale = entry.language
+  else if (kind === 'language' && typeof entry.language === 'string') {
+    // `language` holds a code: readers choose among names written in their own language.
+    section.locale = entry.language
+    if (typeof entry.label !== 'string') section.label = languageName(entry.language)
+  }
   return section
+}
+
+/** `fr` → `Français`; an unknown code stays as written. */
+function languageName(code: string): string {
+  try {
+    const name = new Intl.DisplayNames([code], { type: 'language' }).of(code)
+    return name && name !== code ? name.charAt(0).toLocaleUpperCase(code) + name.slice(1) : code
+  } catch {
+    return code
+  }
 }
 
 function switcherLinks(entries: unknown): NavLink[] {
