@@ -177,8 +177,15 @@ test('anchors, dropdowns, products, menus and nested groups form one tree, valid
     const { navigation, diagnostics } = loadConfig(site(docs), { mode })
     assert.deepEqual(lines(diagnostics), [], mode)
     assert.deepEqual(
-      navigation?.tabs.map((tab) => tab.path.map((section) => `${section.kind}:${section.label}`).join(' > ')),
-      ['product:Cloud', 'dropdown:SDKs > tab:JS > menu:Client', 'anchor:Docs > tab:Start', 'anchor:Community'],
+      navigation?.tabs.map((tab) =>
+        tab.path.map((section) => `${section.kind}:${section.label}`).join(' > '),
+      ),
+      [
+        'product:Cloud',
+        'dropdown:SDKs > tab:JS > menu:Client',
+        'anchor:Docs > tab:Start',
+        'anchor:Community',
+      ],
     )
     assert.equal(navigation?.tabs[3]?.href, 'https://example.com')
     assert.deepEqual(
