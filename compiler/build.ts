@@ -15,6 +15,7 @@ import type { SiteFiles, SourceFiles } from './files.js'
 import { type LlmsPage, renderLlmsFullTxt, renderLlmsTxt } from './outputs/llms.js'
 import { renderMarkdownExport } from './outputs/markdown-export.js'
 import { renderNotFoundBody } from './outputs/not-found.js'
+import { redirectOutputs } from './outputs/redirects.js'
 import { renderRobotsTxt } from './outputs/robots.js'
 import { renderSearchIndex, SEARCH_INDEX_PATH, type SearchEntry } from './outputs/search-index.js'
 import { collectStaticAssets } from './outputs/static-assets.js'
@@ -29,6 +30,7 @@ import {
 import type { RenderOutcome, RenderTask } from './pool/protocol.js'
 import { renderOne } from './pool/render-one.js'
 import { renderInPool } from './pool/render-pool.js'
+import { redirectRules } from './serving/redirects.js'
 import { inlineScriptsOfHead, sitePagePolicy } from './serving/security-headers.js'
 import { themeFiles } from './theme/assets.js'
 import type { PageSummary, SiteContext } from './theme/context.js'
@@ -301,6 +303,8 @@ function writeSiteOutputs(
       }),
     ),
   )
+  for (const [path, bytes] of redirectOutputs(redirectRules(config.redirects), output))
+    output.set(path, bytes)
   // A site without an `index` page still answers at its root: send readers to the first page.
   if (!rendered.has('index') && home) {
     const target = `${home}/`

@@ -6,6 +6,7 @@
  */
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import type { SourceFiles } from '../files.js'
+import { createRedirectMatcher, type RedirectMatcher, redirectRules } from '../serving/redirects.js'
 import { formatJsonPath, type JsonPath, readJsonSource } from './json-source.js'
 import { mapLegacyConfig, sourcePathOf } from './legacy.js'
 import { normalizeNavigation } from './navigation.js'
@@ -183,4 +184,20 @@ function dropValue(data: Record<string, unknown>, path: JsonPath): void {
       return
     }
   }
+}
+
+/**
+ * The site's docs.json redirects as one matcher, for the link checker: read once per docs.json (by
+ * its bytes), so every page of a build, in every render worker, shares it.
+ */
+const redirectsByConfig = new WeakMap<Uint8Array, RedirectMatcher>()
+
+export function siteRedirects(files: SourceFiles): RedirectMatcher {
+  const bytes = files.get(CONFIG_FILE)
+  const cached = bytes && redirectsByConfig.get(bytes)
+  if (cached) return cached
+  const loaded = loadConfigWithSource(files, { mode: 'lenient' })
+  const matcher = createRedirectMatcher(redirectRules(loaded.data?.redirects))
+  if (bytes) redirectsByConfig.set(bytes, matcher)
+  return matcher
 }

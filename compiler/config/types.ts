@@ -28,6 +28,12 @@ export interface DocsConfig {
   search?: { prompt?: string }
   seo?: { indexing?: 'all' | 'navigable'; metatags?: Record<string, string> }
   metadata?: Record<string, unknown>
+  redirects?: { source: string; destination: string; permanent?: boolean }[]
+  banner?: { content: string; dismissible?: boolean }
+  footer?: {
+    socials?: Record<string, string>
+    links?: { header?: string; items: { label?: string; anchor?: string; href: string }[] }[]
+  }
 }
 
 export interface NavLink {
