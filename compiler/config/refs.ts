@@ -158,7 +158,7 @@ export function resolveRefs(
         refPath,
         path,
         'ref-not-found',
-        `"$ref" ${JSON.stringify(ref)}: file ${target} not found`,
+        `"$ref" ${JSON.stringify(ref)}: file ${target} not found; create it or correct the path`,
         value,
       )
     }

@@ -6,6 +6,7 @@
 import { readFrontMatter } from '../content/frontmatter.js'
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import { decodeUtf8, isSafeRelativePath, type SourceFiles } from '../files.js'
+import { findRedirectCycles, redirectRules } from '../serving/redirects.js'
 import { type ConfigWithSource, loadConfigWithSource } from './index.js'
 import type { JsonPath } from './json-source.js'
 import { isOperationReference, normalizePageSlug, SECTION_KEYS } from './navigation.js'
@@ -46,6 +47,7 @@ export function validateSite(files: SourceFiles, options: { mode: ValidationMode
   checks.asset(data.logo, ['logo'], 'logo')
   checks.asset(data.favicon, ['favicon'], 'favicon')
   checks.apiDocuments(data.api)
+  checks.redirects(data.redirects)
   checks.frontMatter()
   return result()
 }
@@ -226,6 +228,28 @@ class SiteChecks {
         })
       } else if (isObject(spec) && typeof spec.source === 'string')
         this.asset(spec.source, ['api', key, 'source'], label)
+    }
+  }
+
+  /** Redirects that lead back to where they started never reach a page: refused, with the cycle. */
+  redirects(value: unknown): void {
+    const rules = redirectRules(value)
+    for (const cycle of findRedirectCycles(rules)) {
+      const index = Array.isArray(value)
+        ? value.findIndex(
+            (entry) =>
+              isObject(entry) &&
+              typeof entry.source === 'string' &&
+              redirectRules([entry])[0]?.source === cycle[0],
+          )
+        : -1
+      this.report(
+        index === -1 ? ['redirects'] : ['redirects', index],
+        'value',
+        'error',
+        'redirect-loop',
+        `redirects loop: ${cycle.join(' → ')}; change the destination of one of them to a page`,
+      )
     }
   }
 
