@@ -96,10 +96,14 @@ export function matchingPage(
   return targetPages[0]
 }
 
-/** The first folder every page of a section shares (`fr/`), or `` when they share none. */
+/** The folder every page of a section shares (`fr/`, `sdk/v2/`), or `` when they share none. */
 function folderOf(slugs: readonly string[]): string {
-  const [first] = slugs
-  if (!first?.includes('/')) return ''
-  const folder = `${first.slice(0, first.indexOf('/'))}/`
-  return slugs.every((slug) => slug.startsWith(folder)) ? folder : ''
+  const [first, ...rest] = slugs
+  if (first === undefined) return ''
+  let folder = first.slice(0, first.lastIndexOf('/') + 1)
+  for (const slug of rest) {
+    while (folder !== '' && !slug.startsWith(folder))
+      folder = folder.slice(0, folder.lastIndexOf('/', folder.length - 2) + 1)
+  }
+  return folder
 }
