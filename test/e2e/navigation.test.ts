@@ -16,8 +16,8 @@ import { contentTypeOf } from '../../compiler/serving/content-type.js'
 import { routeSitePath } from '../../compiler/serving/router.js'
 import { launchChromium, noChromium } from '../chromium.js'
 import { readFixture } from '../compiler/build/helpers.js'
-import { homeFile } from '../compiler/theme/reachability.js'
 import { shapes, shapesDir } from '../compiler/config/navigation-shapes.js'
+import { homeFile } from '../compiler/theme/reachability.js'
 
 /** Navigation regions of the shell: the only links this walk follows. */
 const NAVIGATION_LINKS = '.d-sidebar a[href], .d-tabs a[href], .d-switcher a[href]'
