@@ -111,6 +111,23 @@ test('every page of every navigation shape is one click from a sidebar or switch
     })
   }
 
+  await t.test('a dismissible banner closes with its button', async () => {
+    const files = readFixture(join(shapesDir, 'tabs'))
+    const config = JSON.parse(new TextDecoder().decode(files.get('docs.json'))) as Record<string, unknown>
+    config.banner = { content: 'New: [read the guide](/quickstart)', dismissible: true }
+    files.set('docs.json', new TextEncoder().encode(JSON.stringify(config)))
+    const built = await buildSite(files, { mode: 'strict' })
+    const site = await serve(built.files)
+    try {
+      await page.goto(`${site.origin}/`)
+      assert.ok(await page.isVisible('.d-banner'))
+      await page.click('.d-banner-dismiss')
+      assert.equal(await page.isVisible('.d-banner'), false)
+    } finally {
+      site.close()
+    }
+  })
+
   await t.test('switching version or language keeps the reader on the matching page', async () => {
     const cases = [
       { shape: 'languages', from: 'fr/quickstart', option: 'English', to: 'quickstart' },
