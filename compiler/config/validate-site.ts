@@ -23,6 +23,9 @@ type Json = Record<string, unknown>
 /** Keys that give a section navigation of its own. */
 const SECTION_CONTENT = ['groups', 'pages', 'root', ...SECTION_KEYS.map((section) => section.key)]
 
+/** Keys of a navigation section whose arrays are walked above (or hold no pages). */
+const KNOWN_NAVIGATION_KEYS = new Set([...SECTION_CONTENT, 'hidden', 'global'])
+
 const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
 
@@ -119,6 +122,14 @@ class SiteChecks {
         // The holder's own pages join its first sidebar, so they share its duplicate check.
         this.section(entry, entryPath, first ? seen : new Map())
         first = false
+      })
+    }
+    // A navigation kind this version does not know (reported by the schema): its pages are still checked.
+    for (const [key, value] of Object.entries(holder)) {
+      if (KNOWN_NAVIGATION_KEYS.has(key) || !Array.isArray(value)) continue
+      value.forEach((entry, index) => {
+        if (isObject(entry) && SECTION_CONTENT.some((content) => entry[content] !== undefined))
+          this.section(entry, [...path, key, index], new Map())
       })
     }
   }

@@ -39,3 +39,24 @@ for (const shape of shapes) {
     )
   })
 }
+
+test('pages under a navigation kind validate does not know are still checked', () => {
+  const encoder = new TextEncoder()
+  const docs = {
+    name: 'Future',
+    navigation: { pages: ['index'], sections: [{ section: 'New', pages: ['missing'] }] },
+  }
+  const files = new Map([
+    ['docs.json', encoder.encode(JSON.stringify(docs, null, 2))],
+    ['index.mdx', encoder.encode('---\ntitle: Home\n---\n')],
+  ])
+  const messages = validateSite(files, { mode: 'strict' }).diagnostics.map((diagnostic) => diagnostic.message)
+  assert.ok(
+    messages.some((message) => message.startsWith('page "missing" not found')),
+    messages.join('\n'),
+  )
+  assert.ok(
+    messages.some((message) => message.startsWith('unknown key "sections"')),
+    messages.join('\n'),
+  )
+})
