@@ -78,12 +78,13 @@ export function normalizeNavigation(navigation: unknown): NavigationTree {
   const pages: PageLocation[] = []
   const seen = new Set<string>()
   tabs.forEach((tab, tabIndex) => {
+    const sectionHidden = tab.path.some((section) => section.hidden === true)
     const visit = (items: NavItem[], groups: string[]) => {
       for (const item of items) {
         if (item.kind === 'group') {
-          if (item.root !== undefined) add(item.root, [...groups, item.label], item.hidden)
+          if (item.root !== undefined) add(item.root, [...groups, item.label], item.hidden || sectionHidden)
           visit(item.items, [...groups, item.label])
-        } else add(item.slug, groups, item.hidden)
+        } else add(item.slug, groups, item.hidden || sectionHidden)
       }
     }
     const add = (slug: string, groups: string[], hidden: boolean) => {
@@ -165,6 +166,7 @@ function sectionOf(entry: Json, kind: NavSectionKind, labelKey: string): NavSect
   const href = entry.href ?? entry.url
   if (typeof href === 'string' && href !== '') section.href = href
   if (typeof entry.description === 'string') section.description = entry.description
+  if (entry.hidden === true) section.hidden = true
   if (typeof entry.locale === 'string') section.locale = entry.locale
   else if (kind === 'language' && typeof entry.language === 'string') {
     // `language` holds a code: readers choose among names written in their own language.

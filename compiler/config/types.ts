@@ -82,6 +82,8 @@ export interface NavSection {
   description?: string
   /** `languages`: the BCP 47 code. */
   locale?: string
+  /** Left out of switchers and tab bars; its pages stay reachable by URL (and count as hidden). */
+  hidden?: boolean
 }
 
 /**

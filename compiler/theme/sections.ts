@@ -51,6 +51,8 @@ function sectionIndex(site: SiteContext): SectionIndex {
           choice = { kind: candidate.kind, options: [] }
           byKind.set(candidate.kind, choice)
         }
+        // A hidden section is offered only to readers already in it.
+        if (candidate.hidden && candidate !== current) continue
         if (!choice.options.includes(candidate)) choice.options.push(candidate)
         if (candidate === current) choice.current = current
       }

@@ -336,7 +336,7 @@ export class SiteServer {
       const robots = robotsEntry ? (await this.blobs.get(robotsEntry.sha256))?.toString('utf8') : undefined
       const text =
         key === 'sitemap.xml'
-          ? renderSitemap(manifest, base, disallowedPaths(robots))
+          ? renderSitemap(manifest, base, disallowedPaths(robots), await this.#redirectsOf(manifest))
           : renderRobots(robots, base, site.pathPrefix, site.preview)
       const body = Buffer.from(text)
       sitemap = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` }

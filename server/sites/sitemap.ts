@@ -2,6 +2,7 @@
  * Files that need the request's host: `sitemap.xml` (absolute URLs of every indexable page) and
  * `robots.txt` (the compiler's rules, moved under the mount path, plus the `Sitemap:` line).
  */
+import type { RedirectMatcher } from '../../compiler/serving/redirects.js'
 import type { SiteManifest } from '../builds/site-manifest.js'
 
 const escapeXml = (text: string): string =>
@@ -30,11 +31,14 @@ export function renderSitemap(
   manifest: SiteManifest,
   base: string,
   disallowed: readonly string[] = [],
+  /** A moved page's meta-refresh stand-in is not a page to index. */
+  redirects?: RedirectMatcher,
 ): string {
   const urls = Object.keys(manifest.files)
     .map(pageUrlPath)
     .filter((path): path is string => path !== undefined)
     .filter((path) => !disallowed.some((rule) => `/${path}`.startsWith(rule)))
+    .filter((path) => !redirects?.match(`/${path}`))
     .sort()
     .map((path) => `  <url><loc>${escapeXml(`${base}/${encodeURI(path)}`)}</loc></url>`)
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`

@@ -60,3 +60,11 @@ test('pages under a navigation kind validate does not know are still checked', (
     messages.join('\n'),
   )
 })
+
+test('a hidden section is left out of the tab bar of other sections, and shown inside itself', async () => {
+  const built = await buildSite(readFixture(join(shapesDir, 'hidden-sections')), { mode: 'strict' })
+  const tabBar = (path: string) =>
+    /<nav class="d-tabs"[\s\S]*?<\/nav>/.exec(new TextDecoder().decode(built.files.get(path)))?.[0] ?? ''
+  assert.doesNotMatch(tabBar('index.html'), /Internal/)
+  assert.match(tabBar('internal/runbook/index.html'), /aria-current="true">Internal</)
+})

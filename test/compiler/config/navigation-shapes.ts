@@ -28,7 +28,11 @@ export function outline(tree: NavigationTree): string {
   tree.tabs.forEach((tab, index) => {
     const path = tab.path
       .map((section) => {
-        const facts = [section.icon && `icon=${section.icon}`, section.locale && `locale=${section.locale}`]
+        const facts = [
+          section.icon && `icon=${section.icon}`,
+          section.locale && `locale=${section.locale}`,
+          section.hidden && 'hidden',
+        ]
         const extra = facts.filter(Boolean).join(', ')
         return `${section.kind} ${JSON.stringify(section.label)}${extra ? ` (${extra})` : ''}`
       })
@@ -38,6 +42,8 @@ export function outline(tree: NavigationTree): string {
   })
   for (const link of tree.global.anchors)
     lines.push(`global anchor ${JSON.stringify(link.label)} → ${link.href}`)
-  lines.push(`pages: ${tree.pages.map((page) => `${page.slug}@${page.tab}`).join(' ')}`)
+  lines.push(
+    `pages: ${tree.pages.map((page) => `${page.slug}@${page.tab}${page.hidden ? ' (hidden)' : ''}`).join(' ')}`,
+  )
   return `${lines.join('\n')}\n`
 }

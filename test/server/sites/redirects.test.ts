@@ -52,6 +52,11 @@ test('redirects answer 308/307 with the query kept, at the root and under a moun
   assert.equal((await get('/guide/install/')).statusCode, 200)
   assert.equal((await get('/nothing-here')).statusCode, 404)
 
+  // The sitemap lists pages, not the stand-ins of moved ones.
+  const sitemap = (await get('/sitemap.xml')).body
+  assert.match(sitemap, /guide\/install\//)
+  assert.doesNotMatch(sitemap, /old-setup/)
+
   const prefixed = await get('/docs/beta/x?y=1', 'docs.example.com')
   assert.equal(prefixed.statusCode, 307)
   assert.equal(prefixed.headers.location, '/docs/guide/x?y=1')
