@@ -72,11 +72,12 @@ export class ValidateCommand extends Command {
       ;(diagnostic.severity === 'error' ? stderr : stdout).write(`${label} ${formatDiagnostic(diagnostic)}\n`)
     }
     const configFile = shown === '.' ? 'docs.json' : `${shown}/docs.json`
+    const inPages = diagnostics.some((diagnostic) => !diagnostic.file.endsWith('.json'))
     const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length
     const warnings = diagnostics.length - errors
     if (!ok) {
       stderr.write(
-        `${pc.red('✖')} ${configFile}: ${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`,
+        `${pc.red('✖')} ${configFile}${inPages ? ' and its pages' : ''}: ${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`,
       )
       return 1
     }

@@ -36,7 +36,7 @@ test('an invalid site prints every problem and exits 1', async (t) => {
     'error docs.json:10:50 navigation.tabs[0].groups[0].pages[1]: page "quickstrat" not found: expected quickstrat.mdx or quickstrat.md; did you mean "quickstart"?',
     'error docs.json:11:64 navigation.tabs[0].groups[1].pages[2]: page "../outside" is not a path inside the docs root',
     'error docs.json:14:7 navigation.tabs[1]: tab "Empty" has nothing to show; add "groups", "pages" or "href"',
-    '✖ docs.json: 7 errors, 1 warning',
+    '✖ docs.json and its pages: 7 errors, 1 warning',
     '',
   ])
   // Listing a page twice is harmless: a warning, on stdout.
