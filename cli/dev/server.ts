@@ -10,16 +10,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { join, sep } from 'node:path'
 import { buildSite, defaultWorkers } from '../../compiler/build.js'
-import { loadConfig } from '../../compiler/config/index.js'
+import { loadConfig, siteRedirects } from '../../compiler/config/index.js'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
 import { isSafeRelativePath } from '../../compiler/files.js'
 import { contentTypeOf } from '../../compiler/serving/content-type.js'
 import { withBaseHref } from '../../compiler/serving/not-found.js'
-import {
-  createRedirectMatcher,
-  type RedirectMatcher,
-  redirectRules,
-} from '../../compiler/serving/redirects.js'
+import type { RedirectMatcher } from '../../compiler/serving/redirects.js'
 import {
   pageSlugOf,
   parseSiteUrl,
@@ -76,8 +72,7 @@ class DevSite {
 
   /** docs.json redirects, as a deployment serves them. */
   redirects(): RedirectMatcher {
-    const config = loadConfig(this.files, { mode: 'lenient' }).config
-    return createRedirectMatcher(redirectRules(config?.redirects))
+    return siteRedirects(this.files)
   }
 
   isPage = (slug: string): boolean => this.files.has(`${slug}.mdx`) || this.files.has(`${slug}.md`)

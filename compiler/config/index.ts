@@ -38,6 +38,8 @@ export interface ConfigWithSource extends LoadedConfig {
   data: Record<string, unknown> | undefined
   /** File and position of a path of `data`, and that path as the author wrote it. */
   locate(path: JsonPath, at?: 'value' | 'key'): Located & { path: string }
+  /** The files the configuration was read from: docs.json and every `$ref` file it reached. */
+  sources: string[]
 }
 
 export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOptions): ConfigWithSource {
@@ -50,6 +52,7 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
     path: formatJsonPath(path),
   })
   let validated: Record<string, unknown> | undefined
+  let sources = [CONFIG_FILE]
   const done = (
     config: DocsConfig | undefined,
     navigation: LoadedConfig['navigation'],
@@ -59,6 +62,7 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
     diagnostics: sortDiagnostics(diagnostics),
     data: validated,
     locate: (path, at) => locateIn(path, at),
+    sources,
   })
 
   const bytes = files.get(CONFIG_FILE)
@@ -92,6 +96,7 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
   // Paths with a problem already reported; the schema's view of the same spot would only repeat it.
   const reported = new Set<string>()
   const document = resolveRefs(files, source, mode, diagnostics, reported)
+  sources = document.files
 
   const legacy = mapLegacyConfig(document.value)
   for (const change of legacy.changes) {
@@ -187,17 +192,20 @@ function dropValue(data: Record<string, unknown>, path: JsonPath): void {
 }
 
 /**
- * The site's docs.json redirects as one matcher, for the link checker: read once per docs.json (by
- * its bytes), so every page of a build, in every render worker, shares it.
+ * The site's docs.json redirects as one matcher, for the link checker and `docsctl dev`: read again
+ * only when docs.json or a `$ref` file it reads changed (by their bytes), so every page of a build, in
+ * every render worker, and every dev request shares it.
  */
-const redirectsByConfig = new WeakMap<Uint8Array, RedirectMatcher>()
+const redirectsBySite = new WeakMap<
+  SourceFiles,
+  { matcher: RedirectMatcher; read: [string, Uint8Array | undefined][] }
+>()
 
 export function siteRedirects(files: SourceFiles): RedirectMatcher {
-  const bytes = files.get(CONFIG_FILE)
-  const cached = bytes && redirectsByConfig.get(bytes)
-  if (cached) return cached
+  const cached = redirectsBySite.get(files)
+  if (cached?.read.every(([path, bytes]) => files.get(path) === bytes)) return cached.matcher
   const loaded = loadConfigWithSource(files, { mode: 'lenient' })
   const matcher = createRedirectMatcher(redirectRules(loaded.data?.redirects))
-  if (bytes) redirectsByConfig.set(bytes, matcher)
+  redirectsBySite.set(files, { matcher, read: loaded.sources.map((path) => [path, files.get(path)]) })
   return matcher
 }
