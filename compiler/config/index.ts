@@ -174,6 +174,12 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /** Deletes the nearest object key on `path` (array entries would shift their neighbours' indices). */
 function dropValue(data: Record<string, unknown>, path: JsonPath): void {
+  // Redirects are independent of one another: a bad one is left out, not the whole list.
+  const [key, index] = path
+  if (key === 'redirects' && typeof index === 'number' && path.length === 2 && Array.isArray(data.redirects)) {
+    data.redirects[index] = null
+    return
+  }
   for (let length = path.length; length > 0; length--) {
     const key = path[length - 1]
     if (typeof key !== 'string') continue

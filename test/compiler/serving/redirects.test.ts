@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { loadConfigWithSource } from '../../../compiler/config/index.js'
 import { validateSite } from '../../../compiler/config/validate-site.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
 import {
@@ -85,4 +86,32 @@ test('validate refuses a redirect loop and prints the cycle', () => {
   assert.deepEqual(diagnostics.map(formatDiagnostic), [
     'docs.json:9:5 redirects[0]: redirects loop: /a → /b → /a; change the destination of one of them to a page',
   ])
+})
+
+test('lenient: a bad redirect is left out with a warning, the others still apply', () => {
+  const docs = {
+    name: 'A',
+    navigation: { pages: ['index'] },
+    redirects: [
+      { source: '/a', destination: '/b' },
+      { source: '/c' },
+      { source: 'd', destination: '/e', extra: 1 },
+    ],
+  }
+  const loaded = loadConfigWithSource(new Map([['docs.json', encoder.encode(JSON.stringify(docs))]]), {
+    mode: 'lenient',
+  })
+  assert.deepEqual(
+    loaded.diagnostics.map(
+      (diagnostic) => `${diagnostic.severity} ${diagnostic.path}: ${diagnostic.message}`,
+    ),
+    [
+      'warning redirects[1]: missing required key "destination"; ignored',
+      'warning redirects[2]: unknown key "extra" ignored',
+    ],
+  )
+  const matcher = createRedirectMatcher(redirectRules(loaded.data?.redirects))
+  assert.equal(matcher.match('/a')?.location, '/b')
+  assert.equal(matcher.match('/c'), undefined)
+  assert.equal(matcher.match('/d')?.location, '/e')
 })
