@@ -176,7 +176,12 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 function dropValue(data: Record<string, unknown>, path: JsonPath): void {
   // Redirects are independent of one another: a bad one is left out, not the whole list.
   const [key, index] = path
-  if (key === 'redirects' && typeof index === 'number' && path.length === 2 && Array.isArray(data.redirects)) {
+  if (
+    key === 'redirects' &&
+    typeof index === 'number' &&
+    path.length === 2 &&
+    Array.isArray(data.redirects)
+  ) {
     data.redirects[index] = null
     return
   }
