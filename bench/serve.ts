@@ -10,25 +10,14 @@ import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_pr
 import { createHash } from 'node:crypto'
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
+import getPort from 'get-port'
 import { fromPackageRoot } from '../compiler/assets.js'
 
 const connections = 50
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
 
 function call(
   port: number,
@@ -176,7 +165,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = []
   try {
     // docs-server, deployed through its own API.
-    const port = await freePort()
+    const port = await getPort({ host: '127.0.0.1' })
     const apiHost = `localhost:${port}`
     const settings = [
       '--data-dir',
@@ -220,7 +209,7 @@ async function main(): Promise<void> {
     const root = join(work, 'www')
     await mkdir(root, { recursive: true })
     await writeFile(join(root, 'index.html'), page)
-    const nginxPort = await freePort()
+    const nginxPort = await getPort({ host: '127.0.0.1' })
     const nginxConf = join(work, 'nginx.conf')
     await writeFile(
       nginxConf,
@@ -260,7 +249,7 @@ http {
     } else console.log('nginx not found: apt-get install nginx-light')
 
     // @fastify/static: this file in child mode.
-    const staticPort = await freePort()
+    const staticPort = await getPort({ host: '127.0.0.1' })
     const staticChild = spawn(
       process.execPath,
       [process.argv[1]!, '--fastify-static', root, String(staticPort)],

@@ -3,78 +3,29 @@
  * contract), retries what is worth retrying and refreshes a session once when the server says 401.
  */
 
-import type { Diagnostic } from '../compiler/diagnostics.js'
 import { packageVersion } from '../lib/version.js'
+import type * as schemas from '../schemas/api/index.js'
+import type { Input, Shape } from '../schemas/api/index.js'
 
-export interface ApiIssue {
-  path: string
-  message: string
-}
-
-/** The server answers the compiler's own diagnostics. */
-export type ApiDiagnostic = Diagnostic
-
-export interface Project {
-  id: string
-  slug: string
-  name: string
-  description: string | null
-  deploymentName: string | null
-  url: string
-  liveDeploymentId: string | null
-  createdAt: string
-  updatedAt: string
-}
-
-export type DeploymentStatus = 'uploading' | 'building' | 'ready' | 'failed'
-
-export interface Deployment {
-  id: string
-  projectId: string
-  status: DeploymentStatus
-  live: boolean
-  branch: string
-  commitMessage: string | null
-  environment: string | null
-  url: string | null
-  previewUrl: string | null
-  fileCount: number
-  totalBytes: number
-  diagnostics: ApiDiagnostic[]
-  timings: { uploadMs?: number; buildMs?: number }
-  stats?: { pagesRendered: number; pagesReused: number }
-  createdAt: string
-  updatedAt: string
-}
-
-export interface ManifestEntry {
-  path: string
-  sha256: string
-  size: number
-}
-
-export interface DeployKeyRecord {
-  id: string
-  name: string
-  prefix: string
-  createdAt: string
-  lastUsedAt: string | null
-}
-
-export interface PosthogSettings {
-  key: string
-  host: string
-}
-
-export interface AnalyticsConfig {
-  posthog: PosthogSettings | null
-}
-
-export interface User {
-  id: string
-  email: string
-  name: string | null
-}
+// Every shape comes from schemas/api, the same objects the server validates and serialises with.
+export type ApiIssue = NonNullable<Shape<typeof schemas.ErrorBody>['issues']>[number]
+export type ApiDiagnostic = Shape<typeof schemas.Diagnostic>
+export type Project = Shape<typeof schemas.Project>
+export type Deployment = Shape<typeof schemas.Deployment>
+export type DeploymentStatus = Deployment['status']
+export type ManifestEntry = Shape<typeof schemas.ManifestEntry>
+export type DeployKeyRecord = Shape<typeof schemas.DeployKey>
+export type AnalyticsConfig = Shape<typeof schemas.AnalyticsSettings>
+export type PosthogSettings = NonNullable<AnalyticsConfig['posthog']>
+export type User = Shape<typeof schemas.Me>
+type DeploymentCreated = Shape<typeof schemas.DeploymentCreated>
+type FilesBatchResult = Shape<typeof schemas.FilesBatchResult>
+type ChunkResult = Shape<typeof schemas.ChunkResult>
+type FailedBuild = Shape<typeof schemas.FailedBuild>
+type DeployKeyCreated = Shape<typeof schemas.DeployKeyCreated>
+export type Domain = Shape<typeof schemas.Domain>
+export type DomainStatus = Domain['status']
+export type DnsRecord = Shape<typeof schemas.DnsRecord>
 
 /** The server answered with an error status; `message` is the server's `error` text. */
 export class ApiError extends Error {
@@ -242,8 +193,8 @@ export class ApiClient {
 
   // Projects
   listProjects = async (): Promise<Project[]> =>
-    (await this.request<{ projects: Project[] }>('GET', '/projects/')).body.projects
-  createProject = async (input: { name: string; slug: string; description?: string }): Promise<Project> =>
+    (await this.request<Shape<typeof schemas.ProjectList>>('GET', '/projects/')).body.projects
+  createProject = async (input: Input<typeof schemas.ProjectCreate>): Promise<Project> =>
     (await this.request<Project>('POST', '/projects/', { json: input })).body
   /** The project with this slug, or `undefined` when the server answers 404. */
   async findProjectBySlug(slug: string): Promise<Project | undefined> {
@@ -256,20 +207,16 @@ export class ApiClient {
   // Deployments
   createDeployment = async (
     slug: string,
-    input: { branch?: string; commitMessage?: string; environment?: string; files: ManifestEntry[] },
-  ): Promise<{ deployment: Deployment; missing: string[] }> =>
-    (
-      await this.request<{ deployment: Deployment; missing: string[] }>('POST', deploymentsPath(slug), {
-        json: input,
-      })
-    ).body
+    input: Input<typeof schemas.DeploymentCreate>,
+  ): Promise<DeploymentCreated> =>
+    (await this.request<DeploymentCreated>('POST', deploymentsPath(slug), { json: input })).body
 
   /** One multipart request; each part's field name is the file's path in the manifest. */
   async uploadBatch(
     slug: string,
     deploymentId: string,
     files: readonly { path: string; bytes: Uint8Array }[],
-  ): Promise<{ received: { path: string; sha256: string }[]; missing: string[] }> {
+  ): Promise<FilesBatchResult> {
     const form = new FormData()
     for (const file of files) {
       form.append(
@@ -279,11 +226,7 @@ export class ApiClient {
       )
     }
     const path = `${deploymentsPath(slug)}/${encodeURIComponent(deploymentId)}/files/batch`
-    return (
-      await this.request<{ received: { path: string; sha256: string }[]; missing: string[] }>('POST', path, {
-        body: form,
-      })
-    ).body
+    return (await this.request<FilesBatchResult>('POST', path, { body: form })).body
   }
 
   async uploadChunk(
@@ -292,10 +235,10 @@ export class ApiClient {
     sha256: string,
     offset: number,
     bytes: Uint8Array,
-  ): Promise<{ sha256: string; received: number; complete: boolean }> {
+  ): Promise<ChunkResult> {
     const path = `${deploymentsPath(slug)}/${encodeURIComponent(deploymentId)}/files/chunks/${sha256}?offset=${offset}`
     return (
-      await this.request<{ sha256: string; received: number; complete: boolean }>('PUT', path, {
+      await this.request<ChunkResult>('PUT', path, {
         body: bytes as Uint8Array<ArrayBuffer>,
         headers: { 'content-type': 'application/octet-stream' },
       })
@@ -306,17 +249,13 @@ export class ApiClient {
   async finalize(
     slug: string,
     deploymentId: string,
-    input: { promote?: boolean; waitSeconds?: number },
+    input: Input<typeof schemas.Finalize>,
   ): Promise<{ status: number; deployment: Deployment; error?: string }> {
     const path = `${deploymentsPath(slug)}/${encodeURIComponent(deploymentId)}/finalize`
-    const response = await this.request<Deployment | { error: string; deployment: Deployment }>(
-      'POST',
-      path,
-      {
-        json: input,
-        accept: [202, 422],
-      },
-    )
+    const response = await this.request<Deployment | FailedBuild>('POST', path, {
+      json: input,
+      accept: [202, 422],
+    })
     const body = response.body
     if ('deployment' in body)
       return { status: response.status, deployment: body.deployment, error: body.error }
@@ -328,34 +267,42 @@ export class ApiClient {
       .body
 
   // Deploy keys
-  createDeployKey = async (
-    projectId: string,
-    name: string,
-  ): Promise<{ deployKey: DeployKeyRecord; token: string }> =>
-    (
-      await this.request<{ deployKey: DeployKeyRecord; token: string }>(
-        'POST',
-        `/projects/${encodeURIComponent(projectId)}/deploy-keys`,
-        { json: { name } },
-      )
-    ).body
+  createDeployKey = async (projectId: string, name: string): Promise<DeployKeyCreated> => {
+    const input: Input<typeof schemas.DeployKeyCreate> = { name }
+    const path = `/projects/${encodeURIComponent(projectId)}/deploy-keys`
+    return (await this.request<DeployKeyCreated>('POST', path, { json: input })).body
+  }
 
   // Analytics
   getAnalytics = async (projectId: string): Promise<AnalyticsConfig> =>
     (await this.request<AnalyticsConfig>('GET', analyticsPath(projectId))).body
-  setPosthog = async (projectId: string, input: { key: string; host?: string }): Promise<AnalyticsConfig> =>
-    (
-      await this.request<AnalyticsConfig>('PUT', analyticsPath(projectId), {
-        json: { provider: 'posthog', ...input },
-      })
-    ).body
+  setPosthog = async (
+    projectId: string,
+    input: Omit<Input<typeof schemas.AnalyticsUpdate>, 'provider'>,
+  ): Promise<AnalyticsConfig> => {
+    const body: Input<typeof schemas.AnalyticsUpdate> = { provider: 'posthog', ...input }
+    return (await this.request<AnalyticsConfig>('PUT', analyticsPath(projectId), { json: body })).body
+  }
   unsetAnalytics = async (projectId: string): Promise<void> => {
     await this.request<unknown>('DELETE', analyticsPath(projectId))
   }
+
+  // Custom domains
+  listDomains = async (projectId: string): Promise<Domain[]> =>
+    (await this.request<Shape<typeof schemas.DomainList>>('GET', domainsPath(projectId))).body.domains
+  addDomain = async (projectId: string, input: Input<typeof schemas.DomainCreate>): Promise<Domain> =>
+    (await this.request<Domain>('POST', domainsPath(projectId), { json: input })).body
+  removeDomain = async (projectId: string, domainId: string): Promise<void> => {
+    await this.request<unknown>('DELETE', `${domainsPath(projectId)}/${encodeURIComponent(domainId)}`)
+  }
+  verifyDomain = async (projectId: string, domainId: string): Promise<Domain> =>
+    (await this.request<Domain>('POST', `${domainsPath(projectId)}/${encodeURIComponent(domainId)}/verify`))
+      .body
 }
 
 const deploymentsPath = (slug: string) => `/projects/slug/${encodeURIComponent(slug)}/deployments`
 const analyticsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/analytics`
+const domainsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/domains`
 
 function errorFromResponse(response: Response, parsed: unknown): ApiError {
   const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {}

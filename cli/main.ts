@@ -6,6 +6,10 @@ import { AnalyticsSetCommand } from './commands/analytics-set.js'
 import { AnalyticsUnsetCommand } from './commands/analytics-unset.js'
 import { BuildCommand } from './commands/build.js'
 import { DevCommand } from './commands/dev.js'
+import { DomainsAddCommand } from './commands/domains-add.js'
+import { DomainsListCommand } from './commands/domains-list.js'
+import { DomainsRemoveCommand } from './commands/domains-remove.js'
+import { DomainsVerifyCommand } from './commands/domains-verify.js'
 import { LoginCommand } from './commands/login.js'
 import { LogoutCommand } from './commands/logout.js'
 import { NewCommand } from './commands/new.js'
@@ -33,6 +37,10 @@ cli.register(PushCommand)
 cli.register(AnalyticsGetCommand)
 cli.register(AnalyticsSetCommand)
 cli.register(AnalyticsUnsetCommand)
+cli.register(DomainsListCommand)
+cli.register(DomainsAddCommand)
+cli.register(DomainsRemoveCommand)
+cli.register(DomainsVerifyCommand)
 cli.register(DevCommand)
 cli.register(BuildCommand)
 

@@ -6,11 +6,12 @@
  */
 import { availableParallelism } from 'node:os'
 import { performance } from 'node:perf_hooks'
+import escapeHtml from 'escape-html'
 import { loadConfig } from './config/index.js'
 import type { DocsConfig, NavigationTree, ValidationMode } from './config/types.js'
 import { type FrontMatter, readFrontMatter } from './content/frontmatter.js'
 import type { RenderedPage } from './content/render-page.js'
-import { type Diagnostic, hasErrors, sortDiagnostics } from './diagnostics.js'
+import { capDiagnostics, type Diagnostic, hasErrors, sortDiagnostics } from './diagnostics.js'
 import type { SiteFiles, SourceFiles } from './files.js'
 import { type LlmsPage, renderLlmsFullTxt, renderLlmsTxt } from './outputs/llms.js'
 import { renderMarkdownExport } from './outputs/markdown-export.js'
@@ -29,7 +30,7 @@ import {
 } from './pool/cache.js'
 import type { RenderOutcome, RenderTask } from './pool/protocol.js'
 import { renderOne } from './pool/render-one.js'
-import { renderInPool } from './pool/render-pool.js'
+import { renderWithTemporaryPool } from './pool/render-pool.js'
 import { redirectRules } from './serving/redirects.js'
 import { inlineScriptsOfHead, sitePagePolicy } from './serving/security-headers.js'
 import { themeFiles } from './theme/assets.js'
@@ -62,7 +63,7 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
       files: new Map(),
       hashedAssets: new Set(),
       contentSecurityPolicy: sitePagePolicy({ inlineScripts: [] }),
-      diagnostics: sortDiagnostics(diagnostics),
+      diagnostics: sortDiagnostics(capDiagnostics(diagnostics)),
       cache: options.cache ?? emptyCache,
       stats: {
         pages: 0,
@@ -102,7 +103,7 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
       diagnostics.push({
         severity: 'error',
         file: task.file,
-        rule: 'render-failed',
+        rule: outcome.rule ?? 'render-failed',
         message: outcome.message,
       })
       return
@@ -114,7 +115,8 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
   })
   for (const page of selected) diagnostics.push(...(rendered.get(page.slug)?.diagnostics ?? []))
 
-  const context = siteContext(config, navigation, allPages, rendered, files, options)
+  const sitePages: SitePages = { pages: allPages, rendered }
+  const context = siteContext(config, navigation, sitePages, files, options)
   const output: SiteFiles = new Map()
   for (const [path, bytes] of themeFiles().files) output.set(path, bytes)
   const assetPaths = new Set<string>()
@@ -137,10 +139,10 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
   // An author's file never takes the place of the theme's hashed assets (nor their year-long caching).
   for (const [path, bytes] of collectStaticAssets(files, config, assetPaths, !wanted))
     if (!theme.files.has(path)) output.set(path, bytes)
-  if (!wanted) writeSiteOutputs(output, context, allPages, rendered)
+  if (!wanted) writeSiteOutputs(output, context, sitePages)
 
   const sorted: SiteFiles = new Map([...output.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-  const allDiagnostics = sortDiagnostics(diagnostics)
+  const allDiagnostics = sortDiagnostics(capDiagnostics(diagnostics))
   return {
     ok: !hasErrors(allDiagnostics),
     files: sorted,
@@ -180,12 +182,14 @@ async function renderPages(
   pageSlugs: ReadonlySet<string>,
   options: BuildOptions,
 ): Promise<RenderOutcome[]> {
+  const site = { files, pageSlugs, mode: options.mode }
+  if (options.renderer && tasks.length > 0) return options.renderer(tasks, site)
   const workers = options.workers ?? 0
   if (workers > 1 && tasks.length >= POOL_THRESHOLD) {
     try {
-      return await renderInPool(tasks, { files, pageSlugs, mode: options.mode, workers })
+      return await renderWithTemporaryPool(tasks, site, workers)
     } catch {
-      // A worker that cannot start (or died) must not fail the build: render in this thread instead.
+      // A pool that cannot start must not fail the build: render in this thread instead.
     }
   }
   const outcomes: RenderOutcome[] = []
@@ -193,11 +197,16 @@ async function renderPages(
   return outcomes
 }
 
+/** Every page of the site, and the bodies this build rendered (by slug): what the site-wide steps read. */
+interface SitePages {
+  pages: readonly SitePage[]
+  rendered: ReadonlyMap<string, RenderedPage>
+}
+
 function siteContext(
   config: DocsConfig,
   navigation: NavigationTree,
-  pages: readonly SitePage[],
-  rendered: ReadonlyMap<string, RenderedPage>,
+  { pages, rendered }: SitePages,
   files: SourceFiles,
   options: BuildOptions,
 ): SiteContext {
@@ -252,12 +261,7 @@ function frontMatterOf(files: SourceFiles, file: string, mode: ValidationMode): 
   return data
 }
 
-function writeSiteOutputs(
-  output: SiteFiles,
-  context: SiteContext,
-  pages: readonly SitePage[],
-  rendered: ReadonlyMap<string, RenderedPage>,
-): void {
+function writeSiteOutputs(output: SiteFiles, context: SiteContext, { pages, rendered }: SitePages): void {
   const { config } = context
   const listed: LlmsPage[] = []
   const search: SearchEntry[] = []
@@ -311,14 +315,11 @@ function writeSiteOutputs(
     output.set(
       'index.html',
       encoder.encode(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeText(config.name)}</title><meta http-equiv="refresh" content="0; url=${escapeText(target)}"><link rel="canonical" href="${escapeText(target)}"></head><body><p><a href="${escapeText(target)}">Continue to ${escapeText(config.name)}</a></p></body></html>\n`,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(config.name)}</title><meta http-equiv="refresh" content="0; url=${escapeHtml(target)}"><link rel="canonical" href="${escapeHtml(target)}"></head><body><p><a href="${escapeHtml(target)}">Continue to ${escapeHtml(config.name)}</a></p></body></html>\n`,
       ),
     )
   }
 }
-
-const escapeText = (text: string): string =>
-  text.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char] ?? char)
 
 interface SitePage {
   slug: string

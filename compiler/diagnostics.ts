@@ -40,3 +40,58 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
       a.message.localeCompare(b.message),
   )
 }
+
+/** Diagnostics kept per file and per build: a page of 100,000 warnings must not become 20 MB of JSON. */
+export const MAX_DIAGNOSTICS_PER_FILE = 100
+export const MAX_DIAGNOSTICS_PER_BUILD = 1000
+
+/**
+ * Keep the first `perFile` diagnostics of each file and `total` overall (errors first, so a cap never
+ * hides why a build failed), then one diagnostic per file, and one for the build, counting the rest.
+ */
+export function capDiagnostics(
+  diagnostics: readonly Diagnostic[],
+  perFile = MAX_DIAGNOSTICS_PER_FILE,
+  total = MAX_DIAGNOSTICS_PER_BUILD,
+): Diagnostic[] {
+  if (diagnostics.length <= Math.min(perFile, total)) return [...diagnostics]
+  const ordered = [...diagnostics.filter(isError), ...diagnostics.filter((item) => !isError(item))]
+  const keptPerFile = new Map<string, number>()
+  // A file's count of the rest takes a slot where its first dropped diagnostic would have gone.
+  const restOfFile = new Map<string, { diagnostic: Diagnostic; count: number }>()
+  const kept: Diagnostic[] = []
+  let restOfBuild = 0
+  for (const diagnostic of ordered) {
+    const count = keptPerFile.get(diagnostic.file) ?? 0
+    const rest = restOfFile.get(diagnostic.file)
+    if (count < perFile && kept.length < total) {
+      kept.push(diagnostic)
+      keptPerFile.set(diagnostic.file, count + 1)
+    } else if (count < perFile || (!rest && kept.length >= total)) restOfBuild++
+    else if (rest) rest.count++
+    else {
+      const summary: Diagnostic = {
+        severity: diagnostic.severity,
+        file: diagnostic.file,
+        rule: 'diagnostics-limit',
+        message: '',
+      }
+      restOfFile.set(diagnostic.file, { diagnostic: summary, count: 1 })
+      kept.push(summary)
+    }
+  }
+  for (const { diagnostic, count } of restOfFile.values()) {
+    diagnostic.message = `${count} more diagnostic(s) of this file beyond the first ${perFile} were not kept`
+  }
+  if (restOfBuild > 0) {
+    kept.push({
+      severity: 'warning',
+      file: '',
+      rule: 'diagnostics-limit',
+      message: `${restOfBuild} more diagnostic(s) beyond the first ${total} of the build were not kept`,
+    })
+  }
+  return kept
+}
+
+const isError = (diagnostic: Diagnostic): boolean => diagnostic.severity === 'error'

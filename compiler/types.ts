@@ -5,6 +5,7 @@
 import type { ValidationMode } from './config/types.js'
 import type { Diagnostic } from './diagnostics.js'
 import type { SiteFiles } from './files.js'
+import type { PageRenderer } from './pool/protocol.js'
 
 export interface AnalyticsSettings {
   posthog?: { key: string; host: string }
@@ -31,6 +32,11 @@ export interface BuildOptions {
    * in the calling thread, the default; the CLI asks for one per core, and so does the server's build worker.
    */
   workers?: number
+  /**
+   * Render pages elsewhere: the server passes its shared pool (with page time and memory limits)
+   * here. Takes precedence over `workers`.
+   */
+  renderer?: PageRenderer
 }
 
 export interface BuildStats {

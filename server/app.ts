@@ -17,25 +17,28 @@ import Fastify, {
 } from 'fastify'
 import fp from 'fastify-plugin'
 import { LRUCache } from 'lru-cache'
+import { apiSchemas } from '../schemas/api/index.js'
 import { actor } from './auth/actor.js'
 import { hashToken } from './auth/tokens.js'
 import { FilesystemBlobStore } from './blobs/filesystem.js'
 import type { BlobStore } from './blobs/store.js'
 import { BuildPipeline } from './builds/pipeline.js'
+import { UploadExpiry } from './builds/upload-expiry.js'
 import type { ServerConfig } from './config.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
+import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue } from './errors.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
 import { deploymentRoutes } from './routes/deployments.js'
+import { domainRoutes } from './routes/domains.js'
 import { healthRoutes } from './routes/health.js'
 import { meRoutes } from './routes/me.js'
 import { oauthRoutes } from './routes/oauth.js'
 import { openapiRoutes } from './routes/openapi.js'
 import { projectRoutes } from './routes/projects.js'
 import { schemaRoutes } from './routes/schemas.js'
-import { apiSchemas } from './schemas.js'
 import { hasSeveralHosts, rejectSeveralHosts } from './sites/host-header.js'
 import { SiteServer } from './sites/site-server.js'
 
@@ -45,6 +48,7 @@ declare module 'fastify' {
     blobs: BlobStore
     builds: BuildPipeline
     sites: SiteServer
+    domains: DomainVerifier
   }
 }
 
@@ -102,10 +106,28 @@ export const docsApp = fp<{ config: ServerConfig }>(
     sites.onError = (error, request) =>
       app.log.error({ err: error, host: request.headers.host, url: request.url }, 'site request failed')
     app.decorate('sites', sites)
-    const builds = new BuildPipeline(app, blobs.root, config.buildWorkers, config.buildTimeoutSeconds * 1000)
+    // DNS checks of custom domains; a domain that starts or stops serving is forgotten by the site router.
+    const domains = new DomainVerifier(config, app.repos)
+    domains.onServingChange = (hostname) => sites.hosts.forgetHost(hostname)
+    domains.onError = (error) => app.log.error({ err: error }, 'domain re-check failed')
+    app.decorate('domains', domains)
+    // Registered after the database, so it runs before the database closes: a round writes to it.
+    app.addHook('onClose', () => domains.close())
+    app.addHook('onReady', async () => domains.start())
+    const builds = new BuildPipeline(app, blobs, {
+      concurrency: config.buildWorkers,
+      timeoutMs: config.buildTimeoutSeconds * 1000,
+      pageTimeoutMs: config.pageTimeoutSeconds * 1000,
+      memoryMb: config.buildMemoryMb,
+    })
     app.decorate('builds', builds)
-    // Registered after the database, so it runs before the database closes: builds still write to it.
-    app.addHook('onClose', () => builds.close())
+    const uploadExpiry = new UploadExpiry(app.repos, blobs, config.uploadExpirySeconds * 1000, app.log)
+    uploadExpiry.start()
+    // Registered after the database, so they run before the database closes: builds still write to it.
+    app.addHook('onClose', async () => {
+      await uploadExpiry.stop()
+      await builds.close()
+    })
 
     // inject() and any request that reached Fastify on a site host: same handler as the socket fast path.
     app.addHook('onRequest', async (request, reply) => {
@@ -138,7 +160,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
         },
     })
 
-    for (const schema of apiSchemas()) app.addSchema(schema)
+    for (const schema of apiSchemas) app.addSchema(schema)
     // First, so its onRoute hook sees every route registered after it.
     await app.register(openapiRoutes)
 
@@ -151,6 +173,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(meRoutes)
     await app.register(deployKeyRoutes)
     await app.register(analyticsRoutes)
+    await app.register(domainRoutes)
   },
   { name: 'docs-app' },
 )

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readSignInConfig, type SignInConfig, signInSettings } from './auth/oauth/settings.js'
+import { type DomainConfig, domainSettings, readDomainConfig } from './domains/settings.js'
 
 export interface ServerConfig {
   port: number
@@ -26,6 +27,14 @@ export interface ServerConfig {
   maxRequestBytes: number
   buildWorkers: number
   buildTimeoutSeconds: number
+  /** Seconds one page may render before it fails with a reason. */
+  pageTimeoutSeconds: number
+  /** Heap limit of each build thread, in MB. */
+  buildMemoryMb: number
+  /** Quotas: bytes one deployment may list; deployments, files and bytes a day per project and user. */
+  quotas: DeploymentQuotas
+  /** Deployments still uploading this long after creation are expired with their chunk files. */
+  uploadExpirySeconds: number
   /** How long a session token made by `docs-server token create` stays valid. */
   tokenTtlSeconds: number
   rateLimitPerMinute: number
@@ -41,6 +50,16 @@ export interface ServerConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Identity provider, public URL and brute-force limit of the CLI sign-in. */
   signIn: SignInConfig
+  /** DNS checks and background re-checks of custom domains. */
+  domains: DomainConfig
+}
+
+export interface DeploymentQuotas {
+  maxDeploymentBytes: number
+  projectDeploymentsPerDay: number
+  userDeploymentsPerDay: number
+  userFilesPerDay: number
+  userBytesPerDay: number
 }
 
 interface Setting {
@@ -99,7 +118,7 @@ export const settings = {
   buildWorkers: {
     flag: 'build-workers',
     env: 'DOCS_BUILD_WORKERS',
-    description: 'worker threads that build deployments; half the cores',
+    description: 'deployments built at once (each with a build and a page thread); half the cores',
     default: String(Math.max(1, Math.floor(availableParallelism() / 2))),
   },
   buildTimeoutSeconds: {
@@ -107,6 +126,54 @@ export const settings = {
     env: 'DOCS_BUILD_TIMEOUT',
     description: 'seconds a build may run before it is stopped and marked failed',
     default: '600',
+  },
+  pageTimeoutSeconds: {
+    flag: 'page-timeout',
+    env: 'DOCS_PAGE_TIMEOUT',
+    description: 'seconds one page may render before it fails with a reason',
+    default: '20',
+  },
+  buildMemoryMb: {
+    flag: 'build-memory',
+    env: 'DOCS_BUILD_MEMORY',
+    description: 'heap limit in MB of each build thread (a page over it fails)',
+    default: '512',
+  },
+  maxDeploymentBytes: {
+    flag: 'max-deployment-bytes',
+    env: 'DOCS_MAX_DEPLOYMENT_BYTES',
+    description: 'total bytes of the files one deployment may list',
+    default: String(2 * 1024 ** 3),
+  },
+  projectDeploymentsPerDay: {
+    flag: 'project-deployments-per-day',
+    env: 'DOCS_PROJECT_DEPLOYMENTS_PER_DAY',
+    description: 'deployments a project may create in 24 hours',
+    default: '500',
+  },
+  userDeploymentsPerDay: {
+    flag: 'user-deployments-per-day',
+    env: 'DOCS_USER_DEPLOYMENTS_PER_DAY',
+    description: "deployments of one user's projects in 24 hours",
+    default: '2000',
+  },
+  userFilesPerDay: {
+    flag: 'user-files-per-day',
+    env: 'DOCS_USER_FILES_PER_DAY',
+    description: "files listed by one user's deployments in 24 hours",
+    default: '2000000',
+  },
+  userBytesPerDay: {
+    flag: 'user-bytes-per-day',
+    env: 'DOCS_USER_BYTES_PER_DAY',
+    description: "bytes listed by one user's deployments in 24 hours",
+    default: String(100 * 1024 ** 3),
+  },
+  uploadExpirySeconds: {
+    flag: 'upload-expiry',
+    env: 'DOCS_UPLOAD_EXPIRY',
+    description: 'seconds an unfinished upload is kept before it and its chunks are expired',
+    default: String(24 * 3600),
   },
   tokenTtlSeconds: {
     flag: 'token-ttl',
@@ -140,6 +207,7 @@ export const settings = {
   },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', description: 'pino log level', default: 'info' },
   ...signInSettings,
+  ...domainSettings,
 } satisfies Record<string, Setting>
 
 type SettingName = keyof typeof settings
@@ -261,6 +329,16 @@ export function loadConfig(
     maxRequestBytes: 4 * 1024 * 1024,
     buildWorkers: integer('buildWorkers', 1, 64),
     buildTimeoutSeconds: integer('buildTimeoutSeconds', 1, 24 * 3600),
+    pageTimeoutSeconds: integer('pageTimeoutSeconds', 1, 3600),
+    buildMemoryMb: integer('buildMemoryMb', 64, 64 * 1024),
+    quotas: {
+      maxDeploymentBytes: integer('maxDeploymentBytes', 1, 2 ** 50),
+      projectDeploymentsPerDay: integer('projectDeploymentsPerDay', 1, 1_000_000),
+      userDeploymentsPerDay: integer('userDeploymentsPerDay', 1, 10_000_000),
+      userFilesPerDay: integer('userFilesPerDay', 1, 2 ** 40),
+      userBytesPerDay: integer('userBytesPerDay', 1, 2 ** 53),
+    },
+    uploadExpirySeconds: integer('uploadExpirySeconds', 60, 365 * 24 * 3600),
     tokenTtlSeconds: integer('tokenTtlSeconds', 60, 10 * 365 * 24 * 3600),
     rateLimitPerMinute: integer('rateLimitPerMinute', 1, 1_000_000),
     trustProxy,
@@ -268,6 +346,7 @@ export function loadConfig(
     memoryCacheBytes: integer('memoryCacheBytes', 0, 2 ** 40),
     logLevel,
     signIn: readSignInConfig(raw, hostName('apiHost')),
+    domains: readDomainConfig(raw),
   }
   const extra: Record<string, string> = {}
   for (const key of ['email', 'name']) {

@@ -25,3 +25,14 @@ export const forbidden = (message: string): ApiError => new ApiError(403, messag
 export const notFound = (message = 'Not found'): ApiError => new ApiError(404, message)
 export const conflict = (message: string, issues?: Issue[]): ApiError => new ApiError(409, message, issues)
 export const tooLarge = (message: string, issues?: Issue[]): ApiError => new ApiError(413, message, issues)
+export const tooMany = (message: string, issues?: Issue[]): ApiError => new ApiError(429, message, issues)
+/** Out of disk: the connection is closed, since the rest of the request body was never read. */
+export const outOfStorage = (): ApiError =>
+  new ApiError(
+    507,
+    'The server is out of storage space; nothing of this request was kept, try again later',
+    undefined,
+    {
+      connection: 'close',
+    },
+  )

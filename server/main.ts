@@ -3,6 +3,7 @@
  * The `docs-server` binary: `start` (the default) listens and shuts down cleanly; `token create
  * --email <email>` prints a session token as its last line; `migrate` runs migrations and exits.
  */
+import { themeFiles } from '../compiler/theme/assets.js'
 import { buildApp } from './app.js'
 import { secretLogRedaction } from './auth/oauth/log-redaction.js'
 import { ConfigError, configHelp, loadConfig, type ServerConfig } from './config.js'
@@ -10,6 +11,8 @@ import { migrateToLatest, openDatabase } from './db/index.js'
 import { createRepositories } from './db/repositories/index.js'
 
 async function start(config: ServerConfig): Promise<void> {
+  // Refuse to start without the theme's stylesheet and script: every build would publish unstyled pages.
+  themeFiles()
   // Credentials never reach the log, even at trace level or when a plugin logs whole headers.
   const app = await buildApp(config, { logger: { level: config.logLevel, redact: secretLogRedaction } })
   app.server.requestTimeout = 120_000

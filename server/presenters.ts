@@ -1,4 +1,5 @@
-/** Database rows → the API's records (see schemas/api/Project.json and Deployment.json). */
+/** Database rows → the API's records (see schemas/api/projects.ts and deployments.ts). */
+import type { Deployment, Project, Shape } from '../schemas/api/index.js'
 import type { ServerConfig } from './config.js'
 import type { DeploymentRow } from './db/repositories/deployments.js'
 import type { ProjectRow } from './db/repositories/projects.js'
@@ -14,7 +15,7 @@ export const siteUrl = (config: Pick<ServerConfig, 'baseDomain'>, slug: string):
 export const previewUrl = (config: Pick<ServerConfig, 'baseDomain'>, previewToken: string, slug: string) =>
   `${siteScheme(config.baseDomain)}://${previewToken}--${slug}.${config.baseDomain}/`
 
-export function presentProject(config: ServerConfig, row: ProjectRow) {
+export function presentProject(config: ServerConfig, row: ProjectRow): Shape<typeof Project> {
   return {
     id: row.id,
     slug: row.slug,
@@ -28,10 +29,14 @@ export function presentProject(config: ServerConfig, row: ProjectRow) {
   }
 }
 
-export function presentDeployment(config: ServerConfig, project: ProjectRow, row: DeploymentRow) {
+export function presentDeployment(
+  config: ServerConfig,
+  project: ProjectRow,
+  row: DeploymentRow,
+): Shape<typeof Deployment> {
   const live = project.live_deployment_id === row.id
   const stats = row.stats
-    ? (JSON.parse(row.stats) as { pagesRendered: number; pagesReused: number })
+    ? (JSON.parse(row.stats) as NonNullable<Shape<typeof Deployment>['stats']>)
     : undefined
   return {
     id: row.id,
@@ -45,8 +50,8 @@ export function presentDeployment(config: ServerConfig, project: ProjectRow, row
     previewUrl: row.status === 'ready' ? previewUrl(config, row.preview_token, project.slug) : null,
     fileCount: Number(row.file_count),
     totalBytes: Number(row.total_bytes),
-    diagnostics: JSON.parse(row.diagnostics) as unknown[],
-    timings: JSON.parse(row.timings) as Record<string, number>,
+    diagnostics: JSON.parse(row.diagnostics) as Shape<typeof Deployment>['diagnostics'],
+    timings: JSON.parse(row.timings) as Shape<typeof Deployment>['timings'],
     ...(stats ? { stats } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,

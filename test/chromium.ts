@@ -1,6 +1,7 @@
 /** Chromium for browser tests (playwright-core drives the system's /usr/bin/chromium, headless). */
 import { existsSync } from 'node:fs'
 import { type Browser, chromium } from 'playwright-core'
+import { assertTierAllows } from './tier.js'
 
 export const chromiumPath = '/usr/bin/chromium'
 
@@ -8,6 +9,7 @@ export const chromiumPath = '/usr/bin/chromium'
 export const noChromium: false | string = !existsSync(chromiumPath) && 'no chromium'
 
 export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  assertTierAllows('Chromium')
   return chromium.launch({
     executablePath: chromiumPath,
     args: [

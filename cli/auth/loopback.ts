@@ -2,7 +2,9 @@
  * The temporary callback server of `docsctl login` (RFC 8252 loopback redirect): it listens on
  * 127.0.0.1 only, answers the one redirect that carries our `state`, then closes.
  */
+
 import { createServer, type Server } from 'node:http'
+import escapeHtml from 'escape-html'
 import { CommandFailure } from './failure.js'
 
 export interface CallbackServer {
@@ -15,8 +17,6 @@ export interface CallbackServer {
 const page = (title: string, text: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>` +
   `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto"><h1>${title}</h1><p>${text}</p></body></html>`
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
 export async function startCallbackServer(input: {
   port: number

@@ -1,8 +1,5 @@
-import { Command, Option } from 'clipanion'
-import { reportFailure } from '../auth/failure.js'
-import { requireSession, sessionFailure } from '../auth/session.js'
-import { requireProject, resolveProjectSlug } from '../push/project.js'
-import { resolveSiteDir } from '../site-dir.js'
+import { Command } from 'clipanion'
+import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 
 export class AnalyticsGetCommand extends Command {
   static override paths = [['analytics', 'get']]
@@ -15,19 +12,12 @@ export class AnalyticsGetCommand extends Command {
     ],
   })
 
-  json = Option.Boolean('--json', false, { description: 'Print the settings as JSON' })
-  project = Option.String('--project', {
-    description: 'Project slug (default: DOCSCTL_PROJECT, then docs.json "slug")',
-  })
-  apiUrl = Option.String('--api-url', { description: 'API address (default: the signed-in server)' })
+  json = jsonOption('the settings')
+  project = projectOption()
+  apiUrl = apiUrlOption()
 
-  override async execute(): Promise<number> {
-    let apiUrl = ''
-    try {
-      const slug = await resolveProjectSlug(this.project, await resolveSiteDir(undefined))
-      const { client } = await requireSession(this.apiUrl)
-      apiUrl = client.apiUrl
-      const project = await requireProject(client, slug)
+  override execute(): Promise<number> {
+    return runForProject(this.context, this, async (client, project) => {
       const config = await client.getAnalytics(project.id)
       if (this.json) this.context.stdout.write(`${JSON.stringify(config, null, 2)}\n`)
       else if (config.posthog)
@@ -37,8 +27,6 @@ export class AnalyticsGetCommand extends Command {
           `No analytics for ${project.slug}. Add PostHog with: docsctl analytics set posthog <phc_ key>\n`,
         )
       return 0
-    } catch (error) {
-      return reportFailure(this.context, sessionFailure(error, apiUrl))
-    }
+    })
   }
 }

@@ -1,11 +1,8 @@
 import { Command, Option, UsageError } from 'clipanion'
 import pc from 'picocolors'
+import { defaultPosthogHost } from '../../schemas/api/index.js'
 import { CommandFailure, reportFailure } from '../auth/failure.js'
-import { requireSession, sessionFailure } from '../auth/session.js'
-import { requireProject, resolveProjectSlug } from '../push/project.js'
-import { resolveSiteDir } from '../site-dir.js'
-
-export const defaultPosthogHost = 'https://us.i.posthog.com'
+import { apiUrlOption, projectOption, runForProject } from '../project-command.js'
 
 /** A problem with a PostHog project key, in words that say what to do; `undefined` when it is fine. */
 export function posthogKeyProblem(key: string): string | undefined {
@@ -59,33 +56,24 @@ export class AnalyticsSetCommand extends Command {
   host = Option.String('--host', {
     description: `Ingestion host, an https:// URL (default ${defaultPosthogHost})`,
   })
-  project = Option.String('--project', {
-    description: 'Project slug (default: DOCSCTL_PROJECT, then docs.json "slug")',
-  })
-  apiUrl = Option.String('--api-url', { description: 'API address (default: the signed-in server)' })
+  project = projectOption()
+  apiUrl = apiUrlOption()
 
   override async execute(): Promise<number> {
     if (this.provider !== 'posthog')
       throw new UsageError(
         `Unknown analytics provider "${this.provider}"; the supported provider is posthog.`,
       )
-    let apiUrl = ''
-    try {
-      const keyProblem = posthogKeyProblem(this.key)
-      if (keyProblem) throw new CommandFailure(keyProblem)
-      const host = normalisePosthogHost(this.host ?? defaultPosthogHost)
-      if ('problem' in host) throw new CommandFailure(host.problem)
-      const slug = await resolveProjectSlug(this.project, await resolveSiteDir(undefined))
-      const { client } = await requireSession(this.apiUrl)
-      apiUrl = client.apiUrl
-      const project = await requireProject(client, slug)
+    const keyProblem = posthogKeyProblem(this.key)
+    if (keyProblem) return reportFailure(this.context, new CommandFailure(keyProblem))
+    const host = normalisePosthogHost(this.host ?? defaultPosthogHost)
+    if ('problem' in host) return reportFailure(this.context, new CommandFailure(host.problem))
+    return runForProject(this.context, this, async (client, project) => {
       const config = await client.setPosthog(project.id, { key: this.key, host: host.host })
       this.context.stdout.write(
         `${pc.green('Saved')}: ${project.slug} sends page views to PostHog at ${config.posthog?.host ?? host.host}. Push again to update the live site.\n`,
       )
       return 0
-    } catch (error) {
-      return reportFailure(this.context, sessionFailure(error, apiUrl))
-    }
+    })
   }
 }

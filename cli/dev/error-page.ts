@@ -1,6 +1,7 @@
 /** What the preview shows while docs.json is invalid: the diagnostics, and it reloads once fixed. */
+
+import escapeHtml from 'escape-html'
 import { type Diagnostic, formatDiagnostic } from '../../compiler/diagnostics.js'
-import { escapeHtml } from '../../compiler/theme/html.js'
 import { injectLiveReload } from './live-reload.js'
 
 export function renderErrorPage(title: string, diagnostics: readonly Diagnostic[]): string {

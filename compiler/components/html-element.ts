@@ -1,26 +1,12 @@
 /**
  * Lowercase JSX (`<div>`, `<img>`, `<iframe>`, `<br/>`…) becomes the same HTML element with its
- * static attributes: `className` → class, a style object → a CSS string. Nothing that runs is kept:
- * `<script>` and friends are dropped, and so are `on*` handlers and `javascript:` URLs.
+ * static attributes: `className` → class, a style object → a CSS string. What may stay in a page is
+ * decided once, for every source, by the sanitiser (content/rehype-sanitize-page.ts), not here.
  */
 import type { Properties } from 'hast'
-import { ANIMATION_ELEMENTS, unsafeAttribute } from '../content/safe-url.js'
 import type { StaticValue } from '../content/static-value.js'
 import { h } from './html.js'
 import type { Component } from './types.js'
-
-const FORBIDDEN_ELEMENTS = new Set([
-  'script',
-  'style',
-  'object',
-  'embed',
-  'base',
-  'meta',
-  'link',
-  'form',
-  'frame',
-  'frameset',
-])
 
 const RENAMED: Record<string, string> = {
   className: 'className',
@@ -31,23 +17,8 @@ const RENAMED: Record<string, string> = {
 
 export const htmlElement: Component = (context) => {
   const name = context.node.name ?? 'div'
-  if (FORBIDDEN_ELEMENTS.has(name) || ANIMATION_ELEMENTS.has(name.toLowerCase())) {
-    context.warn(
-      'forbidden-element',
-      `Unexpected <${name}> in a page, expected content without scripts or styles; it is left out`,
-    )
-    return []
-  }
   const properties: Properties = {}
   for (const [key, value] of Object.entries(context.props)) {
-    const unsafe = unsafeAttribute(key, value)
-    if (unsafe) {
-      context.warn(
-        'forbidden-attribute',
-        `Unexpected \`${key}\` on <${name}> holding ${unsafe}; author code does not run, so it is left out`,
-      )
-      continue
-    }
     if (key === 'style') {
       const css = toCss(value)
       if (css) properties.style = css
@@ -59,7 +30,7 @@ export const htmlElement: Component = (context) => {
     else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
       properties[property] = value
   }
-  if (name === 'iframe' || name === 'img') properties.loading ??= 'lazy'
+  if (/^(iframe|img)$/i.test(name)) properties.loading ??= 'lazy'
   return h(name, properties, context.render())
 }
 

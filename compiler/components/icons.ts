@@ -23,23 +23,24 @@ const PACKAGES = {
 } as const
 type Style = keyof typeof PACKAGES
 
-const definitions = new Map<string, IconDefinition | null>()
+/** Icons found, by `style/name`: bounded by the free sets, since names that miss are not remembered. */
+const definitions = new Map<string, IconDefinition>()
 
 function load(style: Style, name: string): IconDefinition | undefined {
   const key = `${style}/${name}`
-  if (!definitions.has(key)) {
-    const exportName = `fa${name
-      .split('-')
-      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-      .join('')}`
-    try {
-      const module = require(`${PACKAGES[style]}/${exportName}`) as { definition?: IconDefinition }
-      definitions.set(key, module.definition ?? null)
-    } catch {
-      definitions.set(key, null)
-    }
+  const known = definitions.get(key)
+  if (known) return known
+  const exportName = `fa${name
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('')}`
+  try {
+    const module = require(`${PACKAGES[style]}/${exportName}`) as { definition?: IconDefinition }
+    if (module.definition) definitions.set(key, module.definition)
+    return module.definition
+  } catch {
+    return undefined
   }
-  return definitions.get(key) ?? undefined
 }
 
 export interface ResolvedIcon {

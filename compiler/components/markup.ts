@@ -1,29 +1,24 @@
 /**
  * Markup passed as a prop value (`icon={<svg>…</svg>}`), which static-value.ts reads as data, turned
- * into hast. The same rules as lowercase JSX in content apply: no scripts, no handlers, no script URLs.
+ * into hast. It lands in the page tree, so the page's sanitiser judges it like lowercase JSX in content.
  */
 import type { Element, ElementContent, Properties } from 'hast'
-import { ANIMATION_ELEMENTS, unsafeAttribute } from '../content/safe-url.js'
 import { JSX_MARKUP, type StaticObject, type StaticValue } from '../content/static-value.js'
 import { toCss } from './html-element.js'
-
-const FORBIDDEN = new Set(['script', 'style', 'foreignobject', 'iframe', 'object', 'embed'])
 
 export const isMarkup = (value: unknown): value is StaticObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && JSX_MARKUP in value
 
-/** The markup as hast nodes (a fragment gives several); forbidden parts are left out. */
+/** The markup as hast nodes (a fragment gives several). */
 export function markupToHast(value: StaticValue): ElementContent[] {
   if (typeof value === 'string') return [{ type: 'text', value }]
   if (!isMarkup(value)) return []
   const children = Array.isArray(value.children) ? value.children.flatMap(markupToHast) : []
   const tagName = typeof value.tagName === 'string' ? value.tagName : undefined
   if (!tagName) return children
-  if (FORBIDDEN.has(tagName.toLowerCase()) || ANIMATION_ELEMENTS.has(tagName.toLowerCase())) return []
   const properties: Properties = {}
   const source = isObjectValue(value.properties) ? value.properties : {}
   for (const [key, raw] of Object.entries(source)) {
-    if (unsafeAttribute(key, raw)) continue
     if (key === 'style') {
       const css = toCss(raw)
       if (css) properties.style = css

@@ -2,7 +2,8 @@
  * `loadConfig`: docs.json in, a validated config and the normalised navigation tree out, with every
  * problem as a positioned diagnostic. The stages, in order: parse with positions (json-source.ts),
  * resolve `$ref` files (refs.ts), map older shapes (legacy.ts), validate against
- * schemas/docs.schema.json (schema-errors.ts), normalise navigation (navigation.ts).
+ * schemas/docs.schema.json (schema-errors.ts), refuse unsafe URLs (url-fields.ts), normalise navigation
+ * (navigation.ts).
  */
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import type { SourceFiles } from '../files.js'
@@ -14,6 +15,7 @@ import { describe, type Located, resolveRefs } from './refs.js'
 import { docsValidator } from './schema.js'
 import { type SchemaProblem, translateSchemaErrors } from './schema-errors.js'
 import type { DocsConfig, LoadedConfig, ValidationMode } from './types.js'
+import { dropUnsafeConfigUrls } from './url-fields.js'
 
 export { normalizePageSlug } from './navigation.js'
 export type * from './types.js'
@@ -139,6 +141,8 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
       if (severity === 'warning') dropValue(data, problem.path)
     }
   }
+
+  dropUnsafeConfigUrls(data, mode, (path) => locateIn(path), diagnostics)
 
   const navigation = isRecord(data.navigation) ? normalizeNavigation(data.navigation) : undefined
   const config = typeof data.name === 'string' && navigation ? (data as unknown as DocsConfig) : undefined

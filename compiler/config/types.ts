@@ -4,37 +4,13 @@
  * `NavigationTree` is navigation normalised into one tree: the sidebar, tabs and page order come
  * only from here.
  */
+import type { DocsJson } from '../../schemas/generated/docs-json.js'
 import type { Diagnostic } from '../diagnostics.js'
 
 export type ValidationMode = 'strict' | 'lenient'
 
-export interface ThemedAsset {
-  light: string
-  dark: string
-}
-
-export interface DocsConfig {
-  $schema?: string
-  name: string
-  slug?: string
-  description?: string
-  logo?: string | (ThemedAsset & { alt?: string; href?: string })
-  favicon?: string | ThemedAsset
-  appearance?: { default?: 'system' | 'light' | 'dark'; strict?: boolean }
-  navbar?: { links?: { label: string; href: string }[]; primary?: { label?: string; href: string } }
-  navigation: Record<string, unknown>
-  api?: Record<string, unknown>
-  contextual?: { display?: 'header' | 'toc'; options?: (string | Record<string, unknown>)[] }
-  search?: { prompt?: string }
-  seo?: { indexing?: 'all' | 'navigable'; metatags?: Record<string, string> }
-  metadata?: Record<string, unknown>
-  redirects?: { source: string; destination: string; permanent?: boolean }[]
-  banner?: { content: string; dismissible?: boolean }
-  footer?: {
-    socials?: Record<string, string>
-    links?: { header?: string; items: { label?: string; anchor?: string; href: string }[] }[]
-  }
-}
+/** docs.json as its schema describes it (types generated from schemas/docs.schema.json). */
+export type DocsConfig = DocsJson
 
 export interface NavLink {
   label: string

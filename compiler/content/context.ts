@@ -36,6 +36,8 @@ export interface PageContext {
   /** Local component name → snippet file path, from the page's `import` lines. */
   imports: Map<string, string>
   diagnostics: Diagnostic[]
+  /** Problems past `PAGE_DIAGNOSTIC_LIMIT`, counted instead of kept (errors apart, so they still fail). */
+  omitted: { warnings: number; errors: number }
   assets: Set<string>
   icons: Set<string>
   /** Snippet files read while rendering (for the build cache key). */
@@ -54,6 +56,9 @@ declare module 'vfile' {
   }
 }
 
+/** At most this many diagnostics are kept per page; the rest become one "N more" diagnostic. */
+export const PAGE_DIAGNOSTIC_LIMIT = 100
+
 /**
  * Report a problem with the page. `kind: 'problem'` is an error in strict mode and a warning in lenient
  * mode (the page still renders); `'warning'` and `'error'` are the same in both modes.
@@ -67,10 +72,29 @@ export function report(
   file: string = page.file,
 ): void {
   const severity = kind === 'problem' ? (page.mode === 'strict' ? 'error' : 'warning') : kind
+  if (page.diagnostics.length >= PAGE_DIAGNOSTIC_LIMIT) {
+    page.omitted[severity === 'error' ? 'errors' : 'warnings']++
+    return
+  }
   const diagnostic: Diagnostic = { severity, file, rule, message }
   if (place?.line !== undefined) diagnostic.line = place.line
   if (place?.column !== undefined) diagnostic.column = place.column
   page.diagnostics.push(diagnostic)
+}
+
+/** The page's diagnostics, with one that counts those past the limit (an error if any of them was). */
+export function pageDiagnostics(page: PageContext): Diagnostic[] {
+  const { warnings, errors } = page.omitted
+  if (warnings + errors === 0) return page.diagnostics
+  return [
+    ...page.diagnostics,
+    {
+      severity: errors > 0 ? 'error' : 'warning',
+      file: page.file,
+      rule: 'too-many-diagnostics',
+      message: `${warnings + errors} more problems on this page are not listed (${errors} errors, ${warnings} warnings); fix the ones above first`,
+    },
+  ]
 }
 
 /** The start of a unist node's position, if it has one. */

@@ -7,30 +7,16 @@ import { readFileSync } from 'node:fs'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { closest, distance } from 'fastest-levenshtein'
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml'
+import type { PageFrontMatter } from '../../schemas/generated/front-matter.js'
 import { fromPackageRoot } from '../assets.js'
 import type { ValidationMode } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
+import { urlProblem } from './url-policy.js'
 
-export type IconType = 'regular' | 'solid' | 'light' | 'thin' | 'sharp-solid' | 'duotone' | 'brands'
-export type PageMode = 'default' | 'wide' | 'custom' | 'frame' | 'center'
-
-/** Validated front matter; every field of the spec, unknown keys removed. */
-export interface FrontMatter {
-  title: string
-  description?: string
-  sidebarTitle?: string
-  icon?: string
-  iconType?: IconType
-  mode?: PageMode
-  hidden?: boolean
-  deprecated?: boolean
-  noindex?: boolean
-  keywords?: string[]
-  tag?: string
-  url?: string
-  hideApiMarker?: boolean
-  hideFooterPagination?: boolean
-}
+/** Validated front matter; every field of the spec, unknown keys removed (types generated from the schema). */
+export type FrontMatter = PageFrontMatter
+export type IconType = NonNullable<FrontMatter['iconType']>
+export type PageMode = NonNullable<FrontMatter['mode']>
 
 export interface FrontMatterResult {
   /** `undefined` when there is no usable front matter (no block, bad YAML, or no title). */
@@ -178,6 +164,19 @@ export function readFrontMatter(text: string, file: string, mode: ValidationMode
         path: key,
         rule: 'invalid-value',
         message: `Unexpected ${describe(value)} for "${key}", expected ${expected(property)}${mode === 'lenient' ? '; the key is ignored' : ''}`,
+      })
+      continue
+    }
+    // `url` turns the page's sidebar entry into a link: it passes the one URL policy like any other.
+    const unsafe = key === 'url' && typeof value === 'string' ? urlProblem(value, 'link') : undefined
+    if (unsafe) {
+      diagnostics.push({
+        severity: problem,
+        file,
+        ...keyPlace,
+        path: key,
+        rule: 'unsafe-url',
+        message: `Unexpected ${unsafe} for "url", expected an http(s) URL or a site path; the key is ignored`,
       })
       continue
     }

@@ -1,8 +1,9 @@
 /**
  * The unified pipeline that renders one page, with its stages in one place:
- *   remark-parse → remark-frontmatter → remark-gfm → remark-mdx
+ *   remark-parse (behind the nesting limit) → remark-frontmatter → remark-gfm → remark-mdx
  *   → our remark plugins (block JSX out of paragraphs, static MDX, snippets, .md export, code highlighting)
- *   → remark-rehype → our rehype plugins (components, headings, links, task lists) → rehype-stringify.
+ *   → remark-rehype → our rehype plugins (components, headings, links, task lists)
+ *   → the allow-list sanitiser, last, so nothing added after it escapes it → rehype-stringify.
  * Create it once and reuse it: it is frozen, and everything page-specific travels in `file.data.page`.
  */
 import rehypeStringify from 'rehype-stringify'
@@ -15,9 +16,11 @@ import { unified } from 'unified'
 import rehypeComponents from './rehype-components.js'
 import rehypeHeadings from './rehype-headings.js'
 import rehypeLinks from './rehype-links.js'
+import rehypeSanitizePage from './rehype-sanitize-page.js'
 import rehypeTaskLists from './rehype-task-lists.js'
 import remarkCode, { codeHandler } from './remark-code.js'
 import remarkMarkdownExport from './remark-markdown-export.js'
+import remarkNestingLimit from './remark-nesting-limit.js'
 import remarkSnippets from './remark-snippets.js'
 import remarkStaticMdx from './remark-static-mdx.js'
 import remarkUnwrapJsx from './remark-unwrap-jsx.js'
@@ -31,7 +34,11 @@ export interface PageProcessorOptions {
 }
 
 export function createPageProcessor(options: PageProcessorOptions = {}) {
-  const base = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm)
+  const base = unified()
+    .use(remarkParse)
+    .use(remarkNestingLimit)
+    .use(remarkFrontmatter, ['yaml'])
+    .use(remarkGfm)
   const parser = options.mdx === false ? base : base.use(remarkMdx)
   return parser
     .use(remarkUnwrapJsx)
@@ -47,6 +54,7 @@ export function createPageProcessor(options: PageProcessorOptions = {}) {
     .use(rehypeHeadings)
     .use(rehypeLinks)
     .use(rehypeTaskLists)
+    .use(rehypeSanitizePage)
     .use(rehypeStringify)
     .freeze()
 }

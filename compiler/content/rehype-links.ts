@@ -10,7 +10,7 @@ import { siteRedirects } from '../config/index.js'
 import { isAbsoluteUrl } from '../serving/redirects.js'
 import { type PageContext, placeOf, report } from './context.js'
 import { pageSlugFor, relativeAssetUrl, relativePageUrl, siteTarget } from './links.js'
-import { isUnsafeUrl } from './safe-url.js'
+import { urlPropertyProblem } from './url-policy.js'
 
 /** Attributes that hold a URL, per element. `href` on `<a>` may name a page; the rest are files. */
 const URL_ATTRIBUTES: Record<string, string[]> = {
@@ -41,18 +41,8 @@ export default function rehypeLinks() {
       for (const attribute of URL_ATTRIBUTES[node.tagName] ?? []) {
         const value = node.properties[attribute]
         if (typeof value !== 'string') continue
-        // A script URL would run author code in the reader's browser: drop it.
-        if (isUnsafeUrl(value)) {
-          delete node.properties[attribute]
-          report(
-            page,
-            'problem',
-            'script-url',
-            `Unexpected script URL in ${node.tagName} ${attribute}, expected an http(s) or site link; it is left out`,
-            placeOf(node),
-          )
-          continue
-        }
+        // A URL the policy refuses is no link to check: the sanitiser reports it and leaves it out.
+        if (urlPropertyProblem(node.tagName, attribute, value)) continue
         const target = siteTarget(value.trim(), page.file)
         if (!target) continue
         const place = placeOf(node)

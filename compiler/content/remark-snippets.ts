@@ -8,6 +8,7 @@ import type { Parent, Root, RootContent } from 'mdast'
 import type { VFile } from 'vfile'
 import { type PageContext, placeOf, report } from './context.js'
 import { isJsxElement, type JsxElement, resolveStaticMdx } from './mdx-static.js'
+import { PageLimitError } from './remark-nesting-limit.js'
 import { snippetFilePath } from './snippet-paths.js'
 import { parseSnippet, type SnippetParser, snippetExports } from './snippet-source.js'
 import type { StaticValue } from './static-value.js'
@@ -18,12 +19,19 @@ import type { StaticValue } from './static-value.js'
  */
 export const MAX_SNIPPET_EXPANSIONS = 500
 
+/**
+ * Bytes of snippet source one page may inline, counting each inclusion: a 2 MB snippet included 500
+ * times is a gigabyte to parse. Real pages inline a few kilobytes.
+ */
+export const MAX_SNIPPET_BYTES = 1024 * 1024
+
 export default function remarkSnippets(this: SnippetParser) {
   const parser = this
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
     if (!page) return
     let expansions = 0
+    let inlinedBytes = 0
     inlineSnippets(tree, page.file, page.imports, [page.file])
 
     function inlineSnippets(
@@ -69,10 +77,27 @@ export default function remarkSnippets(this: SnippetParser) {
         )
         return []
       }
+      if (inlinedBytes > MAX_SNIPPET_BYTES) return []
+      inlinedBytes += page?.files.get(path)?.byteLength ?? 0
+      if (inlinedBytes > MAX_SNIPPET_BYTES) {
+        report(
+          page as PageContext,
+          'error',
+          'snippet-limit',
+          `Unexpected ${inlinedBytes} bytes of snippets on one page at ${path}, expected at most ${MAX_SNIPPET_BYTES} (count each inclusion); the snippet is left out`,
+          place,
+          fromFile,
+        )
+        return []
+      }
       let snippet: Root | undefined
       try {
         snippet = parseSnippet(parser, page as PageContext, path)
       } catch (error) {
+        if (error instanceof PageLimitError) {
+          report(page as PageContext, 'error', 'page-limit', `${path}: ${error.message}`, place, fromFile)
+          return []
+        }
         report(
           page as PageContext,
           'problem',

@@ -9,10 +9,11 @@ import type { ValidationMode } from '../config/types.js'
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import type { SourceFiles } from '../files.js'
 import type { Highlighter } from '../highlight/index.js'
-import { type PageContext, report, type TocEntry } from './context.js'
+import { type PageContext, pageDiagnostics, report, type TocEntry } from './context.js'
 import { type FrontMatter, readFrontMatter } from './frontmatter.js'
 import { type MdxRepair, repairMdx } from './mdx-repair.js'
 import { createPageProcessor, type PageProcessor } from './processor.js'
+import { PageLimitError } from './remark-nesting-limit.js'
 
 export interface RenderPageInput {
   /** Source path, e.g. `guide/setup.mdx`. */
@@ -65,6 +66,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     scope: new Map(),
     imports: new Map(),
     diagnostics: [...frontMatter.diagnostics],
+    omitted: { warnings: 0, errors: 0 },
     assets: new Set(),
     icons: new Set(),
     dependencies: new Set(),
@@ -86,6 +88,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     try {
       return finish(await run(mdxProcessor, { ...input, source }, page), page)
     } catch (failure) {
+      if (failure instanceof PageLimitError) return refused(failure)
       error = failure
       const repair = repairMdx(source, failure)
       if (!repair) break
@@ -125,6 +128,13 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
   }
   return finish(rendered, page)
 
+  /** A page beyond a build limit keeps its front matter and an empty body, with the reason. */
+  function refused(failure: PageLimitError): RenderedPage {
+    const page = freshContext()
+    report(page, 'error', 'page-limit', failure.message, failure.place)
+    return finish({ tree: { type: 'root', children: [] }, html: '' }, page)
+  }
+
   function finish(rendered: { tree: HastRoot; html: string }, page: PageContext): RenderedPage {
     const data = frontMatter.data ?? { ...frontMatter.partial, title: titleFromSlug(input.slug) }
     const result: RenderedPage = {
@@ -138,7 +148,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
       assets: [...page.assets].sort(),
       icons: [...page.icons].sort(),
       dependencies: [...page.dependencies].sort(),
-      diagnostics: sortDiagnostics(page.diagnostics),
+      diagnostics: sortDiagnostics(pageDiagnostics(page)),
     }
     if (data.description !== undefined) result.description = data.description
     return result

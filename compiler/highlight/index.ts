@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import type { Element, Root } from 'hast'
 import {
   type BundledLanguage,
@@ -14,7 +15,6 @@ import {
   createHighlighter as createShiki,
   type HighlighterGeneric,
 } from 'shiki'
-import { fromPackageRoot } from '../assets.js'
 
 export const THEMES = { light: 'github-light', dark: 'github-dark' } as const
 
@@ -55,8 +55,9 @@ export function createHighlighter(): Promise<Highlighter> {
 
 const shikiVersion = (): string => {
   try {
+    // Resolved like the import above: an installed docsctl finds shiki hoisted beside it, not inside it.
     const manifest = JSON.parse(
-      readFileSync(fromPackageRoot('node_modules', 'shiki', 'package.json'), 'utf8'),
+      readFileSync(createRequire(import.meta.url).resolve('shiki/package.json'), 'utf8'),
     )
     return String((manifest as { version?: unknown }).version ?? 'unknown')
   } catch {

@@ -1,5 +1,5 @@
 /** The body of `404.html`, wrapped by the shell like any page (its links are relative to the site root). */
-import { escapeHtml } from '../theme/html.js'
+import escapeHtml from 'escape-html'
 import { pageHref, ROOT_FILE_SLUG } from '../theme/urls.js'
 
 export function renderNotFoundBody(homeSlug: string | undefined): string {

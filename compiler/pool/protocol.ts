@@ -1,31 +1,48 @@
-/** Messages between the build and its render workers. Everything is structured-clone friendly. */
+/** Messages between a build and the worker threads that render its pages. Structured-clone friendly. */
 import type { ValidationMode } from '../config/types.js'
 import type { RenderedPage } from '../content/render-page.js'
+import type { SourceFiles } from '../files.js'
 
 export interface RenderTask {
   file: string
   slug: string
 }
 
-/** Sent once per worker: the site's files packed into one shared buffer, so no worker copies them. */
-export interface WorkerInit {
-  buffer: SharedArrayBuffer
-  /** [path, byte offset, byte length] of every file in `buffer`. */
+/**
+ * A site's files packed into one shared buffer, and its index (file layout and page slugs, as JSON)
+ * in another: tasks carry both without copying, and a worker decodes the index once per site.
+ */
+export interface SharedSite {
+  /** Unique per build, so a worker reuses its decoded index across the pages of one build. */
+  id: string
+  files: SharedArrayBuffer
+  index: SharedArrayBuffer
+  mode: ValidationMode
+}
+
+export interface SiteIndex {
+  /** [path, byte offset, byte length] of every file in `files`. */
   layout: [string, number, number][]
   pageSlugs: string[]
-  mode: ValidationMode
+}
+
+export interface RenderPageMessage {
+  site: SharedSite
+  task: RenderTask
+  /** One Int32 the worker sets to 1 and notifies when it begins this page: its deadline starts then. */
+  started: SharedArrayBuffer
 }
 
 export type RenderOutcome =
   | { ok: true; page: RenderedPage; highlightCalls: number }
-  | { ok: false; message: string }
+  | {
+      ok: false
+      message: string /** `page-limit` for a page over its time or memory limit. */
+      rule?: string
+    }
 
-export interface TaskMessage {
-  id: number
-  task: RenderTask
-}
-
-export interface ResultMessage {
-  id: number
-  outcome: RenderOutcome
-}
+/** Renders a batch of a site's pages wherever threads are (a pool in this process, or over a port). */
+export type PageRenderer = (
+  tasks: readonly RenderTask[],
+  site: { files: SourceFiles; pageSlugs: ReadonlySet<string>; mode: ValidationMode },
+) => Promise<RenderOutcome[]>

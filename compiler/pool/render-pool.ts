@@ -1,49 +1,136 @@
 /**
- * Renders pages across worker threads, one highlighter and one frozen processor per worker, sized
- * to the cores. Used for cold builds of large sites; small jobs stay in-process (see build.ts).
+ * The one pool of worker threads (piscina) that renders pages, each page a task with a deadline and
+ * every thread under a heap limit: a page that runs away ends its own thread, the page fails with the
+ * reason, and the rest of the site renders. The server shares one pool across every build (its build
+ * tasks run here too); a command-line build makes one for its run.
  */
-import { Worker } from 'node:worker_threads'
+
+import type { ResourceLimits } from 'node:worker_threads'
+import { Piscina } from 'piscina'
 import type { ValidationMode } from '../config/types.js'
 import type { SourceFiles } from '../files.js'
-import type { RenderOutcome, RenderTask, ResultMessage, TaskMessage, WorkerInit } from './protocol.js'
-import { packFiles } from './shared-files.js'
+import type { PageRenderer, RenderOutcome, RenderPageMessage, RenderTask, SharedSite } from './protocol.js'
+import { shareSite } from './shared-files.js'
 
-export async function renderInPool(
-  tasks: readonly RenderTask[],
-  options: { files: SourceFiles; pageSlugs: ReadonlySet<string>; mode: ValidationMode; workers: number },
-): Promise<RenderOutcome[]> {
-  const { buffer, layout } = packFiles(options.files)
-  const init: WorkerInit = { buffer, layout, pageSlugs: [...options.pageSlugs], mode: options.mode }
-  const size = Math.max(1, Math.min(options.workers, tasks.length))
-  const outcomes: RenderOutcome[] = new Array(tasks.length)
-  let next = 0
-  const workers: Worker[] = []
-  try {
-    await Promise.all(
-      Array.from({ length: size }, async () => {
-        const worker = new Worker(new URL('./render-worker.js', import.meta.url), { workerData: init })
-        workers.push(worker)
-        await new Promise<void>((resolve, reject) => {
-          const send = () => {
-            if (next >= tasks.length) return resolve()
-            const id = next++
-            const message: TaskMessage = { id, task: tasks[id]! }
-            worker.postMessage(message)
-          }
-          worker.on('message', (result: ResultMessage) => {
-            outcomes[result.id] = result.outcome
-            send()
-          })
-          worker.once('error', reject)
-          worker.once('exit', (code) => {
-            if (next < tasks.length || code !== 0) reject(new Error(`render worker exited with code ${code}`))
-          })
-          send()
-        })
-      }),
-    )
-  } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()))
+export interface RenderPoolOptions {
+  /** Threads in the pool, for every kind of task it runs. */
+  threads: number
+  /** Heap limit of each thread, in MB; a page that needs more fails with a reason. */
+  memoryMb?: number
+  /** A page rendering longer than this fails with a reason and its thread is replaced. */
+  pageTimeoutMs?: number
+  /** A thread that dies outside any task (out of memory just as its page's deadline ended it). */
+  onThreadError?: (error: unknown) => void
+}
+
+class TimeoutError extends Error {
+  override name = 'TimeoutError'
+}
+
+const renderWorker = new URL('./render-worker.js', import.meta.url).href
+
+export class RenderPool {
+  readonly piscina: Piscina
+  readonly #pageTimeoutMs: number | undefined
+  readonly #memoryMb: number | undefined
+
+  constructor(options: RenderPoolOptions) {
+    const resourceLimits: ResourceLimits = {}
+    if (options.memoryMb !== undefined) {
+      resourceLimits.maxOldGenerationSizeMb = options.memoryMb
+      resourceLimits.maxYoungGenerationSizeMb = Math.max(8, Math.round(options.memoryMb / 16))
+    }
+    this.piscina = new Piscina({
+      filename: renderWorker,
+      minThreads: 0,
+      maxThreads: Math.max(1, options.threads),
+      idleTimeout: 60_000,
+      resourceLimits,
+    })
+    // Without a listener, such an error would be thrown from the pool's emitter and end the process.
+    this.piscina.on('error', options.onThreadError ?? (() => {}))
+    this.#pageTimeoutMs = options.pageTimeoutMs
+    this.#memoryMb = options.memoryMb
   }
-  return outcomes
+
+  /** Render pages of one site; each outcome is the page or why it failed, never a thrown error. */
+  readonly render: PageRenderer = (tasks, site) =>
+    this.renderShared(tasks, shareSite(site.files, site.pageSlugs, site.mode))
+
+  renderShared(tasks: readonly RenderTask[], site: SharedSite): Promise<RenderOutcome[]> {
+    return Promise.all(tasks.map((task) => this.#renderOne(site, task)))
+  }
+
+  async #renderOne(site: SharedSite, task: RenderTask): Promise<RenderOutcome> {
+    const message: RenderPageMessage = { site, task, started: new SharedArrayBuffer(4) }
+    const started = new Int32Array(message.started)
+    const abort = new AbortController()
+    let deadline: NodeJS.Timeout | undefined
+    // The deadline runs from when a thread begins the page, not while it waits its turn in the queue.
+    if (this.#pageTimeoutMs !== undefined) {
+      const timeout = this.#pageTimeoutMs
+      void Promise.resolve(Atomics.waitAsync(started, 0, 0).value).then(() => {
+        if (!abort.signal.aborted) deadline = setTimeout(() => abort.abort(new TimeoutError()), timeout)
+      })
+    }
+    try {
+      // The outcome is settled by the deadline itself: a thread dying out of memory while piscina ends
+      // it must not leave the page waiting.
+      const timedOut = new Promise<never>((_, reject) =>
+        abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }),
+      )
+      return (await Promise.race([
+        this.piscina.run(message, { signal: abort.signal }),
+        timedOut,
+      ])) as RenderOutcome
+    } catch (error) {
+      return this.#failure(abort.signal.reason instanceof TimeoutError ? abort.signal.reason : error)
+    } finally {
+      clearTimeout(deadline)
+      // Ends the wait of a task that failed before it began.
+      abort.abort()
+      Atomics.store(started, 0, 2)
+      Atomics.notify(started, 0)
+    }
+  }
+
+  #failure(error: unknown): RenderOutcome {
+    const name = error instanceof Error ? error.name : ''
+    const code = (error as { code?: unknown } | null)?.code
+    if (name === 'AbortError' || name === 'TimeoutError') {
+      const seconds = (this.#pageTimeoutMs ?? 0) / 1000
+      return {
+        ok: false,
+        rule: 'page-limit',
+        message: `Unexpected page rendering longer than the ${seconds} s page limit; the page is not rendered`,
+      }
+    }
+    if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      return {
+        ok: false,
+        rule: 'page-limit',
+        message: `Unexpected page needing more than the ${this.#memoryMb} MB page memory limit; the page is not rendered`,
+      }
+    }
+    const reason = error instanceof Error ? error.message : String(error)
+    return { ok: false, message: `Unexpected failure rendering the page: ${reason}` }
+  }
+
+  close(): Promise<void> {
+    return this.piscina.close()
+  }
+}
+
+/** Render with a pool made for this call (a command-line build), closed when done. */
+export async function renderWithTemporaryPool(
+  tasks: readonly RenderTask[],
+  site: { files: SourceFiles; pageSlugs: ReadonlySet<string>; mode: ValidationMode },
+  threads: number,
+): Promise<RenderOutcome[]> {
+  const pool = new RenderPool({ threads: Math.min(threads, tasks.length) })
+  try {
+    return await pool.render(tasks, site)
+  } finally {
+    await pool.close()
+  }
 }

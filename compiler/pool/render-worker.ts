@@ -1,15 +1,28 @@
-/** A render worker: receives the site once, then renders pages on request with its own highlighter. */
-import { parentPort, workerData } from 'node:worker_threads'
-import type { ResultMessage, TaskMessage, WorkerInit } from './protocol.js'
+/**
+ * A pool task: render one page of a shared site. The site's index is decoded once per worker and
+ * build, so the pages of one build after the first cost this thread nothing but their render.
+ */
+import { createHighlighter } from '../highlight/index.js'
+import type { RenderOutcome, RenderPageMessage } from './protocol.js'
 import { renderOne } from './render-one.js'
-import { unpackFiles } from './shared-files.js'
+import { readSiteIndex, unpackFiles } from './shared-files.js'
 
-const init = workerData as WorkerInit
-const files = unpackFiles(init.buffer, init.layout)
-const pageSlugs = new Set(init.pageSlugs)
+let current: { id: string; files: Map<string, Uint8Array>; pageSlugs: Set<string> } | undefined
 
-parentPort?.on('message', async (message: TaskMessage) => {
-  const outcome = await renderOne(message.task, files, pageSlugs, init.mode)
-  const result: ResultMessage = { id: message.id, outcome }
-  parentPort?.postMessage(result)
-})
+export default async function renderPageTask(message: RenderPageMessage): Promise<RenderOutcome> {
+  const { site, task } = message
+  // A fresh thread loads its highlighter first, so that cost never counts against a page's deadline.
+  await createHighlighter()
+  if (current?.id !== site.id) {
+    const index = readSiteIndex(site)
+    current = {
+      id: site.id,
+      files: unpackFiles(site.files, index.layout),
+      pageSlugs: new Set(index.pageSlugs),
+    }
+  }
+  const started = new Int32Array(message.started)
+  Atomics.store(started, 0, 1)
+  Atomics.notify(started, 0)
+  return renderOne(task, current.files, current.pageSlugs, site.mode)
+}

@@ -1,5 +1,8 @@
-/** Packs a file map into one SharedArrayBuffer (copied once) and unpacks it as zero-copy views. */
+/** Packs a site into SharedArrayBuffers (copied once) and unpacks it as zero-copy views. */
+import { randomUUID } from 'node:crypto'
+import type { ValidationMode } from '../config/types.js'
 import type { SourceFiles } from '../files.js'
+import type { SharedSite, SiteIndex } from './protocol.js'
 
 export function packFiles(files: SourceFiles): {
   buffer: SharedArrayBuffer
@@ -26,4 +29,32 @@ export function unpackFiles(
   const files = new Map<string, Uint8Array>()
   for (const [path, offset, length] of layout) files.set(path, new Uint8Array(buffer, offset, length))
   return files
+}
+
+export function shareSite(
+  files: SourceFiles,
+  pageSlugs: ReadonlySet<string>,
+  mode: ValidationMode,
+): SharedSite {
+  const { buffer, layout } = packFiles(files)
+  return sharedSite(buffer, layout, pageSlugs, mode)
+}
+
+/** A site whose files are packed already (the server packs them before its build task starts). */
+export function sharedSite(
+  files: SharedArrayBuffer,
+  layout: [string, number, number][],
+  pageSlugs: Iterable<string>,
+  mode: ValidationMode,
+): SharedSite {
+  const index: SiteIndex = { layout, pageSlugs: [...pageSlugs] }
+  const json = new TextEncoder().encode(JSON.stringify(index))
+  const indexBuffer = new SharedArrayBuffer(json.byteLength)
+  new Uint8Array(indexBuffer).set(json)
+  return { id: randomUUID(), files, index: indexBuffer, mode }
+}
+
+export function readSiteIndex(site: SharedSite): SiteIndex {
+  // TextDecoder refuses shared memory views; one copy per site per worker.
+  return JSON.parse(new TextDecoder().decode(new Uint8Array(site.index).slice())) as SiteIndex
 }

@@ -2,7 +2,7 @@
  * The site's 404.html is answered at any missing path, however deep, while its links are relative to
  * the site root: a `<base>` pointing at the root keeps them working.
  */
-import { escapeHtml } from '../theme/html.js'
+import escapeHtml from 'escape-html'
 
 /** `html` with `<base href>` first in its head (or right after the doctype when it has no head tag). */
 export function withBaseHref(html: string, href: string): string {

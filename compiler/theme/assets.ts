@@ -4,8 +4,30 @@
  * is appended to the shell's stylesheet so a page loads one file.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { fromPackageRoot } from '../assets.js'
+
+/**
+ * Every file the theme reads at run time, relative to the package root. package.json `files` ships
+ * each one, and test/e2e/package.test.ts builds a site from the packed tarball to prove it.
+ */
+export const THEME_ASSETS = {
+  stylesheets: ['compiler/theme/assets/site.css', 'compiler/components/components.css'],
+  /** Bundled from compiler/theme/client/ by `npm run build`. */
+  script: 'dist/compiler/theme/assets/site.js',
+} as const
+
+/** A runtime asset is not where the package should hold it: an incomplete install or a partial build. */
+export class MissingThemeAssetError extends Error {
+  constructor(readonly assetPath: string) {
+    super(
+      `docsctl cannot find its theme asset ${assetPath} (looked in ${fromPackageRoot(assetPath)}). ` +
+        'The package is incomplete: reinstall it, or run `npm run build` in a source checkout. ' +
+        'Without it every page would be published unstyled.',
+    )
+    this.name = 'MissingThemeAssetError'
+  }
+}
 
 export interface ThemeFiles {
   cssPath: string
@@ -17,15 +39,20 @@ let cached: ThemeFiles | undefined
 
 const shortHash = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex').slice(0, 12)
 
+function readAsset(path: string): string {
+  try {
+    return readFileSync(fromPackageRoot(path), 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new MissingThemeAssetError(path)
+    throw error
+  }
+}
+
+/** The theme's files, read once per process; throws MissingThemeAssetError naming any file not found. */
 export function themeFiles(): ThemeFiles {
   if (cached) return cached
-  const read = (...segments: string[]) => readFileSync(fromPackageRoot(...segments), 'utf8')
-  const componentsPath = fromPackageRoot('compiler', 'components', 'components.css')
-  const css =
-    read('compiler', 'theme', 'assets', 'site.css') +
-    (existsSync(componentsPath) ? `\n${read('compiler', 'components', 'components.css')}` : '')
-  const cssBytes = new TextEncoder().encode(css)
-  const jsBytes = new TextEncoder().encode(read('compiler', 'theme', 'assets', 'site.js'))
+  const cssBytes = new TextEncoder().encode(THEME_ASSETS.stylesheets.map(readAsset).join('\n'))
+  const jsBytes = new TextEncoder().encode(readAsset(THEME_ASSETS.script))
   const cssPath = `_assets/site.${shortHash(cssBytes)}.css`
   const jsPath = `_assets/site.${shortHash(jsBytes)}.js`
   cached = {

@@ -1,17 +1,20 @@
 /**
  * docs.json `banner`: one line of Markdown above the header (links, emphasis, code). Raw HTML in it is
- * dropped and script URLs are removed; site links become relative to the page. A dismissible banner
+ * dropped, URLs meet the one URL policy and the result passes the page sanitiser's allow-list last;
+ * site links become relative to the page. A dismissible banner
  * closes without JavaScript (a checkbox and CSS); theme/client/banner.ts remembers the reader's choice
  * per banner text once the client bundle includes it.
  */
+import escapeHtml from 'escape-html'
 import type { Element, ElementContent, Root } from 'hast'
+import { sanitize } from 'hast-util-sanitize'
 import { toHtml } from 'hast-util-to-html'
 import { fromMarkdown } from 'mdast-util-from-markdown'
 import { toHast } from 'mdast-util-to-hast'
 import { visit } from 'unist-util-visit'
-import { isUnsafeUrl } from '../content/safe-url.js'
+import { pageSchema } from '../content/sanitize-schema.js'
+import { urlProblem } from '../content/url-policy.js'
 import type { SiteContext } from './context.js'
-import { escapeHtml } from './html.js'
 import { configHref, isExternal } from './urls.js'
 
 /** A short, stable id of the banner's text: a new banner shows again to readers who closed the old one. */
@@ -31,7 +34,7 @@ export function bannerHtml(content: string, slug: string): string {
     if (node.tagName !== 'a' && node.tagName !== 'img') return
     const attribute = node.tagName === 'a' ? 'href' : 'src'
     const value = node.properties[attribute]
-    if (typeof value !== 'string' || isUnsafeUrl(value)) {
+    if (typeof value !== 'string' || urlProblem(value, node.tagName === 'a' ? 'link' : 'image')) {
       delete node.properties[attribute]
       return
     }
@@ -49,7 +52,8 @@ export function bannerHtml(content: string, slug: string): string {
         ? []
         : [child as ElementContent],
   )
-  return toHtml({ type: 'root', children: inline })
+  // The same allow-list as page bodies, last: whatever Markdown produced, nothing else gets through.
+  return toHtml(sanitize({ type: 'root', children: inline }, pageSchema))
 }
 
 export function renderBanner(site: SiteContext, slug: string): string {

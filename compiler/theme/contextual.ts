@@ -4,8 +4,10 @@
  * script fills in the page's absolute URL, which only the browser knows (the build is base-path free).
  * Without JavaScript the links still lead to each assistant, and "View as Markdown" is a plain link.
  */
+
+import escapeHtml from 'escape-html'
 import type { DocsConfig } from '../config/types.js'
-import { escapeHtml } from './html.js'
+import { urlProblem } from '../content/url-policy.js'
 import { externalAttributes } from './sidebar.js'
 import { markdownOutputPath, siteHref } from './urls.js'
 
@@ -51,7 +53,8 @@ export function renderContextual(config: DocsConfig, slug: string): string {
     } else {
       const title = typeof option.title === 'string' ? option.title : undefined
       const href = typeof option.href === 'string' ? option.href : undefined
-      if (!title || !href) continue
+      // docs.json is checked when loaded; the shell stays safe on its own too.
+      if (!title || !href || urlProblem(href, 'link')) continue
       items.push(
         `<li><a href="${escapeHtml(href)}" data-page-template="${escapeHtml(href)}"${externalAttributes(href)}>${escapeHtml(title)}</a></li>`,
       )

@@ -2,8 +2,9 @@
  * The site footer: the site's name, the global links, docs.json `footer.socials` as icon links and
  * `footer.links` as columns of links.
  */
+
+import escapeHtml from 'escape-html'
 import type { SiteContext } from './context.js'
-import { escapeHtml } from './html.js'
 import { externalAttributes } from './sidebar.js'
 import { configHref } from './urls.js'
 

@@ -1,8 +1,10 @@
 /** The `<head>`: title, meta, favicon, the hashed stylesheet and script, the no-flash colour mode, analytics. */
+
+import escapeHtml from 'escape-html'
 import type { AnalyticsSettings } from '../types.js'
 import type { SiteContext } from './context.js'
 import { configAsset } from './header.js'
-import { escapeHtml, join } from './html.js'
+import { join } from './html.js'
 import { siteHref } from './urls.js'
 
 export interface HeadOptions {

@@ -2,9 +2,12 @@
  * The header: menu button (phones), logo, search button, navbar links, version and language
  * dropdowns, colour-mode toggle; below it the tabs of the navigation.
  */
+
+import escapeHtml from 'escape-html'
 import type { NavLink } from '../config/types.js'
+import { urlProblem } from '../content/url-policy.js'
 import type { SiteContext } from './context.js'
-import { escapeHtml, join } from './html.js'
+import { join } from './html.js'
 import { matchingPage, type SectionChoice, sectionChoices } from './sections.js'
 import { externalAttributes, sectionHref } from './sidebar.js'
 import { configHref, pageHref, siteHref } from './urls.js'
@@ -14,13 +17,15 @@ export function renderHeader(site: SiteContext, slug: string, tabIndex: number, 
   const strict = config.appearance?.strict === true
   const navbarLinks = config.navbar?.links ?? []
   const primary = config.navbar?.primary
+  // The schema lets a button leave out its target; a button that leads nowhere is not drawn.
+  const primaryHref = primary?.href
   const links = join(
     ...navbarLinks.map(
       (link) =>
         `<a class="d-navbar-link" href="${escapeHtml(configHref(slug, link.href))}"${externalAttributes(link.href)}>${escapeHtml(link.label)}</a>`,
     ),
-    primary &&
-      `<a class="d-navbar-primary" href="${escapeHtml(configHref(slug, primary.href))}"${externalAttributes(primary.href)}>${escapeHtml(primary.label ?? 'Get started')}</a>`,
+    primaryHref !== undefined &&
+      `<a class="d-navbar-primary" href="${escapeHtml(configHref(slug, primaryHref))}"${externalAttributes(primaryHref)}>${escapeHtml(primary?.label ?? 'Get started')}</a>`,
   )
   const menuButton = hasSidebar
     ? '<label class="d-menu-button" for="d-nav-toggle"><span class="d-visually-hidden">Open navigation</span><svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg></label>'
@@ -51,6 +56,7 @@ function renderLogo(site: SiteContext, slug: string): string {
 
 /** A docs.json asset path (`/logo/light.svg`, `logo/light.svg` or a URL) relative to the page. */
 export function configAsset(slug: string, path: string): string {
+  if (urlProblem(path, 'image')) return ''
   if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) return path
   return siteHref(slug, path.replace(/^\/+/, ''))
 }

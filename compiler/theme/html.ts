@@ -1,13 +1,7 @@
-/** Tiny HTML helpers for the shell templates: everything an author wrote goes through `escapeHtml`. */
-const escapes: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => escapes[char] ?? char)
+/**
+ * Tiny helpers for the shell templates. Everything an author wrote goes through the one HTML escaper
+ * of the codebase, the `escape-html` package, imported where it is used.
+ */
 
 /** Joins optional fragments, dropping empty ones, so templates read as lists of parts. */
 export const join = (...parts: (string | false | undefined | null)[]): string =>

@@ -3,13 +3,14 @@
  * pagination and footer. A pure function of (site, page), so unchanged pages keep identical bytes.
  */
 
+import escapeHtml from 'escape-html'
 import { renderBanner } from './banner.js'
 import type { ShellPage, SiteContext } from './context.js'
 import { renderContextual } from './contextual.js'
 import { renderFooter } from './footer.js'
 import { renderHead } from './head.js'
 import { renderHeader } from './header.js'
-import { escapeHtml, join } from './html.js'
+import { join } from './html.js'
 import { renderPagination } from './pagination.js'
 import { searchDialog } from './search-dialog.js'
 import { renderSidebar } from './sidebar.js'

@@ -1,6 +1,7 @@
 /** Previous / next links at the foot of a page, within its tab. */
+
+import escapeHtml from 'escape-html'
 import type { SiteContext } from './context.js'
-import { escapeHtml } from './html.js'
 import { pageHref } from './urls.js'
 
 export function renderPagination(site: SiteContext, slug: string): string {

@@ -2,9 +2,12 @@
  * The sidebar of the current tab: groups as `<details>` (so they open and close without JavaScript),
  * hidden groups and pages left out, the current page marked with `aria-current`.
  */
+
+import escapeHtml from 'escape-html'
 import type { NavItem, NavSection } from '../config/types.js'
+import { urlProblem } from '../content/url-policy.js'
 import type { SiteContext } from './context.js'
-import { escapeHtml, join } from './html.js'
+import { join } from './html.js'
 import { firstPageOf, sectionChoices } from './sections.js'
 import { configHref, isExternal, pageHref, rootPrefix } from './urls.js'
 
@@ -55,6 +58,7 @@ const fromRoot = (path: string): string => (path === '' ? ROOT_ITSELF : ROOT_PAT
 
 /** A docs.json or front matter link in a template: site paths get the root marker. */
 function templateHref(href: string): string {
+  if (urlProblem(href, 'link')) return '#'
   if (isExternal(href) || href.startsWith('#')) return escapeHtml(href)
   const path = configHref('index', href)
   return fromRoot(path === './' ? '' : path)

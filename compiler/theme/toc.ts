@@ -1,6 +1,7 @@
 /** "On this page": the h2/h3 headings of the page, as in-page links. */
+
+import escapeHtml from 'escape-html'
 import type { ShellPage } from './context.js'
-import { escapeHtml } from './html.js'
 
 export function renderToc(page: ShellPage, contextual: string): string {
   if (page.toc.length === 0 && !contextual) return ''

@@ -3,6 +3,7 @@
  * and under any path prefix. A page `guide/setup` lives at `guide/setup/index.html`; the root page
  * `index` at `index.html`.
  */
+import { urlProblem } from '../content/url-policy.js'
 
 /** The output file of a page slug. */
 export const pageOutputPath = (slug: string): string =>
@@ -36,6 +37,8 @@ export const isExternal = (href: string): boolean =>
  * and `path` are site paths made relative to the page.
  */
 export function configHref(fromSlug: string, href: string): string {
+  // docs.json is checked when loaded (config/url-fields.ts); this keeps the shell safe on its own too.
+  if (urlProblem(href, 'link')) return '#'
   if (isExternal(href) || href.startsWith('#')) return href
   const [path = '', hash = ''] = href.replace(/^\/+/, '').split(/(?=#)/)
   const clean = path.replace(/\.mdx?$/, '')

@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream, existsSync } from 'node:fs'
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -131,6 +131,29 @@ export class FilesystemBlobStore implements BlobStore {
     } finally {
       await rm(path, { force: true })
     }
+  }
+
+  async sweepUploads(options: {
+    modifiedBefore: number
+    uploadKeyPrefixes: readonly string[]
+  }): Promise<number> {
+    let deleted = 0
+    for (const folder of [this.#chunks, this.#temp]) {
+      const names = await readdir(folder).catch(() => [] as string[])
+      for (const name of names) {
+        const path = join(folder, name)
+        const expired =
+          (folder === this.#chunks && options.uploadKeyPrefixes.some((prefix) => name.startsWith(prefix))) ||
+          (await stat(path).then(
+            (info) => info.mtimeMs < options.modifiedBefore,
+            () => false,
+          ))
+        if (!expired) continue
+        await rm(path, { force: true })
+        deleted++
+      }
+    }
+    return deleted
   }
 
   #chunkPath(uploadKey: string): string {

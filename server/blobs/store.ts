@@ -22,6 +22,11 @@ export interface BlobStore {
   appendChunk(uploadKey: string, offset: number, bytes: Uint8Array): Promise<ChunkResult>
   /** Turn a completed chunked upload into a blob if it hashes to `sha256`; drops it either way. */
   completeChunks(uploadKey: string, sha256: string): Promise<boolean>
+  /**
+   * Delete upload leftovers: chunked uploads whose key starts with one of `uploadKeyPrefixes`, and any
+   * chunk or temp file last written before `modifiedBefore` (epoch ms). Returns how many were deleted.
+   */
+  sweepUploads(options: { modifiedBefore: number; uploadKeyPrefixes: readonly string[] }): Promise<number>
 }
 
 export type PutResult =

@@ -1,38 +1,64 @@
 /**
- * One build, in a worker thread: read the deployment's source blobs, run the compiler in lenient
- * mode with the previous build's cache, then store every output (and its brotli and gzip variants)
- * as blobs and the site manifest and new cache as blobs too. The request loop never does this work.
+ * One build, as a task of the server's pool: compile the deployment's sources (shared by the request
+ * thread, which read them through the BlobStore) in lenient mode with the previous build's cache, and
+ * compress every output. Pages render as tasks of the same pool, asked for over `renderPort`; blobs are
+ * written by the request thread, so this thread never touches storage.
  */
-import { availableParallelism, setPriority } from 'node:os'
+import { createHash } from 'node:crypto'
+import { setPriority } from 'node:os'
 import { promisify } from 'node:util'
+import type { MessagePort } from 'node:worker_threads'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { Diagnostic } from '../../compiler/diagnostics.js'
+import type { PageRenderer, RenderOutcome, RenderTask } from '../../compiler/pool/protocol.js'
+import { unpackFiles } from '../../compiler/pool/shared-files.js'
 import { contentTypeOf } from '../../compiler/serving/content-type.js'
 import type { AnalyticsSettings, BuildCache, BuildOptions, BuildResult } from '../../compiler/types.js'
-import { FilesystemBlobStore } from '../blobs/filesystem.js'
-import { isCompressible, type SiteFileEntry, type SiteManifest } from './site-manifest.js'
+import { isCompressible } from './site-manifest.js'
 
 // Builds yield the CPU to the serving loop: on Linux a thread's nice value is its own, so this lowers
-// only this worker thread (and threads it starts), never the request loop.
+// only this worker thread, never the request loop.
 try {
   setPriority(19)
 } catch {}
 
 export interface BuildTask {
-  blobRoot: string
-  files: { path: string; sha256: string }[]
-  cacheSha256: string | null
-  /** The previous build's site manifest: outputs with an unchanged hash keep its compressed variants. */
-  previousManifestSha256: string | null
+  /** The deployment's source files, packed by the request thread. */
+  files: SharedArrayBuffer
+  layout: [string, number, number][]
+  /** The previous build's cache as JSON bytes, when there is one. */
+  cache: Uint8Array | null
+  /** sha256 of outputs whose compressed variants the previous build already stored. */
+  compressed: string[]
   analytics: AnalyticsSettings | null
+  /** Answers `RenderRequest`s with `RenderOutcome[]`, from the shared pool. */
+  renderPort: MessagePort
+}
+
+export interface RenderRequest {
+  tasks: RenderTask[]
+  pageSlugs: string[]
+}
+
+export interface BuiltFile {
+  path: string
+  bytes: Uint8Array
+  sha256: string
+  contentType: string
+  /** One of the theme's hashed assets: served with a year-long immutable cache. */
+  immutable: boolean
+  br?: Uint8Array
+  gzip?: Uint8Array
 }
 
 export interface BuildTaskResult {
   ok: boolean
   diagnostics: Diagnostic[]
   stats: { pagesRendered: number; pagesReused: number }
-  siteManifestSha256: string
-  buildCacheSha256: string
+  files: BuiltFile[]
+  /** The policy the built pages need (their head's inline scripts hashed); sent with every page. */
+  contentSecurityPolicy: string
+  cache: Uint8Array
   buildMs: number
 }
 
@@ -41,7 +67,7 @@ type BuildSite = (
   options: BuildOptions,
 ) => BuildResult | Promise<BuildResult>
 
-// Loaded on first use: the compiler is heavy and only workers need it.
+// Loaded on first use: the compiler is heavy and only build tasks need it.
 let buildSite: BuildSite | undefined
 async function loadCompiler(): Promise<BuildSite> {
   const compilerModule = '../../compiler/build.js'
@@ -55,10 +81,9 @@ const gzipAsync = promisify(gzip)
 // huge sites, the search index, llms-full.txt), where 6 keeps nearly the same ratio at a tenth the time.
 const brotliQualityFor = (size: number): number => (size > 64 * 1024 ? 6 : 11)
 
-type Variants = Pick<SiteFileEntry, 'br' | 'gzip'>
-
-/** Brotli and gzip variants of one output, worth keeping only when smaller than the original. */
-async function compressVariants(blobs: FilesystemBlobStore, bytes: Uint8Array): Promise<Variants> {
+/** Brotli and gzip variants of one output, kept only when smaller than the original. */
+async function compress(file: BuiltFile): Promise<void> {
+  const { bytes } = file
   const [brotli, gzipped] = await Promise.all([
     brotliAsync(bytes, {
       params: {
@@ -68,85 +93,68 @@ async function compressVariants(blobs: FilesystemBlobStore, bytes: Uint8Array): 
     }),
     gzipAsync(bytes, { level: 9 }),
   ])
-  const variants: Variants = {}
-  if (brotli.length < bytes.length) variants.br = { sha256: await blobs.put(brotli), size: brotli.length }
-  if (gzipped.length < bytes.length)
-    variants.gzip = { sha256: await blobs.put(gzipped), size: gzipped.length }
-  return variants
+  if (brotli.length < bytes.length) file.br = brotli
+  if (gzipped.length < bytes.length) file.gzip = gzipped
 }
 
-/** Compressed variants of the previous build's outputs, by the sha256 of the uncompressed bytes. */
-async function previousVariants(blobs: FilesystemBlobStore, manifestSha256: string | null) {
-  const bySha = new Map<string, Variants>()
-  const bytes = manifestSha256 ? await blobs.get(manifestSha256) : undefined
-  if (!bytes) return bySha
-  const manifest = JSON.parse(bytes.toString('utf8')) as SiteManifest
-  for (const entry of Object.values(manifest.files)) {
-    const variants: Variants = {}
-    if (entry.br && (await blobs.has(entry.br.sha256))) variants.br = entry.br
-    if (entry.gzip && (await blobs.has(entry.gzip.sha256))) variants.gzip = entry.gzip
-    bySha.set(entry.sha256, variants)
-  }
-  return bySha
+/** Pages render in the shared pool: ask the request thread, which owns it, and wait for the answer. */
+function renderOver(port: MessagePort): PageRenderer {
+  return (tasks, site) =>
+    new Promise<RenderOutcome[]>((resolve) => {
+      port.once('message', (outcomes: RenderOutcome[]) => resolve(outcomes))
+      const request: RenderRequest = { tasks: [...tasks], pageSlugs: [...site.pageSlugs] }
+      port.postMessage(request)
+    })
 }
 
 export default async function build(task: BuildTask): Promise<BuildTaskResult> {
   const started = performance.now()
-  const blobs = new FilesystemBlobStore(task.blobRoot)
-  const sources = new Map<string, Uint8Array>()
-  for (const file of task.files) {
-    const bytes = await blobs.get(file.sha256)
-    if (!bytes) throw new Error(`source blob of ${file.path} is missing from the store`)
-    sources.set(file.path, bytes)
-  }
-  let cache: BuildCache | undefined
-  if (task.cacheSha256) {
-    const bytes = await blobs.get(task.cacheSha256)
-    if (bytes) cache = JSON.parse(bytes.toString('utf8')) as BuildCache
-  }
+  const sources = unpackFiles(task.files, task.layout)
+  const cache = task.cache ? (JSON.parse(new TextDecoder().decode(task.cache)) as BuildCache) : undefined
   const compile = await loadCompiler()
-  const result = await compile(sources, {
-    mode: 'lenient',
-    workers: availableParallelism(),
-    ...(cache ? { cache } : {}),
-    ...(task.analytics ? { analytics: task.analytics } : {}),
-  })
+  let result: BuildResult
+  try {
+    result = await compile(sources, {
+      mode: 'lenient',
+      renderer: renderOver(task.renderPort),
+      ...(cache ? { cache } : {}),
+      ...(task.analytics ? { analytics: task.analytics } : {}),
+    })
+  } finally {
+    task.renderPort.close()
+  }
 
-  const manifest: SiteManifest = { version: 1, files: {} }
+  const files: BuiltFile[] = []
   if (result.ok) {
-    manifest.contentSecurityPolicy = result.contentSecurityPolicy
-    const reusable = await previousVariants(blobs, task.previousManifestSha256)
+    const compressed = new Set(task.compressed)
     const outputs = [...result.files].sort(([a], [b]) => a.localeCompare(b))
-    // Compression runs on libuv's thread pool, so a few files at a time use every core.
-    const concurrency = Math.max(2, availableParallelism())
-    const entries: SiteFileEntry[] = []
-    for (let start = 0; start < outputs.length; start += concurrency) {
+    // Compression runs on libuv's thread pool, so a few files at a time keep it busy.
+    for (let start = 0; start < outputs.length; start += 4) {
       await Promise.all(
-        outputs.slice(start, start + concurrency).map(async ([path, bytes], offset) => {
+        outputs.slice(start, start + 4).map(async ([path, bytes]) => {
           const contentType = contentTypeOf(path)
-          const sha256 = await blobs.put(bytes)
-          const entry: SiteFileEntry = { sha256, size: bytes.length, contentType }
-          if (result.hashedAssets.has(path)) entry.immutable = true
-          if (isCompressible(contentType) && bytes.length > 512) {
-            Object.assign(entry, reusable.get(sha256) ?? (await compressVariants(blobs, bytes)))
+          const file: BuiltFile = {
+            path,
+            bytes,
+            sha256: createHash('sha256').update(bytes).digest('hex'),
+            contentType,
+            immutable: result.hashedAssets.has(path),
           }
-          entries[start + offset] = entry
+          if (isCompressible(contentType) && bytes.length > 512 && !compressed.has(file.sha256))
+            await compress(file)
+          files.push(file)
         }),
       )
     }
-    // Assigned in path order, so the same site always gives the same manifest blob.
-    outputs.forEach(([path], index) => {
-      manifest.files[path] = entries[index]!
-    })
+    files.sort((a, b) => a.path.localeCompare(b.path))
   }
-  const siteManifestSha256 = await blobs.put(Buffer.from(JSON.stringify(manifest)))
-  const buildCacheSha256 = await blobs.put(Buffer.from(JSON.stringify(result.cache)))
   return {
     ok: result.ok,
     diagnostics: result.diagnostics,
     stats: { pagesRendered: result.stats.pagesRendered, pagesReused: result.stats.pagesReused },
-    siteManifestSha256,
-    buildCacheSha256,
+    files,
+    contentSecurityPolicy: result.contentSecurityPolicy,
+    cache: new TextEncoder().encode(JSON.stringify(result.cache)),
     buildMs: Math.round(performance.now() - started),
   }
 }

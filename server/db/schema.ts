@@ -83,13 +83,15 @@ export interface DeployKeysTable {
   revoked_at: string | null
 }
 
-export interface SiteHostsTable {
-  /** Lower-case host, with port when not the default (`docs.example.com`). */
-  host: string
+/** Per-project analytics settings (one provider today: PostHog); nothing secret is stored here. */
+export interface ProjectAnalyticsTable {
   project_id: string
-  /** Mount point on that host, `''` for the root or `/docs`. */
-  path_prefix: string
+  provider: 'posthog'
+  /** The provider's public project key (phc_…), published in every page of the site. */
+  public_key: string
+  host: string
   created_at: string
+  updated_at: string
 }
 
 /** A CLI sign-in in progress, between /oauth/authorize and the identity provider's answer. */
@@ -143,7 +145,7 @@ export interface Database {
   deployment_files: DeploymentFilesTable
   blobs: BlobsTable
   deploy_keys: DeployKeysTable
-  site_hosts: SiteHostsTable
+  project_analytics: ProjectAnalyticsTable
   oauth_requests: OAuthRequestsTable
   oauth_codes: OAuthCodesTable
   refresh_tokens: RefreshTokensTable

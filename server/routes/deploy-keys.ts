@@ -3,46 +3,49 @@
  * only; the value is returned once, at creation, and revoking a key stops it on the next request.
  * requireProjectAccess decides who may: a deploy key of this project gets 403, of another one 404.
  */
-import type { FastifyPluginAsync } from 'fastify'
-import { requireProjectAccess } from '../auth/actor.js'
-import { notFound } from '../errors.js'
-import { errorResponses, projectIdParams } from '../schemas.js'
 
-export const deployKeyRoutes: FastifyPluginAsync = async (app) => {
-  app.get<{ Params: { projectId: string } }>(
+import {
+  DeployKeyCreate,
+  DeployKeyCreated,
+  DeployKeyList,
+  DeployKeyParams,
+  errorResponses,
+  noContent,
+  projectIdParams,
+  ref,
+} from '../../schemas/api/index.js'
+import { requireProjectAccess } from '../auth/actor.js'
+import { summarizeDeployKey } from '../db/repositories/deploy-keys.js'
+import { notFound } from '../errors.js'
+import type { ApiRoutes } from '../schemas.js'
+
+export const deployKeyRoutes: ApiRoutes = async (app) => {
+  app.get(
     '/projects/:projectId/deploy-keys',
     {
       schema: {
         tags: ['deploy-keys'],
         summary: 'List the active deploy keys of a project (never their values)',
         params: projectIdParams,
-        response: { 200: { $ref: 'DeployKeyList#' }, ...errorResponses },
+        response: { 200: ref(DeployKeyList), ...errorResponses },
       },
     },
     async (request) => {
       const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
       const rows = await app.repos.deployKeys.listActive(project.id)
-      return {
-        deployKeys: rows.map((row) => ({
-          id: row.id,
-          name: row.name,
-          prefix: row.prefix,
-          createdAt: row.created_at,
-          lastUsedAt: row.last_used_at,
-        })),
-      }
+      return { deployKeys: rows.map(summarizeDeployKey) }
     },
   )
 
-  app.post<{ Params: { projectId: string }; Body: { name: string } }>(
+  app.post(
     '/projects/:projectId/deploy-keys',
     {
       schema: {
         tags: ['deploy-keys'],
         summary: 'Create a deploy key; its value (dk_…) is in this response only',
         params: projectIdParams,
-        body: { $ref: 'DeployKeyCreate#' },
-        response: { 201: { $ref: 'DeployKeyCreated#' }, ...errorResponses },
+        body: ref(DeployKeyCreate),
+        response: { 201: ref(DeployKeyCreated), ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -53,21 +56,14 @@ export const deployKeyRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.delete<{ Params: { projectId: string; keyId: string } }>(
+  app.delete(
     '/projects/:projectId/deploy-keys/:keyId',
     {
       schema: {
         tags: ['deploy-keys'],
         summary: 'Revoke a deploy key at once',
-        params: {
-          type: 'object',
-          properties: {
-            ...projectIdParams.properties,
-            keyId: { type: 'string', minLength: 1, maxLength: 100 },
-          },
-          required: ['projectId', 'keyId'],
-        },
-        response: { 204: { type: 'null' }, ...errorResponses },
+        params: DeployKeyParams,
+        response: { 204: noContent, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -76,7 +72,7 @@ export const deployKeyRoutes: FastifyPluginAsync = async (app) => {
         throw notFound(`No active deploy key "${request.params.keyId}" in this project`)
       }
       request.log.info({ projectId: project.id, deployKeyId: request.params.keyId }, 'deploy key revoked')
-      return reply.code(204).send()
+      return reply.code(204).send(null)
     },
   )
 }

@@ -5,27 +5,39 @@
  * (a rollback needs a user token); its own finalize still makes the deployment it pushed live.
  */
 import multipart from '@fastify/multipart'
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { isSafeRelativePath } from '../../compiler/files.js'
+import {
+  ChunkParams,
+  ChunkQuery,
+  ChunkResult,
+  conflictResponse,
+  Deployment,
+  DeploymentCreate,
+  DeploymentCreated,
+  DeploymentList,
+  DeploymentListQuery,
+  deploymentParams,
+  errorResponses,
+  FailedBuild,
+  FilesBatchResult,
+  Finalize,
+  outOfStorageResponse,
+  ref,
+  slugParams,
+  tooLargeResponse,
+  tooManyResponse,
+} from '../../schemas/api/index.js'
 import { requireProjectAccess } from '../auth/actor.js'
-import type { DeploymentRow, ManifestEntry } from '../db/repositories/deployments.js'
+import { checkDeploymentQuotas } from '../builds/quotas.js'
+import type { DeploymentRow } from '../db/repositories/deployments.js'
 import { decodeCursor } from '../db/repositories/deployments.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
-import { ApiError, badRequest, conflict, type Issue, notFound, tooLarge } from '../errors.js'
+import { ApiError, badRequest, conflict, type Issue, notFound, outOfStorage, tooLarge } from '../errors.js'
 import { presentDeployment } from '../presenters.js'
-import { errorResponses } from '../schemas.js'
+import type { ApiRoutes } from '../schemas.js'
 
-const errors = { ...errorResponses, 409: { $ref: 'Error#' } } as const
-const slugParams = {
-  type: 'object',
-  required: ['slug'],
-  properties: { slug: { type: 'string', maxLength: 100 } },
-} as const
-const deploymentParams = {
-  type: 'object',
-  required: ['slug', 'id'],
-  properties: { slug: { type: 'string', maxLength: 100 }, id: { type: 'string', maxLength: 100 } },
-} as const
+const errors = { ...errorResponses, ...conflictResponse } as const
 
 /** Why a manifest path cannot be a site file, or undefined when it can. */
 export function manifestPathProblem(path: string): string | undefined {
@@ -37,15 +49,30 @@ export function manifestPathProblem(path: string): string | undefined {
   return undefined
 }
 
-export const deploymentRoutes: FastifyPluginAsync = async (app) => {
+const isOutOfSpace = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === 'ENOSPC' || code === 'EDQUOT'
+}
+
+/** A blob-store write; a full disk answers 507 and closes the connection rather than a 500. */
+async function storing<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (isOutOfSpace(error)) throw outOfStorage()
+    throw error
+  }
+}
+
+export const deploymentRoutes: ApiRoutes = async (app) => {
   const { config, repos, blobs } = app
-  const deploymentIn = async (request: FastifyRequest<{ Params: { slug: string; id: string } }>) => {
-    const project = await requireProjectAccess(request, request.params.slug, {
-      allowDeployKey: true,
-      by: 'slug',
-    })
-    const deployment = await repos.deployments.findInProject(project.id, request.params.id)
-    if (!deployment) throw notFound(`No deployment "${request.params.id}" in project "${project.slug}"`)
+  const deploymentIn = async (
+    request: FastifyRequest,
+    params: { slug: string; id: string },
+  ): Promise<{ project: ProjectRow; deployment: DeploymentRow }> => {
+    const project = await requireProjectAccess(request, params.slug, { allowDeployKey: true, by: 'slug' })
+    const deployment = await repos.deployments.findInProject(project.id, params.id)
+    if (!deployment) throw notFound(`No deployment "${params.id}" in project "${project.slug}"`)
     return { project, deployment }
   }
   const requireUploading = (deployment: DeploymentRow) => {
@@ -75,23 +102,15 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
     done(null, body),
   )
 
-  app.post<{
-    Params: { slug: string }
-    Body: {
-      branch: string
-      commitMessage?: string | null
-      environment?: string | null
-      files?: ManifestEntry[]
-    }
-  }>(
+  app.post(
     '/projects/slug/:slug/deployments',
     {
       schema: {
         tags: ['deployments'],
         summary: 'Create a deployment from a file manifest; answers the hashes to upload',
         params: slugParams,
-        body: { $ref: 'DeploymentCreate#' },
-        response: { 201: { $ref: 'DeploymentCreated#' }, 413: { $ref: 'Error#' }, ...errors },
+        body: ref(DeploymentCreate),
+        response: { 201: ref(DeploymentCreated), ...tooLargeResponse, ...tooManyResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -99,7 +118,7 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
         allowDeployKey: true,
         by: 'slug',
       })
-      const files = request.body.files ?? []
+      const { files } = request.body
       if (files.length > config.maxFilesPerDeployment) {
         throw tooLarge(
           `A deployment holds at most ${config.maxFilesPerDeployment} files; this one lists ${files.length}`,
@@ -125,11 +144,13 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
         throw tooLarge('A file is larger than the limit', issues)
       }
       if (issues.length) throw badRequest('Invalid file manifest', issues)
+      const bytes = files.reduce((sum, file) => sum + file.size, 0)
+      await checkDeploymentQuotas(repos, config.quotas, project, { files: files.length, bytes })
       const { deployment, missing } = await repos.deployments.create({
         projectId: project.id,
         branch: request.body.branch,
-        commitMessage: request.body.commitMessage ?? null,
-        environment: request.body.environment ?? null,
+        commitMessage: request.body.commitMessage,
+        environment: request.body.environment,
         files,
         blobExists: (sha256) => blobs.has(sha256),
       })
@@ -137,7 +158,7 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.post<{ Params: { slug: string; id: string } }>(
+  app.post(
     '/projects/slug/:slug/deployments/:id/files/batch',
     {
       schema: {
@@ -145,7 +166,7 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
         summary: 'Upload files: multipart, one part per file named by its manifest path, at most 4 MB',
         params: deploymentParams,
         consumes: ['multipart/form-data'],
-        response: { 200: { $ref: 'FilesBatchResult#' }, 413: { $ref: 'Error#' }, ...errors },
+        response: { 200: ref(FilesBatchResult), ...tooLargeResponse, ...outOfStorageResponse, ...errors },
       },
     },
     async (request) => {
@@ -153,7 +174,7 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
       if (declared > config.maxRequestBytes) {
         throw tooLarge(`A batch may hold at most ${config.maxRequestBytes} bytes; send fewer files a request`)
       }
-      const { deployment } = await deploymentIn(request)
+      const { deployment } = await deploymentIn(request, request.params)
       requireUploading(deployment)
       if (!request.isMultipart())
         throw badRequest('Expected a multipart/form-data body with one part per file')
@@ -197,6 +218,7 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
       } catch (error) {
         if (error instanceof ApiError) throw error
         const code = (error as { code?: string }).code
+        if (isOutOfSpace(error)) throw outOfStorage()
         if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT') {
           throw tooLarge(
             `A batch may hold at most ${config.maxRequestBytes} bytes; send fewer files a request`,
@@ -211,35 +233,20 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.put<{
-    Params: { slug: string; id: string; sha256: string }
-    Querystring: { offset: string }
-    Body: Buffer
-  }>(
+  app.put(
     '/projects/slug/:slug/deployments/:id/files/chunks/:sha256',
     {
       schema: {
         tags: ['deployments'],
         summary: 'Upload a large file in ordered chunks (application/octet-stream, at most 4 MB each)',
-        params: {
-          type: 'object',
-          required: ['slug', 'id', 'sha256'],
-          properties: {
-            ...deploymentParams.properties,
-            sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-          },
-        },
-        querystring: {
-          type: 'object',
-          required: ['offset'],
-          properties: { offset: { type: 'string', pattern: '^[0-9]{1,15}$' } },
-        },
+        params: ChunkParams,
+        querystring: ChunkQuery,
         consumes: ['application/octet-stream'],
-        response: { 200: { $ref: 'ChunkResult#' }, 413: { $ref: 'Error#' }, ...errors },
+        response: { 200: ref(ChunkResult), ...tooLargeResponse, ...outOfStorageResponse, ...errors },
       },
     },
     async (request) => {
-      const { deployment } = await deploymentIn(request)
+      const { deployment } = await deploymentIn(request, request.params)
       requireUploading(deployment)
       const { sha256 } = request.params
       const entry = await repos.deployments.fileWithHash(deployment.id, sha256)
@@ -249,21 +256,22 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
       if (!Buffer.isBuffer(request.body)) {
         throw badRequest('Expected Content-Type: application/octet-stream with the chunk bytes')
       }
+      const chunk = request.body
       const offset = Number(request.query.offset)
-      if (offset + request.body.length > size) {
+      if (offset + chunk.length > size) {
         throw badRequest(`The chunk runs past the ${size} bytes the manifest declares`, [
           { path: 'querystring/offset', message: `offset + length must not exceed ${size}` },
         ])
       }
       const uploadKey = `${deployment.id}-${sha256}`
-      const appended = await blobs.appendChunk(uploadKey, offset, request.body)
+      const appended = await storing(() => blobs.appendChunk(uploadKey, offset, chunk))
       if (!appended.ok) {
         throw conflict(`Expected the chunk at offset ${appended.expectedOffset}`, [
           { path: 'querystring/offset', message: `expected ${appended.expectedOffset}` },
         ])
       }
       if (appended.received < size) return { sha256, received: appended.received, complete: false }
-      if (!(await blobs.completeChunks(uploadKey, sha256))) {
+      if (!(await storing(() => blobs.completeChunks(uploadKey, sha256)))) {
         throw badRequest(
           'The uploaded bytes do not hash to the declared sha256; upload the file again from offset 0',
           [{ path: 'params/sha256', message: 'hash mismatch' }],
@@ -274,28 +282,29 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.post<{
-    Params: { slug: string; id: string }
-    Body: { promote?: boolean; waitSeconds?: number } | null
-  }>(
+  app.post(
     '/projects/slug/:slug/deployments/:id/finalize',
     {
       schema: {
         tags: ['deployments'],
         summary: 'Check the upload is complete, build in a worker, promote when asked (default)',
         params: deploymentParams,
-        body: { $ref: 'Finalize#' },
+        body: ref(Finalize),
         response: {
-          200: { $ref: 'Deployment#' },
-          202: { $ref: 'Deployment#' },
-          422: { $ref: 'FailedBuild#' },
+          200: ref(Deployment),
+          202: ref(Deployment),
+          422: ref(FailedBuild),
           ...errors,
         },
       },
+      // No body at all means every default: the schema fills them in.
+      preValidation: async (request: FastifyRequest) => {
+        request.body ??= {}
+      },
     },
     async (request, reply) => {
-      const body = request.body ?? { promote: true, waitSeconds: 20 }
-      const { project, deployment } = await deploymentIn(request)
+      const { body } = request
+      const { project, deployment } = await deploymentIn(request, request.params)
       if (deployment.status === 'uploading') {
         const missing = await repos.deployments.missingPaths(deployment.id)
         if (missing.length) {
@@ -307,12 +316,12 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
         const uploadMs = Date.now() - Date.parse(deployment.created_at)
         if (await repos.deployments.claimForBuild(deployment.id, uploadMs)) {
           const claimed = (await repos.deployments.findById(deployment.id)) ?? deployment
-          void app.builds.start(project, claimed, body.promote ?? true)
+          void app.builds.start(project, claimed, body.promote)
         }
       }
       const job = app.builds.running(deployment.id)
       if (job) {
-        const waitMs = Math.min(body.waitSeconds ?? 20, 60) * 1000
+        const waitMs = body.waitSeconds * 1000
         let timer: NodeJS.Timeout | undefined
         await Promise.race([job, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))])
         clearTimeout(timer)
@@ -328,21 +337,15 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.get<{ Params: { slug: string }; Querystring: { limit: string; cursor?: string } }>(
+  app.get(
     '/projects/slug/:slug/deployments',
     {
       schema: {
         tags: ['deployments'],
         summary: 'List deployments, newest first',
         params: slugParams,
-        querystring: {
-          type: 'object',
-          properties: {
-            limit: { type: 'string', pattern: '^([1-9]|[1-9][0-9]|100)$', default: '20' },
-            cursor: { type: 'string', maxLength: 500 },
-          },
-        },
-        response: { 200: { $ref: 'DeploymentList#' }, ...errors },
+        querystring: DeploymentListQuery,
+        response: { 200: ref(DeploymentList), ...errors },
       },
     },
     async (request) => {
@@ -364,30 +367,30 @@ export const deploymentRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.get<{ Params: { slug: string; id: string } }>(
+  app.get(
     '/projects/slug/:slug/deployments/:id',
     {
       schema: {
         tags: ['deployments'],
         summary: 'Read one deployment',
         params: deploymentParams,
-        response: { 200: { $ref: 'Deployment#' }, ...errors },
+        response: { 200: ref(Deployment), ...errors },
       },
     },
     async (request) => {
-      const { project, deployment } = await deploymentIn(request)
+      const { project, deployment } = await deploymentIn(request, request.params)
       return presentDeployment(config, project, deployment)
     },
   )
 
-  app.post<{ Params: { slug: string; id: string } }>(
+  app.post(
     '/projects/slug/:slug/deployments/:id/promote',
     {
       schema: {
         tags: ['deployments'],
         summary: 'Make a ready deployment live (rollback is promoting an older one)',
         params: deploymentParams,
-        response: { 200: { $ref: 'Deployment#' }, ...errors },
+        response: { 200: ref(Deployment), ...errors },
       },
     },
     async (request) => {

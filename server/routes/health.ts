@@ -1,8 +1,8 @@
 /** `GET /health`: the process answers and the database responds. */
-import type { FastifyPluginAsync } from 'fastify'
-import { sql } from 'kysely'
+import { Health, ref } from '../../schemas/api/index.js'
+import type { ApiRoutes } from '../schemas.js'
 
-export const healthRoutes: FastifyPluginAsync = async (app) => {
+export const healthRoutes: ApiRoutes = async (app) => {
   app.get(
     '/health',
     {
@@ -11,15 +11,15 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
         tags: ['health'],
         summary: 'Check the server and its database',
         response: {
-          200: { $ref: 'Health#' },
-          503: { $ref: 'Health#' },
+          200: ref(Health),
+          503: ref(Health),
         },
       },
     },
     async (_request, reply) => {
       const timestamp = new Date().toISOString()
       try {
-        await sql`select 1`.execute(app.db)
+        await app.repos.health.ping()
         return { ok: true, timestamp }
       } catch (error) {
         app.log.error({ err: error }, 'health check: database unreachable')

@@ -1,16 +1,17 @@
 /** `GET /me`: who a user token belongs to, for `docsctl whoami`. Deploy keys have no user: 403. */
-import type { FastifyPluginAsync } from 'fastify'
+import { ErrorBody, Me, ref } from '../../schemas/api/index.js'
 import { requireUser } from '../auth/actor.js'
 import { unauthorized } from '../errors.js'
+import type { ApiRoutes } from '../schemas.js'
 
-export const meRoutes: FastifyPluginAsync = async (app) => {
+export const meRoutes: ApiRoutes = async (app) => {
   app.get(
     '/me',
     {
       schema: {
         tags: ['users'],
         summary: 'The signed-in user',
-        response: { 200: { $ref: 'Me#' }, 401: { $ref: 'Error#' }, 403: { $ref: 'Error#' } },
+        response: { 200: ref(Me), 401: ref(ErrorBody), 403: ref(ErrorBody) },
       },
     },
     async (request) => {

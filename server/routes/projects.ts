@@ -1,19 +1,29 @@
 /** Projects of the signed-in user: list, create, read by id or slug, update. */
-import type { FastifyPluginAsync } from 'fastify'
 import { slugProblem } from '../../compiler/config/slug.js'
+import {
+  conflictResponse,
+  errorResponses,
+  Project,
+  ProjectCreate,
+  ProjectList,
+  ProjectUpdate,
+  projectIdParams,
+  ref,
+  slugParams,
+} from '../../schemas/api/index.js'
 import { requireProjectAccess, requireUser } from '../auth/actor.js'
 import { badRequest, conflict, type Issue } from '../errors.js'
 import { presentProject } from '../presenters.js'
-import { errorResponses, projectIdParams } from '../schemas.js'
+import type { ApiRoutes } from '../schemas.js'
 
-export const projectRoutes: FastifyPluginAsync = async (app) => {
+export const projectRoutes: ApiRoutes = async (app) => {
   app.get(
     '/projects/',
     {
       schema: {
         tags: ['projects'],
         summary: "List the caller's projects",
-        response: { 200: { $ref: 'ProjectList#' }, ...errorResponses },
+        response: { 200: ref(ProjectList), ...errorResponses },
       },
     },
     async (request) => {
@@ -23,14 +33,14 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.post<{ Body: { name: string; slug: string; description?: string | null } }>(
+  app.post(
     '/projects/',
     {
       schema: {
         tags: ['projects'],
         summary: 'Create a project',
-        body: { $ref: 'ProjectCreate#' },
-        response: { 201: { $ref: 'Project#' }, 409: { $ref: 'Error#' }, ...errorResponses },
+        body: ref(ProjectCreate),
+        response: { 201: ref(Project), ...conflictResponse, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -56,18 +66,14 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.get<{ Params: { slug: string } }>(
+  app.get(
     '/projects/slug/:slug',
     {
       schema: {
         tags: ['projects'],
         summary: 'Read a project by slug',
-        params: {
-          type: 'object',
-          required: ['slug'],
-          properties: { slug: { type: 'string', maxLength: 100 } },
-        },
-        response: { 200: { $ref: 'Project#' }, ...errorResponses },
+        params: slugParams,
+        response: { 200: ref(Project), ...errorResponses },
       },
     },
     async (request) => {
@@ -79,14 +85,14 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.get<{ Params: { projectId: string } }>(
+  app.get(
     '/projects/:projectId',
     {
       schema: {
         tags: ['projects'],
         summary: 'Read a project by id',
         params: projectIdParams,
-        response: { 200: { $ref: 'Project#' }, ...errorResponses },
+        response: { 200: ref(Project), ...errorResponses },
       },
     },
     async (request) => {
@@ -98,18 +104,15 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.patch<{
-    Params: { projectId: string }
-    Body: { name?: string; description?: string | null; deploymentName?: string | null; slug?: unknown }
-  }>(
+  app.patch(
     '/projects/:projectId',
     {
       schema: {
         tags: ['projects'],
         summary: "Update a project's name, description or deployment name",
         params: projectIdParams,
-        body: { $ref: 'ProjectUpdate#' },
-        response: { 200: { $ref: 'Project#' }, ...errorResponses },
+        body: ref(ProjectUpdate),
+        response: { 200: ref(Project), ...errorResponses },
       },
     },
     async (request) => {

@@ -3,17 +3,19 @@
  * front matter, served from schemas/ so the server and the validator never disagree.
  */
 import { readFile } from 'node:fs/promises'
-import type { FastifyPluginAsync } from 'fastify'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { ApiError } from '../errors.js'
+import type { ApiRoutes } from '../schemas.js'
 
 const published = ['docs.schema.json', 'frontmatter.schema.json'] as const
 
-export const schemaRoutes: FastifyPluginAsync = async (app) => {
-  const bodies = new Map<string, Buffer>()
-  for (const name of published) bodies.set(name, await readFile(fromPackageRoot('schemas', name)))
+export const schemaRoutes: ApiRoutes = async (app) => {
+  const documents = new Map<string, Record<string, unknown>>()
+  for (const name of published) {
+    documents.set(name, JSON.parse(await readFile(fromPackageRoot('schemas', name), 'utf8')))
+  }
 
-  app.get<{ Params: { name: string } }>(
+  app.get(
     '/schemas/:name',
     {
       schema: {
@@ -28,13 +30,13 @@ export const schemaRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => {
-      const body = bodies.get(request.params.name)
-      if (!body) throw new ApiError(404, `No schema named ${request.params.name}`)
+      const document = documents.get(request.params.name)
+      if (!document) throw new ApiError(404, `No schema named ${request.params.name}`)
       return reply
         .header('content-type', 'application/schema+json; charset=utf-8')
         .header('cache-control', 'public, max-age=3600')
         .header('access-control-allow-origin', '*')
-        .send(body)
+        .send(document)
     },
   )
 }

@@ -1,8 +1,9 @@
 /**
- * Host → which deployment a site request reads. `<slug>.<base_domain>` is the project's live
- * deployment; `<previewToken>--<slug>.<base_domain>` a ready preview; any other host is looked up in
- * the `site_hosts` table (custom domains, with a mount path). Answers are cached for a moment so the
- * hot path rarely touches the database; a promotion in this process clears its project at once.
+ * Host → which deployments a site request may read. `<slug>.<base_domain>` is the project's live
+ * deployment; `<previewToken>--<slug>.<base_domain>` a ready preview; any other host is a custom
+ * domain: the verified mounts on it (one per path prefix, longest first), and `pickTarget` chooses by
+ * path. Answers are cached for a moment so the hot path rarely touches the database (and never DNS);
+ * a promotion or a domain change in this process clears what it touched at once.
  */
 import { LRUCache } from 'lru-cache'
 import type { ServerConfig } from '../config.js'
@@ -21,8 +22,22 @@ export interface SiteTarget {
   origin: string
 }
 
-/** `noLiveDeployment`: the site exists but nothing has been promoted yet (a reader sees a different page). */
-export type HostLookup = { target: SiteTarget } | { missing: string; noLiveDeployment?: true }
+/**
+ * The targets of a host, longest path prefix first (one for `<slug>.<base_domain>` hosts).
+ * `noLiveDeployment`: the site exists but nothing has been promoted yet (a reader sees a different page).
+ */
+export type HostLookup = { targets: SiteTarget[] } | { missing: string; noLiveDeployment?: true }
+
+/** The target whose prefix holds `path` (decoded or raw; prefixes are plain URL characters). */
+export function pickTarget(targets: readonly SiteTarget[], path: string): SiteTarget | undefined {
+  return targets.find(
+    (target) =>
+      target.pathPrefix === '' || path === target.pathPrefix || path.startsWith(`${target.pathPrefix}/`),
+  )
+}
+
+/** A Host header's name without the port or root dot, which custom domains are stored without. */
+const hostnameOf = (host: string): string => host.replace(/:\d+$/, '').replace(/\.$/, '')
 
 export interface HostCacheOptions {
   /** How long an answer is trusted; other replicas' promotions show after at most this long. */
@@ -38,8 +53,8 @@ export class HostResolver {
    * Found sites and misses are kept apart: a flood of made-up Host headers only churns `#misses`,
    * so the real sites' answers stay cached.
    */
-  readonly #sites: LRUCache<string, SiteTarget>
-  readonly #misses: LRUCache<string, Exclude<HostLookup, { target: SiteTarget }>>
+  readonly #sites: LRUCache<string, SiteTarget[]>
+  readonly #misses: LRUCache<string, Exclude<HostLookup, { targets: SiteTarget[] }>>
 
   constructor(
     private readonly config: Pick<ServerConfig, 'baseDomain'>,
@@ -53,28 +68,34 @@ export class HostResolver {
 
   async resolve(rawHost: string): Promise<HostLookup> {
     const host = rawHost.toLowerCase()
-    const site = this.#sites.get(host)
-    if (site) return { target: site }
+    const targets = this.#sites.get(host)
+    if (targets) return { targets }
     const miss = this.#misses.get(host)
     if (miss) return miss
     const answer = await this.#lookup(host)
-    if ('target' in answer) this.#sites.set(host, answer.target)
+    if ('targets' in answer) this.#sites.set(host, answer.targets)
     else this.#misses.set(host, answer)
     return answer
   }
 
-  /** The cached target of a host, without waiting: the hot path's first look. */
-  peek(host: string): SiteTarget | undefined {
+  /** The cached targets of a host, without waiting: the hot path's first look. */
+  peek(host: string): readonly SiteTarget[] | undefined {
     // Host names are case-insensitive; clients nearly always send lowercase, so try that first.
     return this.#sites.get(host) ?? this.#sites.get(host.toLowerCase())
   }
 
   /** Forget cached answers of a project (after a promotion), so the next request reads the new one. */
   forgetProject(projectId: string): void {
-    for (const [host, target] of this.#sites.entries())
-      if (target.projectId === projectId) this.#sites.delete(host)
+    for (const [host, targets] of this.#sites.entries())
+      if (targets.some((target) => target.projectId === projectId)) this.#sites.delete(host)
     // A first promotion turns "no live deployment yet" into a site.
     this.#misses.clear()
+  }
+
+  /** Forget cached answers of a custom domain (on any port), after it starts or stops serving. */
+  forgetHost(hostname: string): void {
+    for (const cache of [this.#sites, this.#misses])
+      for (const host of [...cache.keys()]) if (hostnameOf(host) === hostname) cache.delete(host)
   }
 
   async #lookup(host: string): Promise<HostLookup> {
@@ -92,14 +113,16 @@ export class HostResolver {
         if (!project.live_deployment_id)
           return { missing: `${project.slug} has no live deployment yet`, noLiveDeployment: true }
         return {
-          target: {
-            projectId: project.id,
-            slug,
-            deploymentId: project.live_deployment_id,
-            preview: false,
-            pathPrefix: '',
-            origin,
-          },
+          targets: [
+            {
+              projectId: project.id,
+              slug,
+              deploymentId: project.live_deployment_id,
+              preview: false,
+              pathPrefix: '',
+              origin,
+            },
+          ],
         }
       }
       const token = label.slice(0, split)
@@ -108,32 +131,35 @@ export class HostResolver {
         : undefined
       if (deployment?.status !== 'ready') return { missing: `No ready deployment at ${host}` }
       return {
-        target: {
-          projectId: project.id,
-          slug,
-          deploymentId: deployment.id,
-          preview: true,
-          pathPrefix: '',
-          origin,
-        },
+        targets: [
+          {
+            projectId: project.id,
+            slug,
+            deploymentId: deployment.id,
+            preview: true,
+            pathPrefix: '',
+            origin,
+          },
+        ],
       }
     }
-    const mapped =
-      (await this.repos.siteHosts.find(host)) ?? (await this.repos.siteHosts.find(host.replace(/:\d+$/, '')))
-    if (!mapped) return { missing: `No docs site at ${host}` }
-    const project = await this.repos.projects.findById(mapped.project_id)
-    if (!project) return { missing: `No docs site at ${host}` }
-    if (!project.live_deployment_id)
-      return { missing: `No live deployment at ${host}`, noLiveDeployment: true }
-    return {
-      target: {
-        projectId: project.id,
-        slug: project.slug,
-        deploymentId: project.live_deployment_id,
+    // A custom domain: only mounts proven in DNS, read from the database (no DNS lookup here).
+    const hostname = hostnameOf(host)
+    const mounts = await this.repos.domains.servingMounts(hostname)
+    const targets: SiteTarget[] = []
+    for (const mount of mounts) {
+      if (!mount.liveDeploymentId) continue
+      targets.push({
+        projectId: mount.projectId,
+        slug: mount.slug,
+        deploymentId: mount.liveDeploymentId,
         preview: false,
-        pathPrefix: mapped.path_prefix.replace(/\/+$/, ''),
-        origin: `https://${host}`,
-      },
+        pathPrefix: mount.pathPrefix,
+        origin: `https://${hostname}`,
+      })
     }
+    if (targets.length > 0) return { targets }
+    if (mounts.length > 0) return { missing: `No live deployment at ${host}`, noLiveDeployment: true }
+    return { missing: `No docs site at ${host}` }
   }
 }

@@ -27,7 +27,7 @@ import type { SiteFileEntry, SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
 import { missingSitePage } from './missing-site.js'
-import { HostResolver, type SiteTarget } from './resolve-host.js'
+import { HostResolver, pickTarget, type SiteTarget } from './resolve-host.js'
 import { disallowedPaths, pageUrlPath, renderRobots, renderSitemap } from './sitemap.js'
 
 /** Files bigger than this are streamed from the blob store instead of cached in memory. */
@@ -105,7 +105,8 @@ export class SiteServer {
   /** Node request handler; never throws (an unexpected failure is a plain 500 without details). */
   handle = (request: IncomingMessage, response: ServerResponse): void => {
     if (request.method === 'GET' || request.method === 'HEAD') {
-      const site = this.hosts.peek(request.headers.host ?? '')
+      const targets = this.hosts.peek(request.headers.host ?? '')
+      const site = targets && pickTarget(targets, request.url ?? '/')
       if (site) {
         const prepared = this.#prepared.get(preparedKey(site, request))
         if (prepared) {
@@ -133,19 +134,20 @@ export class SiteServer {
     const host = (request.headers.host ?? '').toLowerCase()
     const lookup = await this.hosts.resolve(host)
     if ('missing' in lookup) return this.#hostMissing(request, response, lookup)
-    const site = lookup.target
+    const url = parseSiteUrl(request.url ?? '/')
+    if ('invalid' in url) return this.#text(response, 400, `${url.invalid}\n`)
+    const { query } = url
+    let path = url.path
+    // A custom domain may mount several projects under different prefixes: the longest that holds the path.
+    const site = pickTarget(lookup.targets, path)
+    if (!site) return this.#hostMissing(request, response, { missing: `No docs site at ${host}${path}` })
     if (site.preview) response.setHeader('x-robots-tag', 'noindex')
     const manifest = await this.#manifest(site.deploymentId)
     if (!manifest)
       return this.#text(response, 404, 'This deployment has no files\n', { 'cache-control': 'no-store' })
 
-    const url = parseSiteUrl(request.url ?? '/')
-    if ('invalid' in url) return this.#text(response, 400, `${url.invalid}\n`)
-    const { query } = url
-    let path = url.path
     if (site.pathPrefix) {
       if (path === site.pathPrefix) return this.#redirect(response, `${site.pathPrefix}/${query}`)
-      if (!path.startsWith(`${site.pathPrefix}/`)) return this.#notFound(request, response, site, manifest)
       path = path.slice(site.pathPrefix.length)
     }
     const base = `${site.origin}${site.pathPrefix}`

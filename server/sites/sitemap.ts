@@ -2,14 +2,12 @@
  * Files that need the request's host: `sitemap.xml` (absolute URLs of every indexable page) and
  * `robots.txt` (the compiler's rules, moved under the mount path, plus the `Sitemap:` line).
  */
+import escapeHtml from 'escape-html'
 import type { RedirectMatcher } from '../../compiler/serving/redirects.js'
 import type { SiteManifest } from '../builds/site-manifest.js'
 
-const escapeXml = (text: string): string =>
-  text.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char] ?? char,
-  )
+// The HTML escaper's five entities (`&#39;` for `'`) are XML's too.
+const escapeXml = escapeHtml
 
 /** `guide/setup/index.html` → `guide/setup/`, `index.html` → ``; other files are not pages. */
 export function pageUrlPath(path: string): string | undefined {

@@ -148,6 +148,33 @@ test('the built site works in a real browser and passes axe', {
     assert.equal(await page.textContent('h1'), 'Deploy')
   })
 
+  await t.test('page actions copy the Markdown export and send assistants the page URL', async () => {
+    await page.goto(`${origin}/guide/setup/`)
+    const claude = await page.getAttribute('.d-contextual [data-assistant*="claude"]', 'href')
+    const prompt = `Read ${origin}/guide/setup.md so I can ask questions about it.`
+    assert.equal(claude, `https://claude.ai/new?q=${encodeURIComponent(prompt)}`)
+    await page.click('.d-contextual [data-copy-markdown]')
+    await page.waitForSelector('.d-contextual [data-copy-markdown][data-copied]')
+    assert.equal(await page.textContent('.d-contextual [data-copy-markdown] span'), 'Copied')
+    const markdown = await (await fetch(`${origin}/guide/setup.md`)).text()
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), markdown)
+  })
+
+  await t.test('the table of contents marks the heading being read', async () => {
+    // A short window, so the page scrolls far enough to bring the second heading under the header.
+    await page.setViewportSize({ width: 1280, height: 400 })
+    await page.goto(`${origin}/guide/setup/`)
+    await page.evaluate(() =>
+      window.scrollBy(
+        0,
+        (document.getElementById('check-the-result')?.getBoundingClientRect().top ?? 0) - 100,
+      ),
+    )
+    await page.waitForSelector('.d-toc-nav a[href="#check-the-result"][aria-current="true"]')
+    assert.equal(await page.locator('.d-toc-nav a[aria-current]').count(), 1)
+    await page.setViewportSize({ width: 1280, height: 860 })
+  })
+
   await t.test('on a phone the sidebar is a drawer behind the menu button', async () => {
     await page.setViewportSize({ width: 390, height: 844 })
     // Reduced motion turns the drawer's slide off, so the screenshot shows where it settles.

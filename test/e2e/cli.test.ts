@@ -73,6 +73,13 @@ async function api<T>(method: string, path: string, token: string, body?: unknow
   return (await response.json()) as T
 }
 
+/** A deploy key for the project `slug`, made with the signed-in session. */
+async function newDeployKey(slug: string, name: string): Promise<string> {
+  const token = await sessionToken()
+  const project = await api<{ id: string }>('GET', `/projects/slug/${slug}`, token)
+  return (await api<{ token: string }>('POST', `/projects/${project.id}/deploy-keys`, token, { name })).token
+}
+
 async function login(email: string): Promise<CliRun> {
   const { authorizeUrl, done } = await startLogin(['--port', String(await freePort())], env())
   await signInThroughBrowser(authorizeUrl, email)
@@ -152,6 +159,12 @@ test('push a fixture site with a big asset, then a one-page edit uploads one fil
   // Bigger than one 4 MB batch: it goes up through the chunk endpoint.
   await mkdir(join(site, 'assets'))
   await writeFile(join(site, 'assets', 'demo.mp4'), Buffer.alloc(5_500_000, 7))
+  // A site publishes the files its pages use: the home page shows the video.
+  const homePage = join(site, 'index.mdx')
+  await writeFile(
+    homePage,
+    `${await readFile(homePage, 'utf8')}\n\n<video src="/assets/demo.mp4" controls />\n`,
+  )
   const first = await runCli(['push', site, '--message', 'First deploy'], { env: env() })
   assert.equal(first.code, 0, first.stderr)
   assert.match(first.stdout, new RegExp(`Live at http://e2e-fixture\\.localhost:${server.port}/`))
@@ -213,15 +226,7 @@ test('push a corpus site: strict validation first, then live once the author fix
 test('a push interrupted during upload leaves the live site as it was', async (t) => {
   const site = join(work, 'site-e2e-fixture')
   const token = await sessionToken()
-  const project = await api<{ id: string }>('GET', '/projects/slug/e2e-fixture', token)
-  const { token: deployKey } = await api<{ token: string }>(
-    'POST',
-    `/projects/${project.id}/deploy-keys`,
-    token,
-    {
-      name: 'interrupted',
-    },
-  )
+  const deployKey = await newDeployKey('e2e-fixture', 'interrupted')
   const before = await (await server.fetchSite('e2e-fixture', '/')).text()
   await writeFile(join(site, 'index.mdx'), '---\ntitle: Interrupted\n---\n\nThis text must never go live.\n')
   await writeFile(join(site, 'assets', 'second.mp4'), Buffer.alloc(6_000_000, 9))
@@ -283,13 +288,7 @@ test('a push interrupted during upload leaves the live site as it was', async (t
 
 test('push with a deploy key from the environment, as CI would', async () => {
   const token = await sessionToken()
-  const project = await api<{ id: string }>('GET', '/projects/slug/e2e-fixture', token)
-  const { token: deployKey } = await api<{ token: string }>(
-    'POST',
-    `/projects/${project.id}/deploy-keys`,
-    token,
-    { name: 'CI' },
-  )
+  const deployKey = await newDeployKey('e2e-fixture', 'CI')
   const site = join(work, 'site-e2e-fixture')
   const ciEnv = env({
     DOCSCTL_CONFIG_DIR: join(work, 'ci-has-no-session'),

@@ -8,26 +8,15 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { request } from 'node:http'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { promisify } from 'node:util'
+import getPort from 'get-port'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { fixtureSite, manifestOf, multipartBody, sha256 } from '../server/helper.js'
 
 const serverMain = fromPackageRoot('dist', 'server', 'main.js')
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
 
 interface HttpResult {
   status: number
@@ -79,7 +68,7 @@ function http(
 test('docs-server end to end over real sockets', async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'docs-e2e-'))
   t.after(() => rm(dataDir, { recursive: true, force: true }))
-  const port = await freePort()
+  const port = await getPort({ host: '127.0.0.1' })
   const settings = [
     '--data-dir',
     dataDir,

@@ -7,6 +7,7 @@ import Fastify from 'fastify'
 import { buildApp, docsApp } from '../../server/app.js'
 import { openDatabase } from '../../server/db/index.js'
 import {
+  appWithProject,
   bearer,
   createProject,
   deploy,
@@ -36,9 +37,7 @@ test('docsApp registers into any Fastify instance and shares its decorators and 
 })
 
 test('a build reads the project’s analytics settings through the repository', async (t) => {
-  const app = await testApp(t)
-  const token = await signIn(app)
-  const project = await createProject(app, token, 'acme')
+  const { app, token, project } = await appWithProject(t, 'acme')
   const saved = await app.inject({
     method: 'PUT',
     url: `/projects/${project.id}/analytics`,
@@ -119,9 +118,7 @@ for (const engine of engines) {
 
 test('SQLite’s database, WAL and shared-memory files are 0600', async (t) => {
   const engine: Engine = 'sqlite'
-  const app = await testApp(t, engine)
-  const token = await signIn(app)
-  await createProject(app, token, 'written')
+  const { app } = await appWithProject(t, 'written', engine)
   for (const file of ['docs.sqlite', 'docs.sqlite-wal', 'docs.sqlite-shm']) {
     assert.equal(await modeOf(join(app.config.dataDir, file)), 0o600, file)
   }

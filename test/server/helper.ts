@@ -13,13 +13,15 @@ import pg from 'pg'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { buildApp } from '../../server/app.js'
 import { defaultConfig, type ServerConfig } from '../../server/config.js'
+import { assertTierAllows, unitTier } from '../tier.js'
 
 export type Engine = 'sqlite' | 'postgres'
-export const engines: Engine[] = ['sqlite', 'postgres']
+export const engines: Engine[] = unitTier ? ['sqlite'] : ['sqlite', 'postgres']
 export const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
 /** A fresh PostgreSQL schema for one test; dropped in `t.after`. */
 export async function freshSchema(t: Pick<TestContext, 'after'>): Promise<string> {
+  assertTierAllows('PostgreSQL')
   const schema = `t_${randomBytes(6).toString('hex')}`
   const client = new pg.Client({ connectionString: postgresUrl })
   await client.connect()
@@ -62,6 +64,19 @@ export async function signIn(app: FastifyInstance, email = 'ada@example.com'): P
   const user = await app.repos.users.findOrCreate(email)
   const { token } = await app.repos.accessTokens.issue(user.id, 3600)
   return token
+}
+
+/** An app with a signed-in user who owns one project: where most API tests start. */
+export async function appWithProject(
+  t: Pick<TestContext, 'after'>,
+  slug: string,
+  engine: Engine = 'sqlite',
+  overrides: Partial<ServerConfig> = {},
+) {
+  const app = await testApp(t, engine, overrides)
+  const token = await signIn(app)
+  const project = await createProject(app, token, slug)
+  return { app, token, project }
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
@@ -126,24 +141,27 @@ export async function createProject(
 }
 
 /**
- * Create a deployment, upload what the server lacks in one batch, finalize. Returns the finalize
- * response, the hashes that were uploaded, and the deployment id.
+ * Create a deployment (with `fields` beside the manifest) and upload what the server lacks in one
+ * batch. Returns the created deployment, the hashes the server asked for and the paths uploaded.
  */
-export async function deploy(
+export async function createAndUpload(
   app: FastifyInstance,
   token: string,
   slug: string,
   files: Map<string, Uint8Array>,
-  options: { promote?: boolean; waitSeconds?: number } = {},
+  fields: Record<string, unknown> = { branch: 'main', commitMessage: 'test' },
 ) {
   const created = await app.inject({
     method: 'POST',
     url: `/projects/slug/${slug}/deployments`,
     headers: bearer(token),
-    payload: { branch: 'main', commitMessage: 'test', files: manifestOf(files) },
+    payload: { ...fields, files: manifestOf(files) },
   })
   if (created.statusCode !== 201) throw new Error(`create deployment: ${created.statusCode} ${created.body}`)
-  const { deployment, missing } = created.json() as { deployment: { id: string }; missing: string[] }
+  const { deployment, missing } = created.json() as {
+    deployment: { id: string } & Record<string, unknown>
+    missing: string[]
+  }
   const wanted = new Set(missing)
   const parts = [...files]
     .filter(([, bytes]) => wanted.delete(sha256(bytes)))
@@ -158,11 +176,26 @@ export async function deploy(
     })
     if (uploaded.statusCode !== 200) throw new Error(`upload: ${uploaded.statusCode} ${uploaded.body}`)
   }
+  return { deployment, missing, uploadedPaths: parts.map((part) => part.name) }
+}
+
+/**
+ * Create a deployment, upload what the server lacks in one batch, finalize. Returns the finalize
+ * response, the hashes that were uploaded, and the deployment id.
+ */
+export async function deploy(
+  app: FastifyInstance,
+  token: string,
+  slug: string,
+  files: Map<string, Uint8Array>,
+  options: { promote?: boolean; waitSeconds?: number } = {},
+) {
+  const { deployment, missing, uploadedPaths } = await createAndUpload(app, token, slug, files)
   const finalized = await app.inject({
     method: 'POST',
     url: `/projects/slug/${slug}/deployments/${deployment.id}/finalize`,
     headers: bearer(token),
     payload: { promote: options.promote ?? true, waitSeconds: options.waitSeconds ?? 60 },
   })
-  return { id: deployment.id, missing, uploadedPaths: parts.map((part) => part.name), finalized }
+  return { id: deployment.id, missing, uploadedPaths, finalized }
 }

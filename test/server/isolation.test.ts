@@ -9,7 +9,10 @@ import { randomBytes } from 'node:crypto'
 import { type TestContext, test } from 'node:test'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { hashToken } from '../../server/auth/tokens.js'
+import { defaultConfig } from '../../server/config.js'
+import { markVerified } from './domains/dns-server.js'
 import {
+  appWithProject,
   bearer,
   createProject,
   deploy,
@@ -20,7 +23,6 @@ import {
   multipartBody,
   sha256,
   signIn,
-  testApp,
 } from './helper.js'
 
 const actors = [
@@ -67,6 +69,17 @@ interface RouteCase {
   request: (world: World) => Promise<Request>
 }
 
+/** A row for a route without path parameters: every actor calls the path itself. */
+function fixedRoute(
+  method: RouteCase['method'],
+  path: string,
+  access: Access,
+  ok: number,
+  payload?: object,
+): RouteCase {
+  return { method, path, access, ok, request: async () => (payload ? { url: path, payload } : { url: path }) }
+}
+
 async function newDeployment(
   world: World,
   files: { path: string; sha256: string; size: number }[],
@@ -81,12 +94,24 @@ async function newDeployment(
   return response.json().deployment.id
 }
 
+/** A fresh domain of the owner's project, with a host name no other cell uses. */
+async function newDomain(world: World): Promise<string> {
+  world.counter += 1
+  const row = await world.app.repos.domains.create({
+    projectId: world.project.id,
+    hostname: `docs-${world.counter}.example.test`,
+    pathPrefix: '',
+  })
+  assert.ok(row)
+  return row.id
+}
+
 const deploymentsOf = (world: World) => `/projects/slug/${world.project.slug}/deployments`
 const fileBytes = Buffer.from('hello isolation\n')
 const fileEntry = { path: 'notes.txt', sha256: sha256(fileBytes), size: fileBytes.length }
 
 const routes: RouteCase[] = [
-  { method: 'GET', path: '/health', access: 'anyone', ok: 200, request: async () => ({ url: '/health' }) },
+  fixedRoute('GET', '/health', 'anyone', 200),
   {
     method: 'GET',
     path: '/schemas/{name}',
@@ -94,55 +119,13 @@ const routes: RouteCase[] = [
     ok: 200,
     request: async () => ({ url: '/schemas/docs.schema.json' }),
   },
-  {
-    method: 'GET',
-    path: '/.well-known/oauth-authorization-server',
-    access: 'anyone',
-    ok: 200,
-    request: async () => ({ url: '/.well-known/oauth-authorization-server' }),
-  },
+  fixedRoute('GET', '/.well-known/oauth-authorization-server', 'anyone', 200),
   // The sign-in flow itself: a bearer token neither helps nor hurts.
-  {
-    method: 'GET',
-    path: '/oauth/authorize',
-    access: 'anyone',
-    ok: 400,
-    request: async () => ({ url: '/oauth/authorize' }),
-  },
-  {
-    method: 'GET',
-    path: '/oauth/callback',
-    access: 'anyone',
-    ok: 400,
-    request: async () => ({ url: '/oauth/callback' }),
-  },
-  {
-    method: 'GET',
-    path: '/oauth/sign-in',
-    access: 'anyone',
-    ok: 400,
-    request: async () => ({ url: '/oauth/sign-in' }),
-  },
-  {
-    method: 'POST',
-    path: '/oauth/sign-in',
-    access: 'anyone',
-    ok: 400,
-    request: async () => ({
-      url: '/oauth/sign-in',
-      payload: { request: 'unknown', csrf: 'x', email: 'a@b.co' },
-    }),
-  },
-  {
-    method: 'POST',
-    path: '/oauth/token',
-    access: 'anyone',
-    ok: 400,
-    request: async () => ({
-      url: '/oauth/token',
-      payload: { grant_type: 'refresh_token', refresh_token: 'dsr_x' },
-    }),
-  },
+  fixedRoute('GET', '/oauth/authorize', 'anyone', 400),
+  fixedRoute('GET', '/oauth/callback', 'anyone', 400),
+  fixedRoute('GET', '/oauth/sign-in', 'anyone', 400),
+  fixedRoute('POST', '/oauth/sign-in', 'anyone', 400, { request: 'unknown', csrf: 'x', email: 'a@b.co' }),
+  fixedRoute('POST', '/oauth/token', 'anyone', 400, { grant_type: 'refresh_token', refresh_token: 'dsr_x' }),
   {
     method: 'POST',
     path: '/oauth/revoke',
@@ -151,13 +134,7 @@ const routes: RouteCase[] = [
     request: async () => ({ url: '/oauth/revoke', payload: { token: 'dsr_unknown' } }),
   },
   { method: 'GET', path: '/me', access: 'user', ok: 200, request: async () => ({ url: '/me' }) },
-  {
-    method: 'GET',
-    path: '/projects/',
-    access: 'user',
-    ok: 200,
-    request: async () => ({ url: '/projects/' }),
-  },
+  fixedRoute('GET', '/projects/', 'user', 200),
   {
     method: 'POST',
     path: '/projects/',
@@ -235,6 +212,65 @@ const routes: RouteCase[] = [
     request: async (world) => {
       const { deployKey } = await world.app.repos.deployKeys.create(world.project.id, 'to revoke')
       return { url: `/projects/${world.project.id}/deploy-keys/${deployKey.id}` }
+    },
+  },
+  {
+    method: 'GET',
+    path: '/projects/{projectId}/domains',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({ url: `/projects/${world.project.id}/domains` }),
+  },
+  {
+    method: 'POST',
+    path: '/projects/{projectId}/domains',
+    access: 'project (user only)',
+    ok: 201,
+    request: async (world) => {
+      world.counter += 1
+      return {
+        url: `/projects/${world.project.id}/domains`,
+        payload: { hostname: `new-${world.counter}.example.test`, pathPrefix: '/docs' },
+      }
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/projects/{projectId}/domains/{domainId}',
+    access: 'project (user only)',
+    ok: 204,
+    request: async (world) => ({ url: `/projects/${world.project.id}/domains/${await newDomain(world)}` }),
+  },
+  {
+    method: 'GET',
+    path: '/projects/{projectId}/domains/{domainId}/verification',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({
+      url: `/projects/${world.project.id}/domains/${await newDomain(world)}/verification`,
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/projects/{projectId}/domains/{domainId}/verify',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({
+      url: `/projects/${world.project.id}/domains/${await newDomain(world)}/verify`,
+    }),
+  },
+  // Caddy's on-demand TLS question: public, and the same answer for everyone.
+  {
+    method: 'GET',
+    path: '/tls/ask',
+    access: 'anyone',
+    ok: 200,
+    request: async (world) => {
+      const id = await newDomain(world)
+      const row = await world.app.repos.domains.findById(id)
+      assert.ok(row)
+      await markVerified(world.app.repos, row)
+      return { url: `/tls/ask?domain=${row.hostname}` }
     },
   },
   {
@@ -338,9 +374,16 @@ async function credentials(
 
 async function runMatrix(t: TestContext, engine: Engine) {
   // Hundreds of requests from one address in a few seconds: lift the API-wide limit for this test.
-  const app = await testApp(t, engine, { rateLimitPerMinute: 1_000_000 })
-  const owner = await signIn(app, 'ada@example.com')
-  const project = await createProject(app, owner, 'adas-docs')
+  // Domain checks ask a closed loopback port: refused at once, so `verify` answers without the network.
+  const domains = { ...defaultConfig().domains, dnsResolver: '127.0.0.1:9', dnsTimeoutMs: 200 }
+  const {
+    app,
+    token: owner,
+    project,
+  } = await appWithProject(t, 'adas-docs', engine, {
+    rateLimitPerMinute: 1_000_000,
+    domains,
+  })
   const site = await fixtureSite('minimal')
   const ready = await deploy(app, owner, project.slug, site, { promote: false })
   assert.equal(ready.finalized.statusCode, 200, ready.finalized.body)

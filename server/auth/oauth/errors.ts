@@ -16,9 +16,14 @@ export type OAuthErrorCode =
 
 export class OAuthError extends Error {
   readonly code: OAuthErrorCode
-  readonly statusCode: number
+  /** 401 for a client that failed to authenticate (RFC 6749 §5.2), 400 for everything else. */
+  readonly statusCode: 400 | 401
 
-  constructor(code: OAuthErrorCode, description: string, statusCode = code === 'invalid_client' ? 401 : 400) {
+  constructor(
+    code: OAuthErrorCode,
+    description: string,
+    statusCode: 400 | 401 = code === 'invalid_client' ? 401 : 400,
+  ) {
     super(description)
     this.name = 'OAuthError'
     this.code = code

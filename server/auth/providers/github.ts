@@ -3,13 +3,8 @@
  * user's address comes from the REST API: the primary email, and only when GitHub has verified it.
  */
 import { createPkcePair } from '../../../lib/pkce.js'
-import {
-  type Identity,
-  isEmailAddress,
-  SignInFailed,
-  type UpstreamIdentityProvider,
-  type UpstreamRedirect,
-} from './types.js'
+import type { Identity, UpstreamIdentityProvider, UpstreamRedirect } from './types.js'
+import { SignInFailed, verifiedIdentity } from './types.js'
 
 export interface GitHubProviderOptions {
   clientId: string
@@ -92,20 +87,16 @@ export class GitHubProvider implements UpstreamIdentityProvider {
     const profile = await this.#fetchJson(`${this.#apiUrl}/user`, { headers })
     const emails = await this.#fetchJson(`${this.#apiUrl}/user/emails`, { headers })
     const primary = (Array.isArray(emails) ? (emails as GitHubEmail[]) : []).find((entry) => entry.primary)
-    if (!primary || !isEmailAddress(primary.email))
-      throw new SignInFailed('Your GitHub account has no primary email address')
-    if (!primary.verified) {
-      throw new SignInFailed(
-        `GitHub has not verified your primary email ${primary.email}; verify it and sign in again`,
-      )
-    }
     const name =
       typeof profile.name === 'string' && profile.name
         ? profile.name
         : typeof profile.login === 'string'
           ? profile.login
           : null
-    return { email: primary.email.toLowerCase(), name }
+    return verifiedIdentity(primary?.email, primary?.verified === true, name, {
+      missing: 'Your GitHub account has no primary email address',
+      unverified: `GitHub has not verified your primary email ${primary?.email}; verify it and sign in again`,
+    })
   }
 
   async #fetchJson(url: string, init: RequestInit): Promise<Record<string, unknown>> {

@@ -7,9 +7,7 @@
  * pending sign-in and also set as a SameSite=Strict cookie, so only the browser that loaded this page
  * can submit it.
  */
-
-const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
+import escapeHtml from 'escape-html'
 
 /** Inline styles only, so the page works under a `default-src 'none'` policy. */
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:26rem;margin:12vh auto;padding:0 1.5rem;color:#111}

@@ -4,13 +4,8 @@
  * nonce; it accepts only an email the issuer marks as verified.
  */
 import * as oidc from 'openid-client'
-import {
-  type Identity,
-  isEmailAddress,
-  SignInFailed,
-  type UpstreamIdentityProvider,
-  type UpstreamRedirect,
-} from './types.js'
+import type { Identity, UpstreamIdentityProvider, UpstreamRedirect } from './types.js'
+import { SignInFailed, verifiedIdentity } from './types.js'
 
 export interface OidcProviderOptions {
   issuer: string
@@ -107,10 +102,10 @@ export class OidcProvider implements UpstreamIdentityProvider {
         name = name ?? (typeof info.name === 'string' ? info.name : null)
       }
     }
-    if (!email || !isEmailAddress(email))
-      throw new SignInFailed(`${this.label} did not share an email address`)
-    if (!verified) throw new SignInFailed(`${this.label} has not verified the email address ${email}`)
-    return { email: email.toLowerCase(), name }
+    return verifiedIdentity(email, verified, name, {
+      missing: `${this.label} did not share an email address`,
+      unverified: `${this.label} has not verified the email address ${email}`,
+    })
   }
 }
 

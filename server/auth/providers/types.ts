@@ -45,6 +45,18 @@ export class SignInFailed extends Error {
   }
 }
 
+/** The identity for an address the provider has verified; a missing or unverified one is refused. */
+export function verifiedIdentity(
+  email: string | undefined,
+  verified: boolean,
+  name: string | null,
+  refusal: { missing: string; unverified: string },
+): Identity {
+  if (!email || !isEmailAddress(email)) throw new SignInFailed(refusal.missing)
+  if (!verified) throw new SignInFailed(refusal.unverified)
+  return { email: email.toLowerCase(), name }
+}
+
 /** Loose but sufficient: something@host.tld without spaces, at most 254 characters (RFC 5321). */
 export const isEmailAddress = (value: string): boolean =>
   value.length <= 254 && /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/.test(value)

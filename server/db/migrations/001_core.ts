@@ -1,5 +1,6 @@
 /** The server's core tables: users, sessions, projects, deployments and their files, keys, hosts. */
 import type { Kysely } from 'kysely'
+import { createProjectRowsTable, deletedWith } from './columns.js'
 
 // Migrations take Kysely<unknown>: they must not depend on today's row types.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -15,7 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('access_tokens')
     .addColumn('id', 'text', (column) => column.primaryKey())
     .addColumn('token_hash', 'text', (column) => column.notNull().unique())
-    .addColumn('user_id', 'text', (column) => column.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'text', deletedWith('users'))
     .addColumn('expires_at', 'text', (column) => column.notNull())
     .addColumn('created_at', 'text', (column) => column.notNull())
     .addColumn('family_id', 'text')
@@ -36,12 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute()
   await db.schema.createIndex('projects_owner_id').on('projects').column('owner_id').execute()
 
-  await db.schema
-    .createTable('deployments')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', (column) =>
-      column.notNull().references('projects.id').onDelete('cascade'),
-    )
+  await createProjectRowsTable(db, 'deployments')
     .addColumn('status', 'text', (column) => column.notNull())
     .addColumn('branch', 'text', (column) => column.notNull())
     .addColumn('commit_message', 'text')
@@ -65,9 +61,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('deployment_files')
-    .addColumn('deployment_id', 'text', (column) =>
-      column.notNull().references('deployments.id').onDelete('cascade'),
-    )
+    .addColumn('deployment_id', 'text', deletedWith('deployments'))
     .addColumn('path', 'text', (column) => column.notNull())
     .addColumn('sha256', 'text', (column) => column.notNull())
     .addColumn('size', 'bigint', (column) => column.notNull())
@@ -83,12 +77,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (column) => column.notNull())
     .execute()
 
-  await db.schema
-    .createTable('deploy_keys')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', (column) =>
-      column.notNull().references('projects.id').onDelete('cascade'),
-    )
+  await createProjectRowsTable(db, 'deploy_keys')
     .addColumn('name', 'text', (column) => column.notNull())
     .addColumn('token_hash', 'text', (column) => column.notNull().unique())
     .addColumn('prefix', 'text', (column) => column.notNull())
@@ -98,12 +87,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute()
   await db.schema.createIndex('deploy_keys_project_id').on('deploy_keys').column('project_id').execute()
 
+  await createSiteHostsTable(db)
+}
+
+/** `site_hosts` as this migration made it; 005 replaces it and makes it again on the way down. */
+export async function createSiteHostsTable(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('site_hosts')
     .addColumn('host', 'text', (column) => column.primaryKey())
-    .addColumn('project_id', 'text', (column) =>
-      column.notNull().references('projects.id').onDelete('cascade'),
-    )
+    .addColumn('project_id', 'text', deletedWith('projects'))
     .addColumn('path_prefix', 'text', (column) => column.notNull().defaultTo(''))
     .addColumn('created_at', 'text', (column) => column.notNull())
     .execute()

@@ -6,6 +6,7 @@
  *   sign-in's chain together so that a replayed old token revokes all of it.
  */
 import type { Kysely } from 'kysely'
+import { deletedWith } from './columns.js'
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -27,7 +28,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('oauth_codes')
     .addColumn('id', 'text', (column) => column.primaryKey())
     .addColumn('code_hash', 'text', (column) => column.notNull().unique())
-    .addColumn('user_id', 'text', (column) => column.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'text', deletedWith('users'))
     .addColumn('client_id', 'text', (column) => column.notNull())
     .addColumn('redirect_uri', 'text', (column) => column.notNull())
     .addColumn('code_challenge', 'text', (column) => column.notNull())
@@ -42,7 +43,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (column) => column.primaryKey())
     .addColumn('token_hash', 'text', (column) => column.notNull().unique())
     .addColumn('family_id', 'text', (column) => column.notNull())
-    .addColumn('user_id', 'text', (column) => column.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'text', deletedWith('users'))
     .addColumn('client_id', 'text', (column) => column.notNull())
     .addColumn('rotated_at', 'text')
     .addColumn('revoked_at', 'text')

@@ -1,31 +1,14 @@
 /**
  * Per-project analytics settings (one provider today: PostHog). A public project key and its host
- * are all a built site needs; nothing secret is stored here.
+ * are all a built site needs; nothing secret is stored here. Row type: ProjectAnalyticsTable.
  */
 import type { Kysely } from 'kysely'
-
-export interface ProjectAnalyticsTable {
-  project_id: string
-  provider: 'posthog'
-  /** The provider's public project key (phc_…), published in every page of the site. */
-  public_key: string
-  host: string
-  created_at: string
-  updated_at: string
-}
-
-declare module '../schema.js' {
-  interface Database {
-    project_analytics: ProjectAnalyticsTable
-  }
-}
+import { deletedWith } from './columns.js'
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('project_analytics')
-    .addColumn('project_id', 'text', (column) =>
-      column.notNull().references('projects.id').onDelete('cascade'),
-    )
+    .addColumn('project_id', 'text', deletedWith('projects'))
     .addColumn('provider', 'text', (column) => column.notNull())
     .addColumn('public_key', 'text', (column) => column.notNull())
     .addColumn('host', 'text', (column) => column.notNull())

@@ -7,12 +7,14 @@ import * as core from './001_core.js'
 import * as oauth from './002_oauth.js'
 import * as analytics from './003_analytics.js'
 import * as previewTokens from './004_preview_tokens.js'
+import * as domains from './005_domains.js'
 
 export const migrations: Record<string, Migration> = {
   '001_core': core,
   '002_oauth': oauth,
   '003_analytics': analytics,
   '004_preview_tokens': previewTokens,
+  '005_domains': domains,
 }
 
 export class StaticMigrationProvider implements MigrationProvider {

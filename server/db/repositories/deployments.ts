@@ -18,6 +18,8 @@ function* chunks<T>(items: readonly T[]): Generator<T[]> {
   for (let start = 0; start < items.length; start += chunkSize) yield items.slice(start, start + chunkSize)
 }
 
+export const INTERRUPTED_BY_RESTART = 'The build was interrupted by a server restart; push again'
+
 /** Page cursors are opaque to clients: base64url of the last row's (created_at, id). */
 export const encodeCursor = (row: Pick<DeploymentRow, 'created_at' | 'id'>): string =>
   Buffer.from(JSON.stringify([row.created_at, row.id])).toString('base64url')
@@ -273,13 +275,74 @@ export function deploymentsRepository(db: Kysely<Database>) {
         .limit(1)
         .executeTakeFirst(),
 
+    /** Deployments created since `since` (ISO) by a project or by every project of an owner. */
+    async usageSince(
+      scope: { projectId: string } | { ownerId: string },
+      since: string,
+    ): Promise<{ deployments: number; files: number; bytes: number }> {
+      let query = db
+        .selectFrom('deployments')
+        .innerJoin('projects', 'projects.id', 'deployments.project_id')
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as('deployments'),
+          eb.fn.sum<number | string | null>('deployments.file_count').as('files'),
+          eb.fn.sum<number | string | null>('deployments.total_bytes').as('bytes'),
+        ])
+        .where('deployments.created_at', '>=', since)
+      query =
+        'projectId' in scope
+          ? query.where('deployments.project_id', '=', scope.projectId)
+          : query.where('projects.owner_id', '=', scope.ownerId)
+      const row = await query.executeTakeFirst()
+      // PostgreSQL answers counts and sums of bigints as strings.
+      return {
+        deployments: Number(row?.deployments ?? 0),
+        files: Number(row?.files ?? 0),
+        bytes: Number(row?.bytes ?? 0),
+      }
+    },
+
+    /**
+     * Deployments still `uploading` that were created before `before`: failed with the reason, so a
+     * push abandoned mid-upload stops holding its place. Returns their ids (chunk files are keyed by id).
+     */
+    async expireAbandonedUploads(before: string, reason: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('deployments')
+        .select('id')
+        .where('status', '=', 'uploading')
+        .where('created_at', '<', before)
+        .execute()
+      const expired: string[] = []
+      for (const { id } of rows) {
+        const result = await db
+          .updateTable('deployments')
+          .set({
+            status: 'failed',
+            error: reason,
+            diagnostics: JSON.stringify([
+              { severity: 'error', file: '', rule: 'upload-expired', message: reason },
+            ]),
+            updated_at: nowIso(),
+          })
+          .where('id', '=', id)
+          .where('status', '=', 'uploading')
+          .executeTakeFirst()
+        if (Number(result.numUpdatedRows) === 1) expired.push(id)
+      }
+      return expired
+    },
+
     /** Builds left `building` by a server that stopped mid-build are marked failed at start. */
     async failInterrupted(): Promise<number> {
       const result = await db
         .updateTable('deployments')
         .set({
           status: 'failed',
-          error: 'The server stopped during this build; push again',
+          error: INTERRUPTED_BY_RESTART,
+          diagnostics: JSON.stringify([
+            { severity: 'error', file: '', rule: 'build-interrupted', message: INTERRUPTED_BY_RESTART },
+          ]),
           updated_at: nowIso(),
         })
         .where('status', '=', 'building')

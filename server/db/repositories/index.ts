@@ -5,7 +5,9 @@ import { accessTokensRepository } from './access-tokens.js'
 import { analyticsRepository } from './analytics.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
-import { projectsRepository, siteHostsRepository } from './projects.js'
+import { domainsRepository } from './domains.js'
+import { healthRepository } from './health.js'
+import { projectsRepository } from './projects.js'
 import { signInsRepository } from './sign-ins.js'
 import { usersRepository } from './users.js'
 
@@ -15,10 +17,11 @@ export function createRepositories(db: Kysely<Database>) {
     accessTokens: accessTokensRepository(db),
     signIns: signInsRepository(db),
     projects: projectsRepository(db),
-    siteHosts: siteHostsRepository(db),
     deployments: deploymentsRepository(db),
     deployKeys: deployKeysRepository(db),
     analytics: analyticsRepository(db),
+    health: healthRepository(db),
+    domains: domainsRepository(db),
   }
 }
 

@@ -103,27 +103,3 @@ export function projectsRepository(db: Kysely<Database>) {
     },
   }
 }
-
-export function siteHostsRepository(db: Kysely<Database>) {
-  return {
-    /** The custom-domain lookup: a verified host mapped to its project and mount path. */
-    find: (host: string) =>
-      db.selectFrom('site_hosts').selectAll().where('host', '=', host.toLowerCase()).executeTakeFirst(),
-
-    async add(host: string, projectId: string, pathPrefix = ''): Promise<void> {
-      await db
-        .insertInto('site_hosts')
-        .values({
-          host: host.toLowerCase(),
-          project_id: projectId,
-          path_prefix: pathPrefix,
-          created_at: nowIso(),
-        })
-        .execute()
-    },
-
-    async remove(host: string): Promise<void> {
-      await db.deleteFrom('site_hosts').where('host', '=', host.toLowerCase()).execute()
-    },
-  }
-}

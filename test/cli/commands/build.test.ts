@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fromPackageRoot } from '../../../compiler/assets.js'
+import { builtBinary, needs } from '../../tier.js'
 
-const cli = fromPackageRoot('dist', 'cli', 'main.js')
 const fixture = fromPackageRoot('test', 'compiler', 'build', 'fixtures', 'shell-site')
 
 function workspace(t: { after: (fn: () => void) => void }): string {
@@ -17,7 +17,7 @@ function workspace(t: { after: (fn: () => void) => void }): string {
 }
 
 const run = (cwd: string, ...args: string[]) => {
-  const result = spawnSync(process.execPath, [cli, 'build', ...args], {
+  const result = spawnSync(process.execPath, [builtBinary('docsctl'), 'build', ...args], {
     cwd,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
@@ -25,7 +25,7 @@ const run = (cwd: string, ...args: string[]) => {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-test('docsctl build writes the static site and prints a summary', (t) => {
+test('docsctl build writes the static site and prints a summary', { skip: needs('a built binary') }, (t) => {
   const dir = workspace(t)
   const result = run(dir, '--out', 'public')
   assert.equal(result.code, 0, result.stderr)
@@ -45,7 +45,9 @@ test('docsctl build writes the static site and prints a summary', (t) => {
   assert.ok(!existsSync(join(dir, 'public', 'stale.html')))
 })
 
-test('docsctl build is strict by default: a broken link fails with its place and writes nothing', (t) => {
+test('docsctl build is strict by default: a broken link fails with its place and writes nothing', {
+  skip: needs('a built binary'),
+}, (t) => {
   const dir = workspace(t)
   writeFileSync(join(dir, 'docs', 'guide', 'deploy.mdx'), '---\ntitle: Deploy\n---\n\nSee [gone](/gone).\n')
   const strict = run(dir, 'docs', '--out', 'public')
@@ -59,7 +61,9 @@ test('docsctl build is strict by default: a broken link fails with its place and
   assert.match(lenient.stdout, /\(1 warning\)/)
 })
 
-test('docsctl build refuses a non-empty folder that is not an earlier build, and a missing docs folder', (t) => {
+test('docsctl build refuses a non-empty folder that is not an earlier build, and a missing docs folder', {
+  skip: needs('a built binary'),
+}, (t) => {
   const dir = workspace(t)
   mkdirSync(join(dir, 'notes'))
   writeFileSync(join(dir, 'notes', 'todo.txt'), 'keep me')
@@ -80,7 +84,9 @@ test('docsctl build refuses a non-empty folder that is not an earlier build, and
   assert.doesNotMatch(missing.stderr, /at .*\.js:\d+/, 'no stack trace')
 })
 
-test('docsctl build reports an invalid docs.json with its line and exits 1', (t) => {
+test('docsctl build reports an invalid docs.json with its line and exits 1', {
+  skip: needs('a built binary'),
+}, (t) => {
   const dir = workspace(t)
   writeFileSync(
     join(dir, 'docs', 'docs.json'),

@@ -1,6 +1,6 @@
 /** Runs the built `docsctl` binary as a user would, without colours, and captures what it prints. */
 import { spawnSync } from 'node:child_process'
-import { fromPackageRoot } from '../../../compiler/assets.js'
+import { builtBinary } from '../../tier.js'
 
 export interface CliRun {
   status: number | null
@@ -9,7 +9,7 @@ export interface CliRun {
 }
 
 export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): CliRun {
-  const result = spawnSync(process.execPath, [fromPackageRoot('dist', 'cli', 'main.js'), ...args], {
+  const result = spawnSync(process.execPath, [builtBinary('docsctl'), ...args], {
     cwd,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },

@@ -9,6 +9,7 @@ import { type TestContext, test } from 'node:test'
 import { EVENTS_PATH } from '../../../cli/dev/live-reload.js'
 import { startDevServer } from '../../../cli/dev/server.js'
 import { fromPackageRoot } from '../../../compiler/assets.js'
+import { builtBinary, needs } from '../../tier.js'
 
 const fixture = fromPackageRoot('test', 'compiler', 'build', 'fixtures', 'shell-site')
 
@@ -177,11 +178,13 @@ test('docsctl dev shows the first page of a 1,000-page site at once', async (t) 
   assert.match(body, /href="\.\.\/\.\.\/s19\/page-999\/"/, 'the sidebar lists every page')
 })
 
-test('the docsctl dev command prints its address, serves without a browser and stops on SIGINT', async (t) => {
+test('the docsctl dev command prints its address, serves without a browser and stops on SIGINT', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = siteCopy(t)
   const child = spawn(
     process.execPath,
-    [fromPackageRoot('dist', 'cli', 'main.js'), 'dev', '--dir', dir, '--port', '0', '--no-open'],
+    [builtBinary('docsctl'), 'dev', '--dir', dir, '--port', '0', '--no-open'],
     {
       env: { ...process.env, NO_COLOR: '1' },
     },
@@ -201,13 +204,7 @@ test('the docsctl dev command prints its address, serves without a browser and s
   child.kill('SIGINT')
   assert.equal(await exited, 0)
 
-  const bad = spawn(process.execPath, [
-    fromPackageRoot('dist', 'cli', 'main.js'),
-    'dev',
-    '--port',
-    'eighty',
-    '--no-open',
-  ])
+  const bad = spawn(process.execPath, [builtBinary('docsctl'), 'dev', '--port', 'eighty', '--no-open'])
   let errors = ''
   bad.stdout.on('data', (chunk: Buffer) => {
     errors += chunk.toString()

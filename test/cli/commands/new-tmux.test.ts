@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { fromPackageRoot } from '../../../compiler/assets.js'
+import { builtBinary, needs } from '../../tier.js'
 
 const socket = `docsctl-new-test-${process.pid}`
 let sessions = 0
@@ -21,7 +21,7 @@ class Terminal {
 
   static start(cwd: string, args: string[]): Terminal {
     const name = `new-${++sessions}`
-    const cli = fromPackageRoot('dist', 'cli', 'main.js')
+    const cli = builtBinary('docsctl')
     const command = `env NO_COLOR=1 ${process.execPath} ${cli} ${args.join(' ')}; echo "EXIT=$?"; sleep 60`
     const started = tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '40', '-c', cwd, command)
     assert.equal(started.status, 0, started.stderr)
@@ -65,7 +65,9 @@ test.after(() => {
   tmux('kill-server')
 })
 
-test('non-empty directory: choose the docs/ subdirectory, then edit the suggested slug', async (t) => {
+test('non-empty directory: choose the docs/ subdirectory, then edit the suggested slug', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = await workspace(t)
   const terminal = Terminal.start(dir, ['new'])
   await terminal.waitFor('acme is not empty. Where should the docs go?')
@@ -83,7 +85,9 @@ test('non-empty directory: choose the docs/ subdirectory, then edit the suggeste
   assert.equal(config.name, 'Tmux Docs')
 })
 
-test('non-empty directory: scaffold in place, rejecting an invalid slug until it is fixed', async (t) => {
+test('non-empty directory: scaffold in place, rejecting an invalid slug until it is fixed', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = await workspace(t)
   const terminal = Terminal.start(dir, ['new', '--template', 'starter'])
   await terminal.waitFor('Where should the docs go?')
@@ -103,7 +107,9 @@ test('non-empty directory: scaffold in place, rejecting an invalid slug until it
   assert.ok((await readdir(dir)).includes('AGENTS.md'))
 })
 
-test('a non-empty target asks for confirmation; declining writes nothing', async (t) => {
+test('a non-empty target asks for confirmation; declining writes nothing', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = await workspace(t)
   const terminal = Terminal.start(dir, ['new', '.'])
   await terminal.waitFor('. is not empty. Scaffold into it anyway?')
@@ -114,7 +120,9 @@ test('a non-empty target asks for confirmation; declining writes nothing', async
   assert.deepEqual(await readdir(dir), ['package.json'])
 })
 
-test('an empty directory is used as is; only the slug is asked, and the display name follows it', async (t) => {
+test('an empty directory is used as is; only the slug is asked, and the display name follows it', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = await workspace(t)
   await rm(join(dir, 'package.json'))
   const terminal = Terminal.start(dir, ['new', '--display-name', 'Acme\\ Handbook'])

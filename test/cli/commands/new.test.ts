@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { deriveSlug } from '../../../cli/commands/new.js'
+import { needs } from '../../tier.js'
 import { runCli } from './cli-run.js'
 
 async function workspace(t: { after: (fn: () => Promise<void>) => void }, name = 'acme'): Promise<string> {
@@ -26,7 +27,9 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   return out.sort()
 }
 
-test('--yes in an empty directory scaffolds there with a slug derived from its name, and it validates', async (t) => {
+test('--yes in an empty directory scaffolds there with a slug derived from its name, and it validates', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = await workspace(t, 'Acme Handbook')
   const run = runCli(['new', '--yes'], dir)
   assert.equal(run.status, 0, run.stderr)
@@ -46,7 +49,9 @@ test('--yes in an empty directory scaffolds there with a slug derived from its n
   assert.equal(validate.status, 0, validate.stderr)
 })
 
-test('a non-empty directory without a terminal falls back to docs/, named after the project', async (t) => {
+test('a non-empty directory without a terminal falls back to docs/, named after the project', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = await workspace(t, 'acme')
   await writeFile(join(dir, 'package.json'), '{}')
   const run = runCli(['new'], dir, { DOCSCTL_SCHEMA_URL: 'https://api.example.com/schemas/docs.schema.json' })
@@ -59,7 +64,9 @@ test('a non-empty directory without a terminal falls back to docs/, named after 
   assert.equal(runCli(['validate'], dir).status, 0)
 })
 
-test('--template starter writes the full file list, links AGENTS.md to CLAUDE.md and writes no LICENSE', async (t) => {
+test('--template starter writes the full file list, links AGENTS.md to CLAUDE.md and writes no LICENSE', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = await workspace(t)
   const run = runCli(
     ['new', 'site', '--template', 'starter', '--slug', 'acme-api', '--display-name', 'Acme "API" <Docs>'],
@@ -97,7 +104,7 @@ test('--template starter writes the full file list, links AGENTS.md to CLAUDE.md
   assert.match(validate.stdout, /3 pages/)
 })
 
-test('--name still works but warns that it is deprecated', async (t) => {
+test('--name still works but warns that it is deprecated', { skip: needs('a built binary') }, async (t) => {
   const dir = await workspace(t)
   const run = runCli(['new', 'out', '--name', 'legacy-name', '--yes'], dir)
   assert.equal(run.status, 0)
@@ -105,10 +112,17 @@ test('--name still works but warns that it is deprecated', async (t) => {
   assert.equal((await readJson(join(dir, 'out', 'docs.json'))).slug, 'legacy-name')
 })
 
-test('refuses to overwrite scaffolded files and to fill a non-empty directory without confirmation', async (t) => {
+/** A folder `name` in `dir` that already holds one file. */
+async function folderHolding(dir: string, name: string, file: string, text: string): Promise<void> {
+  await mkdir(join(dir, name))
+  await writeFile(join(dir, name, file), text)
+}
+
+test('refuses to overwrite scaffolded files and to fill a non-empty directory without confirmation', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = await workspace(t)
-  await mkdir(join(dir, 'docs'))
-  await writeFile(join(dir, 'docs', 'index.mdx'), 'mine')
+  await folderHolding(dir, 'docs', 'index.mdx', 'mine')
   const clash = runCli(['new', 'docs', '--yes'], dir)
   assert.equal(clash.status, 1)
   assert.equal(
@@ -116,8 +130,7 @@ test('refuses to overwrite scaffolded files and to fill a non-empty directory wi
     'error docs already holds index.mdx; docsctl new never overwrites files. Choose another directory.\n',
   )
   assert.equal(await readFile(join(dir, 'docs', 'index.mdx'), 'utf8'), 'mine')
-  await mkdir(join(dir, 'other'))
-  await writeFile(join(dir, 'other', 'notes.txt'), 'x')
+  await folderHolding(dir, 'other', 'notes.txt', 'x')
   const nonEmpty = runCli(['new', 'other', '--yes'], dir)
   assert.equal(nonEmpty.status, 1)
   assert.equal(
@@ -127,7 +140,7 @@ test('refuses to overwrite scaffolded files and to fill a non-empty directory wi
   assert.deepEqual(await readdir(join(dir, 'other')), ['notes.txt'])
 })
 
-test('bad options are usage errors with a fix', async (t) => {
+test('bad options are usage errors with a fix', { skip: needs('a built binary') }, async (t) => {
   const dir = await workspace(t)
   const slug = runCli(['new', 'x', '--slug', 'My Docs', '--yes'], dir)
   assert.equal(slug.status, 1)
@@ -153,7 +166,9 @@ test('deriveSlug makes a valid slug from any directory name', () => {
   assert.equal(deriveSlug('/tmp/a--b'), 'a-b')
 })
 
-test('refuses a slug the server reserves, before writing anything', async (t) => {
+test('refuses a slug the server reserves, before writing anything', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = await workspace(t)
   const run = runCli(['new', 'out', '--slug', 'docs', '--yes'], dir)
   assert.equal(run.status, 1)

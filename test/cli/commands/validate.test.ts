@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fromPackageRoot } from '../../../compiler/assets.js'
+import { needs } from '../../tier.js'
 import { runCli } from './cli-run.js'
 
 async function workspace(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
@@ -12,7 +13,7 @@ async function workspace(t: { after: (fn: () => Promise<void>) => void }): Promi
   return dir
 }
 
-test('a valid site prints one success line and exits 0', async (t) => {
+test('a valid site prints one success line and exits 0', { skip: needs('a built binary') }, async (t) => {
   const dir = await workspace(t)
   await cp(fromPackageRoot('fixtures', 'sites', 'full'), join(dir, 'docs'), { recursive: true })
   const run = runCli(['validate'], dir)
@@ -21,7 +22,7 @@ test('a valid site prints one success line and exits 0', async (t) => {
   assert.equal(run.stderr, '')
 })
 
-test('an invalid site prints every problem and exits 1', async (t) => {
+test('an invalid site prints every problem and exits 1', { skip: needs('a built binary') }, async (t) => {
   const dir = await workspace(t)
   await cp(fromPackageRoot('fixtures', 'invalid', 'site-problems'), dir, { recursive: true })
   const run = runCli(['validate', '.'], dir)
@@ -95,7 +96,7 @@ test('page problems are errors with file:line:col and a fix, in text and --json'
   assert.equal(runCli(['validate', '--config-only', '.'], dir).status, 0)
 })
 
-test('--json prints the diagnostics for editors and CI', async (t) => {
+test('--json prints the diagnostics for editors and CI', { skip: needs('a built binary') }, async (t) => {
   const dir = await workspace(t)
   await cp(fromPackageRoot('fixtures', 'invalid', 'unknown-key-typo'), dir, { recursive: true })
   const run = runCli(['validate', '--json'], dir)
@@ -127,7 +128,9 @@ test('--json prints the diagnostics for editors and CI', async (t) => {
   assert.deepEqual(JSON.parse(valid.stdout).diagnostics, [])
 })
 
-test('warnings alone still pass; a missing directory or docs.json fails with a fix', async (t) => {
+test('warnings alone still pass; a missing directory or docs.json fails with a fix', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = await workspace(t)
   await cp(fromPackageRoot('fixtures', 'invalid', 'bom'), join(dir, 'apps', 'docs'), { recursive: true })
   const bom = runCli(['validate'], dir)
@@ -154,7 +157,7 @@ test('warnings alone still pass; a missing directory or docs.json fails with a f
   )
 })
 
-test('validate --help describes the command with examples', async (t) => {
+test('validate --help describes the command with examples', { skip: needs('a built binary') }, async (t) => {
   const dir = await workspace(t)
   const run = runCli(['validate', '--help'], dir)
   assert.equal(run.status, 0)

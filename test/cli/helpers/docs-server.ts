@@ -4,22 +4,16 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import getPort from 'get-port'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 
 export const serverBin = fromPackageRoot('dist', 'server', 'main.js')
 export const cliBin = fromPackageRoot('dist', 'cli', 'main.js')
 
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  if (typeof address !== 'object' || !address) throw new Error('no port')
-  return address.port
-}
+/** A port free on loopback right now. */
+export const freePort = (): Promise<number> => getPort({ host: '127.0.0.1' })
 
 export interface DocsServer {
   port: number
@@ -35,7 +29,8 @@ export interface DocsServer {
   stop(): Promise<void>
 }
 
-export async function startDocsServer(extraArgs: string[] = []): Promise<DocsServer> {
+/** Starts `bin` (the built `docs-server` unless a test runs an installed copy) and waits for /health. */
+export async function startDocsServer(extraArgs: string[] = [], bin = serverBin): Promise<DocsServer> {
   const port = await freePort()
   const dataDir = await mkdtemp(join(tmpdir(), 'docs-server-e2e-'))
   const baseDomain = `localhost:${port}`
@@ -54,7 +49,7 @@ export async function startDocsServer(extraArgs: string[] = []): Promise<DocsSer
     'warn',
     ...extraArgs,
   ]
-  const child: ChildProcess = spawn(process.execPath, [serverBin, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [bin, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: cleanEnv(),
   })
@@ -88,7 +83,7 @@ export async function startDocsServer(extraArgs: string[] = []): Promise<DocsSer
       const stdout = await new Promise<string>((resolve, reject) =>
         execFile(
           process.execPath,
-          [serverBin, 'token', 'create', '--email', email, ...args],
+          [bin, 'token', 'create', '--email', email, ...args],
           { env: cleanEnv() },
           (error, out, err) => (error ? reject(new Error(`token create failed: ${err}`)) : resolve(out)),
         ),

@@ -54,7 +54,7 @@ test('the search index is a script that cannot close its own element and caps pa
   assert.equal(index.pages[0]!.x.length, 3000)
 })
 
-test('static assets: referenced files, logo and favicon, and every media file in a full build; never sources', () => {
+test('static assets: referenced files, logo and favicon, and the public folder in a full build; never sources', () => {
   const bytes = new Uint8Array([1])
   const files = new Map([
     ['docs.json', bytes],
@@ -63,9 +63,23 @@ test('static assets: referenced files, logo and favicon, and every media file in
     ['images/a.png', bytes],
     ['data/report.csv', bytes],
     ['scripts/tool.js', bytes],
+    ['public/report.pdf', bytes],
+    ['public/page.mdx', bytes],
   ])
-  const full = collectStaticAssets(files, { ...config, logo: '/logo.svg' }, new Set(), true)
-  assert.deepEqual([...full.keys()].sort(), ['data/report.csv', 'images/a.png', 'logo.svg'])
+  const full = collectStaticAssets(files, { ...config, logo: '/logo.svg' }, new Set(['images/a.png']), true)
+  assert.deepEqual([...full.keys()].sort(), ['images/a.png', 'logo.svg', 'public/report.pdf'])
   const only = collectStaticAssets(files, config, new Set(['images/a.png']), false)
   assert.deepEqual([...only.keys()], ['images/a.png'])
+})
+
+test('static assets: an uploaded SVG, XML or HTML file that nothing references is not published', () => {
+  const bytes = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>')
+  const files = new Map([
+    ['images/evil.svg', bytes],
+    ['feed.xml', bytes],
+    ['landing.html', bytes],
+    ['images/used.svg', bytes],
+  ])
+  const copied = collectStaticAssets(files, config, new Set(['images/used.svg']), true)
+  assert.deepEqual([...copied.keys()], ['images/used.svg'])
 })

@@ -52,10 +52,11 @@ test('scripts in the body are never allowed by hash', () => {
 
 test('only the theme files are hashed assets, never an author file that looks hashed', async () => {
   const files = readFixture(shellSiteDir)
-  files.set('images/screenshot-20240101.png', new Uint8Array([1, 2, 3]))
-  files.set('images/app.3f9a0c1b2d4e.js.png', new Uint8Array([4, 5, 6]))
+  // In the public folder, so the build publishes them though no page shows them.
+  files.set('public/screenshot-20240101.png', new Uint8Array([1, 2, 3]))
+  files.set('public/app.3f9a0c1b2d4e.js.png', new Uint8Array([4, 5, 6]))
   const result = await buildSite(files, { mode: 'strict' })
-  assert.ok(result.files.has('images/screenshot-20240101.png'))
+  assert.ok(result.files.has('public/screenshot-20240101.png'))
   assert.deepEqual([...result.hashedAssets].sort(), [...themeFiles().files.keys()].sort())
 })
 

@@ -29,3 +29,14 @@ test('docs.json links: external ones unchanged, site paths made relative, anchor
   assert.equal(configHref('guide/setup', '/'), '../../')
   assert.equal(configHref('index', '/'), './')
 })
+
+test('the shell never writes a script URL it is handed, however it is spelled', () => {
+  for (const href of [
+    'javascript:alert(1)',
+    ' JAVASCRIPT:alert(1)',
+    'java\tscript:alert(1)',
+    'data:text/html,x',
+  ])
+    assert.equal(configHref('guide/setup', href), '#', JSON.stringify(href))
+  assert.equal(configHref('guide/setup', 'vscode:extension/x'), 'vscode:extension/x')
+})

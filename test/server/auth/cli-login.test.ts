@@ -5,33 +5,21 @@
  */
 import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { test } from 'node:test'
 import { signIn } from '../../../cli/auth/login.js'
 import { refreshSession } from '../../../cli/auth/session.js'
 import { readSession } from '../../../cli/credentials.js'
-import { Browser, buildTestApp, readForm } from './harness.js'
+import { Browser, listeningTestApp, readForm, watchForAuthorizeUrl } from './harness.js'
 
 test('docsctl login signs in through the local provider on a real socket, and refreshes', async (t) => {
-  const { app } = await buildTestApp(t)
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+  const { app, apiUrl } = await listeningTestApp(t)
   const configDir = await mkdtemp(join(tmpdir(), 'docsctl-login-'))
   t.after(() => rm(configDir, { recursive: true, force: true }))
   const env = { DOCSCTL_CONFIG_DIR: configDir }
 
-  const stdout = new PassThrough()
-  let printed = ''
-  const authorizeUrl = new Promise<string>((resolve) => {
-    stdout.on('data', (chunk: Buffer) => {
-      printed += chunk.toString('utf8')
-      const match = /https?:\/\/\S+\/oauth\/authorize\?\S+/.exec(printed)
-      if (match) resolve(match[0])
-    })
-  })
+  const { stdout, authorizeUrl } = watchForAuthorizeUrl()
   const login = signIn({ apiUrl, port: 0, timeoutSeconds: 30, openBrowser: false, stdout, env })
 
   const browser = new Browser(app)

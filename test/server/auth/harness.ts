@@ -4,6 +4,8 @@
  * else (the OpenID Connect provider) through real HTTP.
  */
 import { createHash, randomBytes } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import { PassThrough } from 'node:stream'
 import type { TestContext } from 'node:test'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import { buildApp } from '../../../server/app.js'
@@ -30,6 +32,27 @@ export async function buildTestApp(
   const app = await buildApp(config, options.logger === undefined ? {} : { logger: options.logger })
   t.after(() => app.close())
   return { app, config }
+}
+
+/** The app on a real loopback socket, for the CLI or a browser to reach at `apiUrl`. */
+export async function listeningTestApp(t: TestContext): Promise<{ app: FastifyInstance; apiUrl: string }> {
+  const { app } = await buildTestApp(t)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return { app, apiUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` }
+}
+
+/** A stream to give `docsctl login` as its stdout, and the authorize URL once it prints one. */
+export function watchForAuthorizeUrl(): { stdout: PassThrough; authorizeUrl: Promise<string> } {
+  const stdout = new PassThrough()
+  let printed = ''
+  const authorizeUrl = new Promise<string>((resolve) => {
+    stdout.on('data', (chunk: Buffer) => {
+      printed += chunk.toString('utf8')
+      const match = /https?:\/\/\S+\/oauth\/authorize\?\S+/.exec(printed)
+      if (match) resolve(match[0])
+    })
+  })
+  return { stdout, authorizeUrl }
 }
 
 /** What `docsctl login` holds while the browser is away. */
@@ -202,12 +225,22 @@ export async function exchangeCode(
   }
 }
 
-/** The whole local sign-in, as `docsctl login` and a browser would do it; returns the tokens. */
-export async function signInLocally(
+/** The token request body that redeems `code` for the CLI that started `login`. */
+export const codeGrant = (login: CliLogin, code: string, overrides: Record<string, string> = {}) => ({
+  grant_type: 'authorization_code',
+  client_id: 'docsctl',
+  code,
+  redirect_uri: login.redirectUri,
+  code_verifier: login.verifier,
+  ...overrides,
+})
+
+/** The browser part of a local sign-in: returns the code the CLI's listener receives. */
+export async function localSignInCode(
   app: FastifyInstance,
   email: string,
-): Promise<{ accessToken: string; refreshToken: string; login: CliLogin }> {
-  const login = startCliLogin()
+  login = startCliLogin(),
+): Promise<{ login: CliLogin; code: string }> {
   const browser = new Browser(app)
   const page = await browser.navigate(login.authorizeUrl, login.redirectUri)
   const form = readForm(page.body)
@@ -215,14 +248,16 @@ export async function signInLocally(
     ...form.fields,
     email,
   })
-  const params = callbackParams(back.location)
-  const tokens = await exchangeCode(app, {
-    grant_type: 'authorization_code',
-    client_id: 'docsctl',
-    code: params.get('code') ?? '',
-    redirect_uri: login.redirectUri,
-    code_verifier: login.verifier,
-  })
+  return { login, code: callbackParams(back.location).get('code') ?? '' }
+}
+
+/** The whole local sign-in, as `docsctl login` and a browser would do it; returns the tokens. */
+export async function signInLocally(
+  app: FastifyInstance,
+  email: string,
+): Promise<{ accessToken: string; refreshToken: string; login: CliLogin }> {
+  const { login, code } = await localSignInCode(app, email)
+  const tokens = await exchangeCode(app, codeGrant(login, code))
   if (tokens.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(tokens.json)}`)
   return {
     accessToken: String(tokens.json.access_token),

@@ -6,12 +6,24 @@ import {
   Browser,
   buildTestApp,
   callbackParams,
+  codeGrant,
   exchangeCode,
   PUBLIC_URL,
-  readForm,
   startCliLogin,
 } from './harness.js'
-import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcIssuer } from './oidc-issuer.js'
+import { OIDC_CLIENT_SECRET, oidcTestApp, signInAtIssuer } from './oidc-issuer.js'
+
+/** A log stream that keeps every line it is given. */
+function logSink() {
+  const lines: string[] = []
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
+  return { sink, lines }
+}
 
 test('redactUrl hides secret query values and keeps the rest', () => {
   assert.equal(
@@ -23,47 +35,13 @@ test('redactUrl hides secret query values and keeps the rest', () => {
 })
 
 test('a whole sign-in, refresh and API use leaves no secret in the logs', async (t) => {
-  const lines: string[] = []
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk))
-      done()
-    },
-  })
-  const { issuer } = await startOidcIssuer(t, `${PUBLIC_URL}/oauth/callback`)
-  const { app } = await buildTestApp(t, {
-    signIn: { oidcIssuer: issuer, oidcClientId: OIDC_CLIENT_ID, oidcClientSecret: OIDC_CLIENT_SECRET },
-    logger: { level: 'trace', stream: sink },
-  })
+  const { sink, lines } = logSink()
+  const { app } = await oidcTestApp(t, { logger: { level: 'trace', stream: sink } })
   const login = startCliLogin()
   const browser = new Browser(app)
-  const loginPage = await browser.navigate(login.authorizeUrl, login.redirectUri)
-  const loginForm = readForm(loginPage.body)
-  const consent = await browser.navigate(
-    new URL(loginForm.action ?? '', loginPage.url).href,
-    login.redirectUri,
-    {
-      prompt: 'login',
-      login: 'ada',
-      password: 'secret-password',
-    },
-  )
-  const consentForm = readForm(consent.body)
-  const back = await browser.navigate(
-    new URL(consentForm.action ?? '', consent.url).href,
-    login.redirectUri,
-    {
-      prompt: 'consent',
-    },
-  )
+  const back = await signInAtIssuer(browser, login, 'ada', 'secret-password')
   const code = callbackParams(back.location).get('code') ?? ''
-  const tokens = await exchangeCode(app, {
-    grant_type: 'authorization_code',
-    client_id: 'docsctl',
-    code,
-    redirect_uri: login.redirectUri,
-    code_verifier: login.verifier,
-  })
+  const tokens = await exchangeCode(app, codeGrant(login, code))
   assert.equal(tokens.status, 200)
   const refreshed = await exchangeCode(app, {
     grant_type: 'refresh_token',
@@ -107,13 +85,7 @@ test('a whole sign-in, refresh and API use leaves no secret in the logs', async 
 })
 
 test('secretLogRedaction hides credentials in any logged headers', async (t) => {
-  const lines: string[] = []
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk))
-      done()
-    },
-  })
+  const { sink, lines } = logSink()
   const { app } = await buildTestApp(t, {
     logger: { level: 'info', stream: sink, redact: secretLogRedaction },
   })

@@ -3,10 +3,13 @@
  * login and consent pages, which the test browser fills in. Any login name is accepted; its email is
  * `<login>@example.org`, verified unless the login starts with "unverified".
  */
+
+import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { TestContext } from 'node:test'
 import Provider from 'oidc-provider'
+import { type Browser, buildTestApp, type CliLogin, PUBLIC_URL, readForm } from './harness.js'
 
 export const OIDC_CLIENT_ID = 'docs-server'
 export const OIDC_CLIENT_SECRET = 'a-client-secret-long-enough-for-hs256-signing-0123456789'
@@ -49,4 +52,38 @@ export async function startOidcIssuer(t: TestContext, callbackUrl: string): Prom
       }),
   )
   return { issuer }
+}
+
+/** An issuer on loopback and an app that signs people in through it (`options` as for buildTestApp). */
+export async function oidcTestApp(t: TestContext, options: Parameters<typeof buildTestApp>[1] = {}) {
+  const { issuer } = await startOidcIssuer(t, `${PUBLIC_URL}/oauth/callback`)
+  const { app } = await buildTestApp(t, {
+    ...options,
+    signIn: { oidcIssuer: issuer, oidcClientId: OIDC_CLIENT_ID, oidcClientSecret: OIDC_CLIENT_SECRET },
+  })
+  return { app, issuer }
+}
+
+/** Fills in oidc-provider's development login page, then its consent page. */
+export async function signInAtIssuer(
+  browser: Browser,
+  login: CliLogin,
+  account: string,
+  password = 'anything',
+) {
+  const loginPage = await browser.navigate(login.authorizeUrl, login.redirectUri)
+  assert.equal(loginPage.status, 200, loginPage.body)
+  const loginForm = readForm(loginPage.body)
+  assert.equal(loginForm.fields.prompt, 'login')
+  const consentPage = await browser.navigate(
+    new URL(loginForm.action ?? '', loginPage.url).href,
+    login.redirectUri,
+    { prompt: 'login', login: account, password },
+  )
+  assert.equal(consentPage.status, 200, consentPage.body)
+  const consentForm = readForm(consentPage.body)
+  assert.equal(consentForm.fields.prompt, 'consent')
+  return browser.navigate(new URL(consentForm.action ?? '', consentPage.url).href, login.redirectUri, {
+    prompt: 'consent',
+  })
 }

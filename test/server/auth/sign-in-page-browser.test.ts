@@ -5,33 +5,21 @@
 import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { test } from 'node:test'
 import { signIn } from '../../../cli/auth/login.js'
 import { launchChromium } from '../../chromium.js'
-import { buildTestApp } from './harness.js'
+import { listeningTestApp, watchForAuthorizeUrl } from './harness.js'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 test('the sign-in page is accessible and signs the CLI in from a real browser', async (t) => {
-  const { app } = await buildTestApp(t)
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+  const { apiUrl } = await listeningTestApp(t)
   const configDir = await mkdtemp(join(tmpdir(), 'docsctl-browser-'))
   t.after(() => rm(configDir, { recursive: true, force: true }))
 
-  const stdout = new PassThrough()
-  let printed = ''
-  const authorizeUrl = new Promise<string>((resolve) => {
-    stdout.on('data', (chunk: Buffer) => {
-      printed += chunk.toString('utf8')
-      const match = /https?:\/\/\S+\/oauth\/authorize\?\S+/.exec(printed)
-      if (match) resolve(match[0])
-    })
-  })
+  const { stdout, authorizeUrl } = watchForAuthorizeUrl()
   const login = signIn({
     apiUrl,
     port: 0,

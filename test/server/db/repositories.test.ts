@@ -3,7 +3,10 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { migrateToLatest, openDatabase } from '../../../server/db/index.js'
 import { createRepositories } from '../../../server/db/repositories/index.js'
+import { needs } from '../../tier.js'
+import { markVerified } from '../domains/dns-server.js'
 import { engines, freshSchema, postgresUrl, sha256, testConfig } from '../helper.js'
+import { ownerWithProject } from './helper.js'
 
 for (const engine of engines) {
   describe(`repositories (${engine})`, () => {
@@ -30,13 +33,7 @@ for (const engine of engines) {
 
     test('projects: unique slugs, update, promotion is one row', async (t) => {
       const { repos } = await open(t)
-      const owner = await repos.users.findOrCreate('o@example.com')
-      const project = await repos.projects.create({
-        ownerId: owner.id,
-        slug: 'one',
-        name: 'One',
-        description: null,
-      })
+      const { owner, project } = await ownerWithProject(repos, 'o@example.com', 'one', 'One')
       assert.ok(project)
       assert.equal(
         await repos.projects.create({ ownerId: owner.id, slug: 'one', name: 'Two', description: null }),
@@ -55,13 +52,7 @@ for (const engine of engines) {
 
     test('a build that finishes after a newer live deployment does not replace it', async (t) => {
       const { repos } = await open(t)
-      const owner = await repos.users.findOrCreate('race@example.com')
-      const project = await repos.projects.create({
-        ownerId: owner.id,
-        slug: 'race',
-        name: 'Race',
-        description: null,
-      })
+      const { project } = await ownerWithProject(repos, 'race@example.com', 'race', 'Race')
       assert.ok(project)
       const files = [{ path: 'a.mdx', sha256: sha256('a'), size: 1 }]
       // Builds finish in any order: the older one finishing last must not replace the newer live site.
@@ -84,13 +75,7 @@ for (const engine of engines) {
 
     test('deployments: held hashes are not asked for again; pages newest first; one build claim', async (t) => {
       const { repos } = await open(t)
-      const owner = await repos.users.findOrCreate('o@example.com')
-      const project = await repos.projects.create({
-        ownerId: owner.id,
-        slug: 'dep',
-        name: 'Dep',
-        description: null,
-      })
+      const { project } = await ownerWithProject(repos, 'o@example.com', 'dep', 'Dep')
       assert.ok(project)
       const files = [
         { path: 'a.mdx', sha256: sha256('a'), size: 1 },
@@ -149,15 +134,9 @@ for (const engine of engines) {
       assert.equal((await repos.deployments.findById(first.deployment.id))?.status, 'failed')
     })
 
-    test('deploy keys are stored hashed, listed, revoked; site hosts map to projects', async (t) => {
+    test('deploy keys are stored hashed, listed, revoked; a domain claim is made once and serves once verified', async (t) => {
       const { repos } = await open(t)
-      const owner = await repos.users.findOrCreate('o@example.com')
-      const project = await repos.projects.create({
-        ownerId: owner.id,
-        slug: 'keys',
-        name: 'K',
-        description: null,
-      })
+      const { project } = await ownerWithProject(repos, 'o@example.com', 'keys', 'K')
       assert.ok(project)
       const { token, deployKey } = await repos.deployKeys.create(project.id, 'ci')
       assert.equal(deployKey.prefix, token.slice(0, 10))
@@ -166,15 +145,53 @@ for (const engine of engines) {
       assert.equal(await repos.deployKeys.revoke(project.id, deployKey.id), false)
       assert.equal((await repos.deployKeys.listActive(project.id)).length, 0)
 
-      await repos.siteHosts.add('Docs.Example.com', project.id, '/docs')
-      assert.equal((await repos.siteHosts.find('docs.example.com'))?.path_prefix, '/docs')
-      await repos.siteHosts.remove('docs.example.com')
-      assert.equal(await repos.siteHosts.find('docs.example.com'), undefined)
+      const domain = await repos.domains.create({
+        projectId: project.id,
+        hostname: 'docs.example.com',
+        pathPrefix: '/docs',
+      })
+      assert.ok(domain)
+      assert.equal(
+        await repos.domains.create({
+          projectId: project.id,
+          hostname: 'docs.example.com',
+          pathPrefix: '/docs',
+        }),
+        undefined,
+        'the same (hostname, prefix) is claimed once',
+      )
+      assert.deepEqual(await repos.domains.servingMounts('docs.example.com'), [], 'pending: not served')
+      await markVerified(repos, domain)
+      assert.equal((await repos.domains.servingMounts('docs.example.com'))[0]?.pathPrefix, '/docs')
+      assert.equal(await repos.domains.isVerifiedHost('docs.example.com'), true)
+      await repos.domains.remove(domain.id)
+      assert.deepEqual(await repos.domains.servingMounts('docs.example.com'), [])
+    })
+
+    test('analytics settings are set, replaced, read per project and removed', async (t) => {
+      const { repos } = await open(t)
+      const owner = await repos.users.findOrCreate('ada@example.com')
+      const create = (slug: string) =>
+        repos.projects.create({ ownerId: owner.id, slug, name: slug, description: null })
+      const [project, other] = [await create('one'), await create('two')]
+      assert.ok(project && other)
+      assert.equal(await repos.analytics.posthogOf(project.id), undefined)
+      await repos.analytics.setPosthog(project.id, { key: 'phc_first', host: 'https://eu.i.posthog.com' })
+      await repos.analytics.setPosthog(project.id, { key: 'phc_second', host: 'https://us.i.posthog.com' })
+      assert.deepEqual(await repos.analytics.posthogOf(project.id), {
+        key: 'phc_second',
+        host: 'https://us.i.posthog.com',
+      })
+      assert.equal(await repos.analytics.posthogOf(other.id), undefined)
+      await repos.analytics.remove(project.id)
+      assert.equal(await repos.analytics.posthogOf(project.id), undefined)
     })
   })
 }
 
-test('two PostgreSQL schemas side by side each get their own migrations', async (t) => {
+test('two PostgreSQL schemas side by side each get their own migrations', {
+  skip: needs('PostgreSQL'),
+}, async (t) => {
   const schemas = [await freshSchema(t), await freshSchema(t)]
   for (const databaseSchema of schemas) {
     const { db, schema } = openDatabase({ dataDir: '', databaseUrl: postgresUrl, databaseSchema })

@@ -2,14 +2,12 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { test } from 'node:test'
-import { bearer, createProject, multipartBody, sha256, signIn, testApp } from '../helper.js'
+import { appWithProject, bearer, multipartBody, sha256, type testApp } from '../helper.js'
 
 const entry = (path: string, body = 'x') => ({ path, sha256: sha256(body), size: Buffer.byteLength(body) })
 
 async function setup(t: Parameters<typeof testApp>[0], overrides: Parameters<typeof testApp>[2] = {}) {
-  const app = await testApp(t, 'sqlite', overrides)
-  const token = await signIn(app)
-  await createProject(app, token, 'inputs')
+  const { app, token } = await appWithProject(t, 'inputs', 'sqlite', overrides)
   const create = (payload: unknown) =>
     app.inject({
       method: 'POST',
@@ -17,7 +15,9 @@ async function setup(t: Parameters<typeof testApp>[0], overrides: Parameters<typ
       headers: bearer(token),
       payload: payload as object,
     })
-  return { app, token, create }
+  /** GET as the project's owner. */
+  const read = (url: string) => app.inject({ url, headers: bearer(token) })
+  return { app, token, create, read }
 }
 
 test('manifest paths that could escape or confuse the site are refused', async (t) => {
@@ -45,7 +45,7 @@ test('manifest paths that could escape or confuse the site are refused', async (
 })
 
 test('JSON of the wrong shape names each problem', async (t) => {
-  const { create, app, token } = await setup(t)
+  const { create, app, token, read } = await setup(t)
   const response = await create({
     branch: 7,
     files: [{ path: 'a.mdx', sha256: 'nothex', size: -1 }],
@@ -65,15 +65,9 @@ test('JSON of the wrong shape names each problem', async (t) => {
   })
   assert.equal(notJson.statusCode, 400)
   assert.ok(notJson.json().error)
-  const badLimit = await app.inject({
-    url: '/projects/slug/inputs/deployments?limit=0',
-    headers: bearer(token),
-  })
+  const badLimit = await read('/projects/slug/inputs/deployments?limit=0')
   assert.equal(badLimit.statusCode, 400)
-  const badCursor = await app.inject({
-    url: '/projects/slug/inputs/deployments?cursor=zzz',
-    headers: bearer(token),
-  })
+  const badCursor = await read('/projects/slug/inputs/deployments?cursor=zzz')
   assert.equal(badCursor.statusCode, 400)
   assert.equal(badCursor.json().issues[0].path, 'querystring/cursor')
 })
@@ -159,16 +153,10 @@ test('large files upload in ordered chunks, checked against the manifest hash', 
 })
 
 test('unknown ids and finished deployments', async (t) => {
-  const { create, app, token } = await setup(t)
-  const unknownProject = await app.inject({
-    url: '/projects/slug/nope-nope/deployments',
-    headers: bearer(token),
-  })
+  const { create, app, token, read } = await setup(t)
+  const unknownProject = await read('/projects/slug/nope-nope/deployments')
   assert.equal(unknownProject.statusCode, 404)
-  const unknownDeployment = await app.inject({
-    url: '/projects/slug/inputs/deployments/dpl_zzzz',
-    headers: bearer(token),
-  })
+  const unknownDeployment = await read('/projects/slug/inputs/deployments/dpl_zzzz')
   assert.equal(unknownDeployment.statusCode, 404)
   assert.match(unknownDeployment.json().error, /dpl_zzzz/)
   const empty = await create({})

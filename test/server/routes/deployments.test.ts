@@ -1,24 +1,21 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import {
+  appWithProject,
   bearer,
-  createProject,
+  createAndUpload,
   deploy,
   engines,
   fixtureSite,
   manifestOf,
   multipartBody,
   sha256,
-  signIn,
-  testApp,
 } from '../helper.js'
 
 for (const engine of engines) {
   describe(`deployments (${engine})`, () => {
     test('deploy, upload only what changed, rebuild, list, promote back', async (t) => {
-      const app = await testApp(t, engine)
-      const token = await signIn(app)
-      await createProject(app, token, 'acme')
+      const { app, token } = await appWithProject(t, 'acme', engine)
       const site = await fixtureSite('minimal')
 
       const first = await deploy(app, token, 'acme', site)
@@ -78,9 +75,7 @@ for (const engine of engines) {
     })
 
     test('finalize without waiting answers 202 building; polling reaches ready; finalize again is idempotent', async (t) => {
-      const app = await testApp(t, engine)
-      const token = await signIn(app)
-      await createProject(app, token, 'polled')
+      const { app, token } = await appWithProject(t, 'polled', engine)
       const site = await fixtureSite('minimal')
       const created = await app.inject({
         method: 'POST',
@@ -133,9 +128,7 @@ for (const engine of engines) {
     })
 
     test('a failed build keeps its diagnostics and never goes live', async (t) => {
-      const app = await testApp(t, engine)
-      const token = await signIn(app)
-      await createProject(app, token, 'broken')
+      const { app, token } = await appWithProject(t, 'broken', engine)
       const result = await deploy(app, token, 'broken', new Map([['docs.json', Buffer.from('{ "name": ')]]))
       assert.equal(result.finalized.statusCode, 422, result.finalized.body)
       const body = result.finalized.json()
@@ -154,9 +147,7 @@ for (const engine of engines) {
 
     test('a build that outruns the build limit is stopped, fails with a reason and never goes live', async (t) => {
       // A limit of one millisecond: the worker is stopped long before the compiler finishes.
-      const app = await testApp(t, engine, { buildTimeoutSeconds: 0.001 })
-      const token = await signIn(app)
-      await createProject(app, token, 'slow')
+      const { app, token } = await appWithProject(t, 'slow', engine, { buildTimeoutSeconds: 0.001 })
       const result = await deploy(app, token, 'slow', await fixtureSite('minimal'))
       assert.equal(result.finalized.statusCode, 422, result.finalized.body)
       const body = result.finalized.json()
@@ -168,9 +159,7 @@ for (const engine of engines) {
     })
 
     test('finalize lists missing files; uploads are checked against the manifest', async (t) => {
-      const app = await testApp(t, engine)
-      const token = await signIn(app)
-      await createProject(app, token, 'checks')
+      const { app, token } = await appWithProject(t, 'checks', engine)
       const files = new Map([
         ['docs.json', Buffer.from('{}')],
         ['index.mdx', Buffer.from('# Hi\n')],
@@ -245,3 +234,18 @@ for (const engine of engines) {
     })
   })
 }
+
+test('a finalize without a body gets the schema defaults: it waits for the build and promotes', async (t) => {
+  const { app, token } = await appWithProject(t, 'defaults')
+  const { deployment } = await createAndUpload(app, token, 'defaults', await fixtureSite('minimal'), {})
+  assert.equal(deployment.branch, 'main')
+  assert.equal(deployment.commitMessage, null)
+  const finalized = await app.inject({
+    method: 'POST',
+    url: `/projects/slug/defaults/deployments/${deployment.id}/finalize`,
+    headers: bearer(token),
+  })
+  assert.equal(finalized.statusCode, 200, finalized.body)
+  assert.equal(finalized.json().live, true)
+  assert.equal((await app.repos.projects.findBySlug('defaults'))?.live_deployment_id, deployment.id)
+})

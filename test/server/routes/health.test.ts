@@ -28,7 +28,7 @@ test('GET /openapi.json describes every route with its schemas', async (t) => {
   const response = await app.inject({ url: '/openapi.json' })
   assert.equal(response.statusCode, 200)
   const document = response.json()
-  assert.equal(document.openapi, '3.0.3')
+  assert.equal(document.openapi, '3.1.0')
   for (const [path, method] of [
     ['/health', 'get'],
     ['/projects/', 'get'],

@@ -6,7 +6,14 @@ import {
   type GitHubAccount,
   startGitHubStandIn,
 } from '../auth/github-stand-in.js'
-import { Browser, buildTestApp, callbackParams, exchangeCode, startCliLogin } from '../auth/harness.js'
+import {
+  Browser,
+  buildTestApp,
+  callbackParams,
+  codeGrant,
+  exchangeCode,
+  startCliLogin,
+} from '../auth/harness.js'
 
 async function githubApp(t: TestContext, account: GitHubAccount) {
   const github = await startGitHubStandIn(t, account)
@@ -43,13 +50,7 @@ test('GitHub sign-in: the verified primary email becomes the account', async (t)
   const back = await browser.navigate(authorize.location ?? '', login.redirectUri)
   const params = callbackParams(back.location)
   assert.equal(params.get('state'), login.state)
-  const tokens = await exchangeCode(app, {
-    grant_type: 'authorization_code',
-    client_id: 'docsctl',
-    code: params.get('code') ?? '',
-    redirect_uri: login.redirectUri,
-    code_verifier: login.verifier,
-  })
+  const tokens = await exchangeCode(app, codeGrant(login, params.get('code') ?? ''))
   assert.equal(tokens.status, 200, JSON.stringify(tokens.json))
   const me = await app.inject({
     url: '/me',

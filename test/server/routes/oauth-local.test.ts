@@ -4,6 +4,7 @@ import {
   Browser,
   buildTestApp,
   callbackParams,
+  codeGrant,
   exchangeCode,
   PUBLIC_URL,
   readForm,
@@ -45,13 +46,7 @@ test('the local provider signs a user in through its page, like a browser, and /
   assert.equal(params.get('state'), login.state)
   assert.match(params.get('code') ?? '', /^dsc_/)
 
-  const tokens = await exchangeCode(app, {
-    grant_type: 'authorization_code',
-    client_id: 'docsctl',
-    code: params.get('code') ?? '',
-    redirect_uri: login.redirectUri,
-    code_verifier: login.verifier,
-  })
+  const tokens = await exchangeCode(app, codeGrant(login, params.get('code') ?? ''))
   assert.equal(tokens.status, 200, JSON.stringify(tokens.json))
   assert.equal(tokens.headers['cache-control'], 'no-store')
   assert.equal(tokens.json.token_type, 'Bearer')

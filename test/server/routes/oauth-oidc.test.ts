@@ -5,48 +5,17 @@ import {
   Browser,
   buildTestApp,
   callbackParams,
+  codeGrant,
   exchangeCode,
   PUBLIC_URL,
-  readForm,
   startCliLogin,
 } from '../auth/harness.js'
-import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcIssuer } from '../auth/oidc-issuer.js'
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, oidcTestApp, signInAtIssuer } from '../auth/oidc-issuer.js'
 
 const CALLBACK = `${PUBLIC_URL}/oauth/callback`
 
-async function oidcApp(t: import('node:test').TestContext) {
-  const { issuer } = await startOidcIssuer(t, CALLBACK)
-  const { app } = await buildTestApp(t, {
-    signIn: { oidcIssuer: issuer, oidcClientId: OIDC_CLIENT_ID, oidcClientSecret: OIDC_CLIENT_SECRET },
-  })
-  return { app, issuer }
-}
-
-/** Fills in oidc-provider's development login page, then its consent page. */
-async function signInAtIssuer(browser: Browser, login: ReturnType<typeof startCliLogin>, account: string) {
-  const loginPage = await browser.navigate(login.authorizeUrl, login.redirectUri)
-  assert.equal(loginPage.status, 200, loginPage.body)
-  const loginForm = readForm(loginPage.body)
-  assert.equal(loginForm.fields.prompt, 'login')
-  const consentPage = await browser.navigate(
-    new URL(loginForm.action ?? '', loginPage.url).href,
-    login.redirectUri,
-    {
-      prompt: 'login',
-      login: account,
-      password: 'anything',
-    },
-  )
-  assert.equal(consentPage.status, 200, consentPage.body)
-  const consentForm = readForm(consentPage.body)
-  assert.equal(consentForm.fields.prompt, 'consent')
-  return browser.navigate(new URL(consentForm.action ?? '', consentPage.url).href, login.redirectUri, {
-    prompt: 'consent',
-  })
-}
-
 test('the full PKCE sign-in against a real OpenID Connect provider issues tokens for its verified email', async (t) => {
-  const { app, issuer } = await oidcApp(t)
+  const { app, issuer } = await oidcTestApp(t)
   const login = startCliLogin()
   const browser = new Browser(app)
 
@@ -67,13 +36,7 @@ test('the full PKCE sign-in against a real OpenID Connect provider issues tokens
   assert.equal(params.get('state'), login.state)
   assert.ok(browser.visited.some((url) => url.startsWith(CALLBACK)))
 
-  const tokens = await exchangeCode(app, {
-    grant_type: 'authorization_code',
-    client_id: 'docsctl',
-    code: params.get('code') ?? '',
-    redirect_uri: login.redirectUri,
-    code_verifier: login.verifier,
-  })
+  const tokens = await exchangeCode(app, codeGrant(login, params.get('code') ?? ''))
   assert.equal(tokens.status, 200, JSON.stringify(tokens.json))
   const me = await app.inject({
     method: 'GET',
@@ -86,7 +49,7 @@ test('the full PKCE sign-in against a real OpenID Connect provider issues tokens
 })
 
 test('an unverified email at the provider is refused and the CLI is told why', async (t) => {
-  const { app } = await oidcApp(t)
+  const { app } = await oidcTestApp(t)
   const login = startCliLogin()
   const back = await signInAtIssuer(new Browser(app), login, 'unverified-bob')
   const params = callbackParams(back.location)
@@ -100,7 +63,7 @@ test('an unverified email at the provider is refused and the CLI is told why', a
 })
 
 test('a callback whose state matches no pending sign-in is refused', async (t) => {
-  const { app } = await oidcApp(t)
+  const { app } = await oidcTestApp(t)
   const login = startCliLogin()
   const browser = new Browser(app)
   await browser.request('GET', login.authorizeUrl)
@@ -110,7 +73,7 @@ test('a callback whose state matches no pending sign-in is refused', async (t) =
 })
 
 test('the local sign-in page is off when an identity provider is configured', async (t) => {
-  const { app } = await oidcApp(t)
+  const { app } = await oidcTestApp(t)
   const page = await app.inject({
     method: 'GET',
     url: '/oauth/sign-in?request=x',

@@ -6,8 +6,11 @@ import type { FastifyInstance } from 'fastify'
 import {
   Browser,
   buildTestApp,
+  type CliLogin,
   callbackParams,
+  codeGrant,
   exchangeCode,
+  localSignInCode,
   PUBLIC_URL,
   readForm,
   signInLocally,
@@ -17,30 +20,9 @@ import { engines } from '../helper.js'
 
 const host = 'localhost:8080'
 
-/** Runs the browser part of a local sign-in and returns the code the CLI receives. */
-async function codeFor(app: FastifyInstance, email: string, login = startCliLogin()) {
-  const browser = new Browser(app)
-  const page = await browser.navigate(login.authorizeUrl, login.redirectUri)
-  const form = readForm(page.body)
-  const back = await browser.navigate(`${PUBLIC_URL}${form.action}`, login.redirectUri, {
-    ...form.fields,
-    email,
-  })
-  return { login, code: callbackParams(back.location).get('code') ?? '' }
-}
-
-const redeem = (
-  login: ReturnType<typeof startCliLogin>,
-  code: string,
-  overrides: Record<string, string> = {},
-) => ({
-  grant_type: 'authorization_code',
-  client_id: 'docsctl',
-  code,
-  redirect_uri: login.redirectUri,
-  code_verifier: login.verifier,
-  ...overrides,
-})
+/** The CLI's authorize request, sent without a browser. */
+const authorize = (app: FastifyInstance, login: CliLogin) =>
+  app.inject({ method: 'GET', url: login.authorizeUrl.slice(PUBLIC_URL.length), headers: { host } })
 
 const me = (app: FastifyInstance, token: string) =>
   app.inject({ method: 'GET', url: '/me', headers: { host, authorization: `Bearer ${token}` } })
@@ -91,11 +73,7 @@ test('authorize shows, never redirects, errors about the client or its redirect 
     [{ redirect_uri: 'http://127.0.0.1:8787/callback#fragment' }, /fragment/],
   ] as const) {
     const login = startCliLogin(override)
-    const response = await app.inject({
-      method: 'GET',
-      url: login.authorizeUrl.slice(PUBLIC_URL.length),
-      headers: { host },
-    })
+    const response = await authorize(app, login)
     assert.equal(response.statusCode, 400, JSON.stringify(override))
     assert.equal(response.headers.location, undefined)
     assert.match(response.body, message)
@@ -110,11 +88,7 @@ test('authorize sends other request errors back to the CLI with its state', asyn
     [{ response_type: 'token' }, 'unsupported_response_type'],
   ] as const) {
     const login = startCliLogin(override)
-    const response = await app.inject({
-      method: 'GET',
-      url: login.authorizeUrl.slice(PUBLIC_URL.length),
-      headers: { host },
-    })
+    const response = await authorize(app, login)
     assert.equal(response.statusCode, 302)
     const params = callbackParams(String(response.headers.location))
     assert.equal(params.get('error'), error)
@@ -133,23 +107,23 @@ test('authorize sends other request errors back to the CLI with its state', asyn
 for (const engine of engines) {
   test(`a wrong code verifier is invalid_grant, and the code is spent (${engine})`, async (t) => {
     const { app } = await buildTestApp(t, { engine })
-    const { login, code } = await codeFor(app, 'ada@example.com')
-    const wrong = await exchangeCode(app, redeem(login, code, { code_verifier: startCliLogin().verifier }))
+    const { login, code } = await localSignInCode(app, 'ada@example.com')
+    const wrong = await exchangeCode(app, codeGrant(login, code, { code_verifier: startCliLogin().verifier }))
     assert.equal(wrong.status, 400)
     assert.equal(wrong.json.error, 'invalid_grant')
     assert.match(String(wrong.json.error_description), /code_verifier does not match/)
-    const retry = await exchangeCode(app, redeem(login, code))
+    const retry = await exchangeCode(app, codeGrant(login, code))
     assert.equal(retry.json.error, 'invalid_grant')
   })
 }
 
 test('a malformed or missing verifier is invalid_request', async (t) => {
   const { app } = await buildTestApp(t)
-  const { login, code } = await codeFor(app, 'ada@example.com')
-  const short = await exchangeCode(app, redeem(login, code, { code_verifier: 'short' }))
+  const { login, code } = await localSignInCode(app, 'ada@example.com')
+  const short = await exchangeCode(app, codeGrant(login, code, { code_verifier: 'short' }))
   assert.equal(short.status, 400)
   assert.equal(short.json.error, 'invalid_request')
-  const { code_verifier: _omitted, ...without } = redeem(login, code)
+  const { code_verifier: _omitted, ...without } = codeGrant(login, code)
   const missing = await exchangeCode(app, without)
   assert.equal(missing.json.error, 'invalid_request')
 })
@@ -157,11 +131,11 @@ test('a malformed or missing verifier is invalid_request', async (t) => {
 for (const engine of engines) {
   test(`a reused code is refused and revokes the tokens its first use produced (${engine})`, async (t) => {
     const { app } = await buildTestApp(t, { engine })
-    const { login, code } = await codeFor(app, 'ada@example.com')
-    const first = await exchangeCode(app, redeem(login, code), 'json')
+    const { login, code } = await localSignInCode(app, 'ada@example.com')
+    const first = await exchangeCode(app, codeGrant(login, code), 'json')
     assert.equal(first.status, 200)
     assert.equal((await me(app, String(first.json.access_token))).statusCode, 200)
-    const second = await exchangeCode(app, redeem(login, code))
+    const second = await exchangeCode(app, codeGrant(login, code))
     assert.equal(second.status, 400)
     assert.equal(second.json.error, 'invalid_grant')
     assert.match(String(second.json.error_description), /already been used/)
@@ -176,10 +150,10 @@ for (const engine of engines) {
 
 test('a redirect URI other than the authorization request’s is refused', async (t) => {
   const { app } = await buildTestApp(t)
-  const { login, code } = await codeFor(app, 'ada@example.com')
+  const { login, code } = await localSignInCode(app, 'ada@example.com')
   const response = await exchangeCode(
     app,
-    redeem(login, code, { redirect_uri: 'http://127.0.0.1:1/elsewhere' }),
+    codeGrant(login, code, { redirect_uri: 'http://127.0.0.1:1/elsewhere' }),
   )
   assert.equal(response.status, 400)
   assert.equal(response.json.error, 'invalid_grant')
@@ -189,13 +163,13 @@ test('a redirect URI other than the authorization request’s is refused', async
 for (const engine of engines) {
   test(`an expired code is refused (${engine})`, async (t) => {
     const { app } = await buildTestApp(t, { engine })
-    const { login, code } = await codeFor(app, 'ada@example.com')
+    const { login, code } = await localSignInCode(app, 'ada@example.com')
     // Age every code past its 60 s lifetime rather than wait for it.
     await app.db
       .updateTable('oauth_codes')
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .execute()
-    const response = await exchangeCode(app, redeem(login, code))
+    const response = await exchangeCode(app, codeGrant(login, code))
     assert.equal(response.status, 400)
     assert.equal(response.json.error, 'invalid_grant')
     assert.match(String(response.json.error_description), /expired/)
@@ -208,6 +182,8 @@ test('a code, a state or a sign-in page from someone else’s flow does not comp
   const login = startCliLogin()
   const page = await browser.navigate(login.authorizeUrl, login.redirectUri)
   const form = readForm(page.body)
+  const postSignIn = (fields: Record<string, string>) =>
+    browser.request('POST', `${PUBLIC_URL}/oauth/sign-in`, fields)
   // The form posted without the browser's cookie (a cross-site post) is refused.
   const forged = await app.inject({
     method: 'POST',
@@ -217,37 +193,20 @@ test('a code, a state or a sign-in page from someone else’s flow does not comp
   })
   assert.equal(forged.statusCode, 403)
   // A wrong anti-forgery value with the right cookie is refused too.
-  const wrongToken = await browser.request('POST', `${PUBLIC_URL}/oauth/sign-in`, {
-    ...form.fields,
-    csrf: 'x'.repeat(32),
-    email: 'mallory@example.com',
-  })
+  const wrongToken = await postSignIn({ ...form.fields, csrf: 'x'.repeat(32), email: 'mallory@example.com' })
   assert.equal(wrongToken.status, 403)
   // An unknown pending sign-in is refused.
-  const unknown = await browser.request('POST', `${PUBLIC_URL}/oauth/sign-in`, {
-    ...form.fields,
-    request: 'nope',
-    email: 'mallory@example.com',
-  })
+  const unknown = await postSignIn({ ...form.fields, request: 'nope', email: 'mallory@example.com' })
   assert.equal(unknown.status, 400)
   // A bad email re-shows the form with the error, and the flow still completes afterwards.
-  const badEmail = await browser.request('POST', `${PUBLIC_URL}/oauth/sign-in`, {
-    ...form.fields,
-    email: 'not an email',
-  })
+  const badEmail = await postSignIn({ ...form.fields, email: 'not an email' })
   assert.equal(badEmail.status, 400)
   assert.match(badEmail.body, /role="alert"/)
   const again = readForm(badEmail.body)
-  const done = await browser.request('POST', `${PUBLIC_URL}/oauth/sign-in`, {
-    ...again.fields,
-    email: 'ada@example.com',
-  })
+  const done = await postSignIn({ ...again.fields, email: 'ada@example.com' })
   assert.equal(done.status, 303)
   // The completed sign-in cannot be completed a second time.
-  const replay = await browser.request('POST', `${PUBLIC_URL}/oauth/sign-in`, {
-    ...again.fields,
-    email: 'x@example.com',
-  })
+  const replay = await postSignIn({ ...again.fields, email: 'x@example.com' })
   assert.equal(replay.status, 400)
 })
 

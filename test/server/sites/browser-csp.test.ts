@@ -10,6 +10,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, relative } from 'node:path'
 import { test } from 'node:test'
+import getPort from 'get-port'
 import type { ConsoleMessage, Page } from 'playwright-core'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 import { launchChromium, noChromium } from '../../chromium.js'
@@ -51,14 +52,6 @@ async function starterSite(): Promise<Map<string, Buffer>> {
   return files
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
-
 /** What an opened file did: its log lines, and the attribute its script would set. */
 async function opened(page: Page, url: string, logs: string[]) {
   logs.length = 0
@@ -70,7 +63,7 @@ async function opened(page: Page, url: string, logs: string[]) {
 test('site policies in Chromium: pages work, uploaded SVG and XML never run script', {
   skip: noChromium,
 }, async (t) => {
-  const port = await freePort()
+  const port = await getPort({ host: '127.0.0.1' })
   const host = `localhost:${port}`
   const app = await testApp(t, 'sqlite', { baseDomain: host, apiHost: host })
   const token = await signIn(app)

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { type RedirectRule, renderRedirectsFile } from '../../../compiler/serving/redirects.js'
+import { verifiedDomain } from '../domains/dns-server.js'
 import { createProject, signIn, testApp } from '../helper.js'
 import { page, publish } from './publish.js'
 
@@ -28,9 +29,9 @@ const site = {
 test('redirects answer 308/307 with the query kept, at the root and under a mount path', async (t) => {
   const app = await testApp(t)
   const token = await signIn(app)
-  const { id: projectId } = await createProject(app, token, 'acme')
+  await createProject(app, token, 'acme')
   await publish(app, 'acme', site)
-  await app.repos.siteHosts.add('docs.example.com', projectId, '/docs')
+  await verifiedDomain(app.repos, 'acme', 'docs.example.com', '/docs')
   const get = (url: string, host = 'acme.localhost:8080') =>
     app.inject({ method: 'GET', url, headers: { host } })
 

@@ -18,29 +18,29 @@ async function resolverApp(
 test('a flood of random Host headers does not evict the sites already cached', async (t) => {
   const { resolver } = await resolverApp(t, { ttlMs: 60_000, maxSites: 100, maxMisses: 50 })
   const site = await resolver.resolve('acme.localhost:8080')
-  assert.ok('target' in site)
+  assert.ok('targets' in site)
   for (let index = 0; index < 2_000; index++) {
     const answer = await resolver.resolve(
       `random-${index}-${Math.random().toString(36).slice(2)}.example.net`,
     )
     assert.ok('missing' in answer)
   }
-  assert.equal(resolver.peek('acme.localhost:8080')?.slug, 'acme', 'the real site is still cached')
+  assert.equal(resolver.peek('acme.localhost:8080')?.[0]?.slug, 'acme', 'the real site is still cached')
 })
 
 test('cached answers expire, and a promotion is seen at once', async (t) => {
   const { app, projectId, resolver } = await resolverApp(t, { ttlMs: 300 })
   const next = await publish(app, 'acme', { 'index.html': page('Next') }, false)
   const before = await resolver.resolve('acme.localhost:8080')
-  assert.ok('target' in before)
+  assert.ok('targets' in before)
   // Another replica promotes: this one keeps its answer until the TTL runs out.
   await app.repos.projects.setLiveDeployment(projectId, next.deploymentId)
-  assert.equal(resolver.peek('acme.localhost:8080')?.deploymentId, before.target.deploymentId)
+  assert.equal(resolver.peek('acme.localhost:8080')?.[0]?.deploymentId, before.targets[0]?.deploymentId)
   await new Promise((resolve) => setTimeout(resolve, 350))
   assert.equal(resolver.peek('acme.localhost:8080'), undefined, 'expired after its TTL')
   const after = await resolver.resolve('acme.localhost:8080')
-  assert.ok('target' in after)
-  assert.equal(after.target.deploymentId, next.deploymentId)
+  assert.ok('targets' in after)
+  assert.equal(after.targets[0]?.deploymentId, next.deploymentId)
 
   // A first promotion turns a cached "nothing live yet" into the site without waiting for the TTL.
   const long = new HostResolver(app.config, app.repos, { ttlMs: 60_000 })
@@ -50,5 +50,5 @@ test('cached answers expire, and a promotion is seen at once', async (t) => {
   const later = await publish(app, 'later', { 'index.html': page('Later') }, false)
   await app.repos.projects.setLiveDeployment(later.projectId, later.deploymentId)
   long.forgetProject(later.projectId)
-  assert.ok('target' in (await long.resolve('later.localhost:8080')))
+  assert.ok('targets' in (await long.resolve('later.localhost:8080')))
 })

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict'
 import { connect } from 'node:net'
 import { test } from 'node:test'
 import { SANDBOXED_FILE_POLICY, sitePagePolicy } from '../../../compiler/serving/security-headers.js'
+import { verifiedDomain } from '../domains/dns-server.js'
 import { createProject, deploy, fixtureSite, signIn, testApp } from '../helper.js'
 import { page, publish } from './publish.js'
 
@@ -79,8 +80,7 @@ test('no site and a site with nothing live yet are told apart', async (t) => {
   assert.match(nobody.body, /<h1>No docs site here<\/h1>/)
   assert.doesNotMatch(nobody.body, /Nothing published/)
 
-  const project = await app.repos.projects.findBySlug('fresh')
-  await app.repos.siteHosts.add('docs.fresh.example', project!.id, '')
+  await verifiedDomain(app.repos, 'fresh', 'docs.fresh.example')
   const custom = await get('/', 'docs.fresh.example')
   assert.match(custom.body, /<h1>Nothing published yet<\/h1>/)
 
@@ -123,7 +123,8 @@ test('a real build: the theme assets are immutable, an author file with a hash-l
   const token = await signIn(app)
   await createProject(app, token, 'built')
   const files = await fixtureSite('minimal')
-  files.set('screenshot-20240101.png', Buffer.from('png bytes'))
+  // In the public folder, so the build publishes it though no page shows it.
+  files.set('public/screenshot-20240101.png', Buffer.from('png bytes'))
   const deployed = await deploy(app, token, 'built', files)
   assert.equal(deployed.finalized.statusCode, 200, deployed.finalized.body)
   const get = (url: string) => app.inject({ url, headers: { host: 'built.localhost:8080' } })
@@ -132,7 +133,7 @@ test('a real build: the theme assets are immutable, an author file with a hash-l
   const css = home.body.match(/href="(_assets\/site\.[0-9a-f]+\.css)"/)?.[1]
   assert.ok(css)
   assert.equal((await get(`/${css}`)).headers['cache-control'], 'public, max-age=31536000, immutable')
-  const screenshot = await get('/screenshot-20240101.png')
+  const screenshot = await get('/public/screenshot-20240101.png')
   assert.equal(screenshot.statusCode, 200)
   assert.equal(screenshot.headers['cache-control'], 'public, max-age=0, must-revalidate')
 })

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { gunzipSync } from 'node:zlib'
+import { verifiedDomain } from '../domains/dns-server.js'
 import { createProject, signIn, testApp } from '../helper.js'
 import { hashedCss, page, publish } from './publish.js'
 
@@ -160,9 +161,8 @@ test('markdown exports, sitemap per host, previews are noindex', async (t) => {
   const unknown = await get('/', {}, 'nobody.localhost:8080')
   assert.equal(unknown.statusCode, 404)
 
-  // A custom domain from the site_hosts table, mounted under /docs.
-  const project = await app.repos.projects.findBySlug('acme')
-  await app.repos.siteHosts.add('docs.example.com', project!.id, '/docs')
+  // A verified custom domain, mounted under /docs.
+  await verifiedDomain(app.repos, 'acme', 'docs.example.com', '/docs')
   const custom = await get('/docs/guide/setup/', {}, 'docs.example.com')
   assert.equal(custom.statusCode, 200)
   assert.match(

@@ -1,31 +1,15 @@
 /** Deployments made before preview tokens get one each, so their previews move to unguessable hosts. */
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { type Kysely, Migrator } from 'kysely'
-import { openDatabase } from '../../../../server/db/index.js'
-import { StaticMigrationProvider } from '../../../../server/db/migrations/index.js'
-import { createRepositories } from '../../../../server/db/repositories/index.js'
-import { engines, testConfig } from '../../helper.js'
+import type { Kysely } from 'kysely'
+import { engines } from '../../helper.js'
+import { databaseAt, ownerWithProject } from '../helper.js'
 
 for (const engine of engines) {
   describe(`004_preview_tokens (${engine})`, () => {
     test('existing deployments get distinct random tokens; new ones get one at creation', async (t) => {
-      const { db, schema } = openDatabase(await testConfig(t, engine))
-      t.after(() => db.destroy())
-      const migrator = new Migrator({
-        db,
-        provider: new StaticMigrationProvider(),
-        ...(schema ? { migrationTableSchema: schema } : {}),
-      })
-      assert.equal((await migrator.migrateTo('003_analytics')).error, undefined)
-      const repos = createRepositories(db)
-      const owner = await repos.users.findOrCreate('o@example.com')
-      const project = await repos.projects.create({
-        ownerId: owner.id,
-        slug: 'old',
-        name: 'Old',
-        description: null,
-      })
+      const { db, migrator, repos } = await databaseAt(t, engine, '003_analytics')
+      const { project } = await ownerWithProject(repos, 'o@example.com', 'old', 'Old')
       const now = new Date().toISOString()
       for (const id of ['dpl_old1', 'dpl_old2']) {
         // The row as it was before the column existed.

@@ -1,0 +1,23 @@
+/**
+ * The shell's only script, bundled by esbuild into `site.js`: colour-mode toggle, component tabs, copy
+ * buttons, page actions, the table of contents highlight, the phone drawer, search and the dismissed
+ * banner staying closed across pages. Everything
+ * else works without it.
+ */
+import { setUpBanner } from './banner.js'
+import { setUpColourModeToggle } from './colour-mode.js'
+import { setUpCopyButtons } from './copy.js'
+import { setUpNavDrawer } from './nav-drawer.js'
+import { setUpPageActions } from './page-actions.js'
+import { setUpSearch } from './search.js'
+import { setUpTabs } from './tabs.js'
+import { setUpTocHighlight } from './toc.js'
+
+setUpColourModeToggle()
+setUpTabs()
+setUpCopyButtons()
+setUpPageActions()
+setUpTocHighlight()
+setUpNavDrawer()
+setUpSearch()
+setUpBanner(document)

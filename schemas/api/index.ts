@@ -1,0 +1,91 @@
+/**
+ * The REST API's shapes, written once as JSON Schema literals. The server adds the named ones to
+ * Fastify (routes refer to them as `{$ref: 'Name#'}`), the type provider types each handler from its
+ * route's schemas, `@fastify/swagger` publishes them in /openapi.json, and the CLI's client takes its
+ * types from the same objects through `Shape` and `Input`.
+ */
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+import { AnalyticsSettings, AnalyticsUpdate } from './analytics.js'
+import { ErrorBody } from './common.js'
+import { DeployKey, DeployKeyCreate, DeployKeyCreated, DeployKeyList } from './deploy-keys.js'
+import {
+  ChunkResult,
+  Deployment,
+  DeploymentCreate,
+  DeploymentCreated,
+  DeploymentList,
+  Diagnostic,
+  FailedBuild,
+  FilesBatchResult,
+  Finalize,
+  ManifestEntry,
+} from './deployments.js'
+import { DnsRecord, Domain, DomainCreate, DomainList, DomainVerification, TlsAsk } from './domains.js'
+import {
+  OAuthError,
+  OAuthRevokeRequest,
+  OAuthServerMetadata,
+  OAuthTokenRequest,
+  OAuthTokenResponse,
+} from './oauth.js'
+import { Project, ProjectCreate, ProjectList, ProjectUpdate } from './projects.js'
+import { Health, Me } from './users.js'
+
+export * from './analytics.js'
+export * from './common.js'
+export * from './deploy-keys.js'
+export * from './deployments.js'
+export * from './domains.js'
+export * from './oauth.js'
+export * from './projects.js'
+export * from './users.js'
+
+/** Every schema with an `$id`: added to Fastify once and listed under components in /openapi.json. */
+export const apiSchemas = [
+  AnalyticsSettings,
+  AnalyticsUpdate,
+  ChunkResult,
+  DeployKey,
+  DeployKeyCreate,
+  DeployKeyCreated,
+  DeployKeyList,
+  Deployment,
+  DeploymentCreate,
+  DeploymentCreated,
+  DeploymentList,
+  Diagnostic,
+  DnsRecord,
+  Domain,
+  DomainCreate,
+  DomainList,
+  DomainVerification,
+  ErrorBody,
+  FailedBuild,
+  FilesBatchResult,
+  Finalize,
+  Health,
+  ManifestEntry,
+  Me,
+  OAuthError,
+  OAuthRevokeRequest,
+  OAuthServerMetadata,
+  OAuthTokenRequest,
+  OAuthTokenResponse,
+  Project,
+  ProjectCreate,
+  ProjectList,
+  ProjectUpdate,
+  TlsAsk,
+] as const
+
+/** The named schemas, as the `references` that resolve `{$ref: 'Name#'}` in types. */
+export type ApiReferences = [...typeof apiSchemas]
+
+/** The value a schema describes once validated: what a handler receives (defaults filled in) or returns. */
+export type Shape<Schema extends JSONSchema> = FromSchema<Schema, { references: ApiReferences }>
+
+/** What a client may send for a schema: properties with a `default` may be left out. */
+export type Input<Schema extends JSONSchema> = FromSchema<
+  Schema,
+  { references: ApiReferences; keepDefaultedPropertiesOptional: true }
+>
