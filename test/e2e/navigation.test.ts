@@ -111,7 +111,7 @@ test('every page of every navigation shape is one click from a sidebar or switch
     })
   }
 
-  await t.test('a dismissible banner closes with its button', async () => {
+  await t.test('a dismissible banner closes with its button and stays closed on the next page', async () => {
     const files = readFixture(join(shapesDir, 'tabs'))
     const config = JSON.parse(new TextDecoder().decode(files.get('docs.json'))) as Record<string, unknown>
     config.banner = { content: 'New: [read the guide](/quickstart)', dismissible: true }
@@ -122,6 +122,9 @@ test('every page of every navigation shape is one click from a sidebar or switch
       await page.goto(`${site.origin}/`)
       assert.ok(await page.isVisible('.d-banner'))
       await page.click('.d-banner-dismiss')
+      assert.equal(await page.isVisible('.d-banner'), false)
+      // The client bundle remembers the choice (theme/client/banner.ts), so another page opens without it.
+      await page.goto(`${site.origin}/quickstart/`)
       assert.equal(await page.isVisible('.d-banner'), false)
     } finally {
       site.close()
