@@ -3,6 +3,7 @@
  * itself) and, for every simple source, an HTML page that sends the reader on with a meta refresh, so
  * a host that reads neither still gets readers to the moved page.
  */
+import escapeHtml from 'escape-html'
 import {
   isAbsoluteUrl,
   isSimpleSource,
@@ -13,9 +14,6 @@ import {
 } from '../serving/redirects.js'
 
 const encoder = new TextEncoder()
-
-const escapeText = (text: string): string =>
-  text.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char] ?? char)
 
 /** The link from a simple source's page to its destination, relative unless it leaves the site. */
 function refreshTarget(source: string, destination: string): string {
@@ -29,7 +27,7 @@ function refreshTarget(source: string, destination: string): string {
 
 /** A page that redirects at once, for hosts without server-side redirects. */
 export function renderRefreshPage(source: string, destination: string): string {
-  const target = escapeText(refreshTarget(source, destination))
+  const target = escapeHtml(refreshTarget(source, destination))
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Moved</title><meta name="robots" content="noindex"><meta http-equiv="refresh" content="0; url=${target}"></head><body><p>This page has moved to <a href="${target}">${target}</a>.</p></body></html>\n`
 }
 
