@@ -16,6 +16,7 @@ import type { SiteFiles, SourceFiles } from './files.js'
 import { type LlmsPage, renderLlmsFullTxt, renderLlmsTxt } from './outputs/llms.js'
 import { renderMarkdownExport } from './outputs/markdown-export.js'
 import { renderNotFoundBody } from './outputs/not-found.js'
+import { redirectOutputs } from './outputs/redirects.js'
 import { renderRobotsTxt } from './outputs/robots.js'
 import { renderSearchIndex, SEARCH_INDEX_PATH, type SearchEntry } from './outputs/search-index.js'
 import { collectStaticAssets } from './outputs/static-assets.js'
@@ -30,6 +31,7 @@ import {
 import type { RenderOutcome, RenderTask } from './pool/protocol.js'
 import { renderOne } from './pool/render-one.js'
 import { renderWithTemporaryPool } from './pool/render-pool.js'
+import { redirectRules } from './serving/redirects.js'
 import { inlineScriptsOfHead, sitePagePolicy } from './serving/security-headers.js'
 import { themeFiles } from './theme/assets.js'
 import type { PageSummary, SiteContext } from './theme/context.js'
@@ -54,7 +56,8 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
   const diagnostics: Diagnostic[] = [...loaded.diagnostics]
   const emptyCache: BuildCache = { compilerVersion: compilerVersion(), entries: {} }
   const { config, navigation } = loaded
-  if (!config || !navigation) {
+  // A docs.json error fails the build now, before minutes of rendering pages it would fail anyway.
+  if (!config || !navigation || hasErrors(loaded.diagnostics)) {
     return {
       ok: false,
       files: new Map(),
@@ -291,7 +294,7 @@ function writeSiteOutputs(output: SiteFiles, context: SiteContext, { pages, rend
   output.set('llms-full.txt', encoder.encode(renderLlmsFullTxt(config, listed)))
   output.set('robots.txt', encoder.encode(renderRobotsTxt(disallowed)))
   output.set(SEARCH_INDEX_PATH, renderSearchIndex(search))
-  const home = context.firstPageOfTab[0]
+  const home = context.firstPageOfTab.find((slug) => slug !== undefined)
   output.set(
     '404.html',
     encoder.encode(
@@ -304,6 +307,8 @@ function writeSiteOutputs(output: SiteFiles, context: SiteContext, { pages, rend
       }),
     ),
   )
+  for (const [path, bytes] of redirectOutputs(redirectRules(config.redirects), output))
+    output.set(path, bytes)
   // A site without an `index` page still answers at its root: send readers to the first page.
   if (!rendered.has('index') && home) {
     const target = `${home}/`

@@ -11,4 +11,4 @@ const candidates = [join(fromPackageRoot(), '..', 'shared', 'corpus'), '/work/sh
 export const corpusRoot: string =
   process.env.DOCS_CORPUS ?? candidates.find((candidate) => existsSync(candidate)) ?? candidates[0]!
 
-export const corpusSites = ['x402', 'rallly', 'cline', 'mem0'] as const
+export const corpusSites = ['x402', 'rallly', 'cline', 'mem0', 'stagehand', 'pipecat'] as const

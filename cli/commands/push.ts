@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { validateSite } from '../../compiler/config/validate-site.js'
+import { defaultWorkers } from '../../compiler/build.js'
 import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../compiler/diagnostics.js'
+import { checkSite } from '../../compiler/validate.js'
 import { ApiClient, ApiError } from '../api.js'
 import { CommandFailure, reportFailure } from '../auth/failure.js'
 import { requireSession, resolveApiUrl, sessionFailure } from '../auth/session.js'
@@ -180,14 +181,14 @@ export class PushCommand extends Command {
       )
     if (problems.length > 0)
       throw new CommandFailure(`Cannot push ${dir}:\n${problems.map((problem) => `  ${problem}`).join('\n')}`)
-    const diagnostics = sortDiagnostics(validateSite(files, { mode: 'strict' }).diagnostics)
+    const diagnostics = sortDiagnostics((await checkSite(files, { workers: defaultWorkers() })).diagnostics)
     for (const diagnostic of diagnostics)
       this.context.stderr.write(
         `${diagnostic.severity === 'error' ? pc.red('error') : pc.yellow('warning')} ${formatDiagnostic(diagnostic)}\n`,
       )
     if (hasErrors(diagnostics))
       throw new CommandFailure(
-        `${dir}/docs.json is not valid; fix the problems above (\`docsctl validate\` shows the same) and push again.`,
+        `${dir} has problems; fix the ones above (\`docsctl validate\` shows the same) and push again.`,
       )
     return files
   }

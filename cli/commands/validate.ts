@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { validateSite } from '../../compiler/config/validate-site.js'
+import { defaultWorkers } from '../../compiler/build.js'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
+import { checkSite } from '../../compiler/validate.js'
 import { displayPath, readSiteFiles, resolveSiteDir } from '../site-dir.js'
 
 export class ValidateCommand extends Command {
@@ -11,8 +12,10 @@ export class ValidateCommand extends Command {
     description: 'Check docs.json and the pages it lists',
     details: `
       Checks docs.json strictly (unknown keys are errors) and the site it describes: every page in
-      navigation exists as <slug>.mdx or <slug>.md, no page is listed twice in one tab, logo and
-      favicon files exist, and every page's front matter is valid. Needs no sign-in.
+      navigation exists as <slug>.mdx or <slug>.md, logo and favicon files exist, redirects do not
+      loop, every page's front matter is valid, and every page renders: an unclosed component, a
+      broken internal link, an unknown component or icon and a forbidden import are errors, each
+      with its file:line:col and a fix. \`--config-only\` skips rendering the pages. Needs no sign-in.
 
       Without [dir], uses the first of the current directory, ./docs and ./apps/docs that holds a
       docs.json. Prints every problem with its file, line and column. Exit code: 0 when valid (warnings
@@ -27,6 +30,9 @@ export class ValidateCommand extends Command {
 
   dir = Option.String({ required: false, name: 'dir' })
   json = Option.Boolean('--json', false, { description: 'Print the result as JSON' })
+  configOnly = Option.Boolean('--config-only', false, {
+    description: 'Check docs.json and front matter only, without rendering the pages',
+  })
 
   override async execute(): Promise<number> {
     const { stdout, stderr } = this.context
@@ -45,7 +51,7 @@ export class ValidateCommand extends Command {
 
     const started = performance.now()
     const { files, problems } = await readSiteFiles(dir)
-    const result = validateSite(files, { mode: 'strict' })
+    const result = await checkSite(files, { workers: defaultWorkers(), configOnly: this.configOnly })
     const elapsedMs = Math.round(performance.now() - started)
     const diagnostics: Diagnostic[] = [
       ...problems.map((problem): Diagnostic => {
@@ -66,11 +72,12 @@ export class ValidateCommand extends Command {
       ;(diagnostic.severity === 'error' ? stderr : stdout).write(`${label} ${formatDiagnostic(diagnostic)}\n`)
     }
     const configFile = shown === '.' ? 'docs.json' : `${shown}/docs.json`
+    const inPages = diagnostics.some((diagnostic) => !diagnostic.file.endsWith('.json'))
     const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length
     const warnings = diagnostics.length - errors
     if (!ok) {
       stderr.write(
-        `${pc.red('✖')} ${configFile}: ${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`,
+        `${pc.red('✖')} ${configFile}${inPages ? ' and its pages' : ''}: ${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`,
       )
       return 1
     }

@@ -10,11 +10,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { join, sep } from 'node:path'
 import { buildSite, defaultWorkers } from '../../compiler/build.js'
-import { loadConfig } from '../../compiler/config/index.js'
+import { loadConfig, siteRedirects } from '../../compiler/config/index.js'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
 import { isSafeRelativePath } from '../../compiler/files.js'
 import { contentTypeOf } from '../../compiler/serving/content-type.js'
 import { withBaseHref } from '../../compiler/serving/not-found.js'
+import type { RedirectMatcher } from '../../compiler/serving/redirects.js'
 import {
   pageSlugOf,
   parseSiteUrl,
@@ -67,6 +68,11 @@ class DevSite {
   firstPage(): string | undefined {
     const navigation = loadConfig(this.files, { mode: 'lenient' }).navigation
     return navigation?.pages.find((location) => !location.hidden)?.slug
+  }
+
+  /** docs.json redirects, as a deployment serves them. */
+  redirects(): RedirectMatcher {
+    return siteRedirects(this.files)
   }
 
   isPage = (slug: string): boolean => this.files.has(`${slug}.mdx`) || this.files.has(`${slug}.md`)
@@ -287,14 +293,16 @@ async function handle(site: DevSite, reload: LiveReload, request: IncomingMessag
 
   // Pages, their exports, theme and author files are known at once; site-wide outputs (search index,
   // llms.txt, 404.html) only from a full build, made when the quick answer is "not found".
-  let route = routeSitePath(key, url.query, site.quickIndex)
+  const redirects = site.redirects()
+  let route = routeSitePath(key, url.query, site.quickIndex, redirects)
   if (route.type === 'not-found') {
     const built = (await site.full()).files
-    route = routeSitePath(key, url.query, { has: (path) => site.quickIndex.has(path) || built.has(path) })
+    const index = { has: (path: string) => site.quickIndex.has(path) || built.has(path) }
+    route = routeSitePath(key, url.query, index, redirects)
   }
   switch (route.type) {
     case 'redirect':
-      return redirect(response, route.location)
+      return redirect(response, route.location, route.status)
     case 'page':
       return sendPage(site, request, response, route)
     case 'file': {
@@ -358,7 +366,7 @@ function send(
   response.end(body)
 }
 
-function redirect(response: ServerResponse, location: string): void {
-  response.writeHead(302, { location, 'cache-control': 'no-store' })
+function redirect(response: ServerResponse, location: string, status: 302 | 307 | 308 = 302): void {
+  response.writeHead(status, { location, 'cache-control': 'no-store' })
   response.end()
 }

@@ -1,12 +1,13 @@
 /**
  * `loadConfig`: docs.json in, a validated config and the normalised navigation tree out, with every
  * problem as a positioned diagnostic. The stages, in order: parse with positions (json-source.ts),
- * resolve `$ref` files (refs.ts), map the hosted platform's navigation (legacy.ts), validate against
+ * resolve `$ref` files (refs.ts), map older shapes (legacy.ts), validate against
  * schemas/docs.schema.json (schema-errors.ts), refuse unsafe URLs (url-fields.ts), normalise navigation
  * (navigation.ts).
  */
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import type { SourceFiles } from '../files.js'
+import { createRedirectMatcher, type RedirectMatcher, redirectRules } from '../serving/redirects.js'
 import { formatJsonPath, type JsonPath, readJsonSource } from './json-source.js'
 import { mapLegacyConfig, sourcePathOf } from './legacy.js'
 import { normalizeNavigation } from './navigation.js'
@@ -39,6 +40,8 @@ export interface ConfigWithSource extends LoadedConfig {
   data: Record<string, unknown> | undefined
   /** File and position of a path of `data`, and that path as the author wrote it. */
   locate(path: JsonPath, at?: 'value' | 'key'): Located & { path: string }
+  /** The files the configuration was read from: docs.json and every `$ref` file it reached. */
+  sources: string[]
 }
 
 export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOptions): ConfigWithSource {
@@ -51,6 +54,7 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
     path: formatJsonPath(path),
   })
   let validated: Record<string, unknown> | undefined
+  let sources = [CONFIG_FILE]
   const done = (
     config: DocsConfig | undefined,
     navigation: LoadedConfig['navigation'],
@@ -60,6 +64,7 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
     diagnostics: sortDiagnostics(diagnostics),
     data: validated,
     locate: (path, at) => locateIn(path, at),
+    sources,
   })
 
   const bytes = files.get(CONFIG_FILE)
@@ -93,6 +98,7 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
   // Paths with a problem already reported; the schema's view of the same spot would only repeat it.
   const reported = new Set<string>()
   const document = resolveRefs(files, source, mode, diagnostics, reported)
+  sources = document.files
 
   const legacy = mapLegacyConfig(document.value)
   for (const change of legacy.changes) {
@@ -138,9 +144,7 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
 
   dropUnsafeConfigUrls(data, mode, (path) => locateIn(path), diagnostics)
 
-  const navigation = isRecord(data.navigation)
-    ? normalizeNavigation(data.navigation, legacy.tabScopes)
-    : undefined
+  const navigation = isRecord(data.navigation) ? normalizeNavigation(data.navigation) : undefined
   const config = typeof data.name === 'string' && navigation ? (data as unknown as DocsConfig) : undefined
   return done(config, navigation)
 }
@@ -174,6 +178,17 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /** Deletes the nearest object key on `path` (array entries would shift their neighbours' indices). */
 function dropValue(data: Record<string, unknown>, path: JsonPath): void {
+  // Redirects are independent of one another: a bad one is left out, not the whole list.
+  const [key, index] = path
+  if (
+    key === 'redirects' &&
+    typeof index === 'number' &&
+    path.length === 2 &&
+    Array.isArray(data.redirects)
+  ) {
+    data.redirects[index] = null
+    return
+  }
   for (let length = path.length; length > 0; length--) {
     const key = path[length - 1]
     if (typeof key !== 'string') continue
@@ -189,4 +204,23 @@ function dropValue(data: Record<string, unknown>, path: JsonPath): void {
       return
     }
   }
+}
+
+/**
+ * The site's docs.json redirects as one matcher, for the link checker and `docsctl dev`: read again
+ * only when docs.json or a `$ref` file it reads changed (by their bytes), so every page of a build, in
+ * every render worker, and every dev request shares it.
+ */
+const redirectsBySite = new WeakMap<
+  SourceFiles,
+  { matcher: RedirectMatcher; read: [string, Uint8Array | undefined][] }
+>()
+
+export function siteRedirects(files: SourceFiles): RedirectMatcher {
+  const cached = redirectsBySite.get(files)
+  if (cached?.read.every(([path, bytes]) => files.get(path) === bytes)) return cached.matcher
+  const loaded = loadConfigWithSource(files, { mode: 'lenient' })
+  const matcher = createRedirectMatcher(redirectRules(loaded.data?.redirects))
+  redirectsBySite.set(files, { matcher, read: loaded.sources.map((path) => [path, files.get(path)]) })
+  return matcher
 }

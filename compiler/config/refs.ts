@@ -1,5 +1,6 @@
 /**
- * Resolves `{ "$ref": "relative/file.json" }` entries: the referenced file's JSON replaces the entry.
+ * Resolves `{ "$ref": "relative/file.json" }` wherever it sits (any object or array value, as the
+ * format's users split their docs.json): the referenced file's JSON, of any type, replaces the entry.
  * Paths are relative to the referring file, never leave the docs root, and cycles are reported. The
  * result remembers which file each part came from, so diagnostics point into the right file.
  */
@@ -50,10 +51,6 @@ export class ResolvedDocument {
   }
 }
 
-/** `$ref` is ours only on entries of `navigation.tabs`; elsewhere it is the hosted platform's extension. */
-const isTabEntry = (path: JsonPath): boolean =>
-  path.length === 3 && path[0] === 'navigation' && path[1] === 'tabs' && typeof path[2] === 'number'
-
 export function resolveRefs(
   files: SourceFiles,
   root: JsonSource,
@@ -71,16 +68,20 @@ export function resolveRefs(
     path: JsonPath,
     rule: string,
     message: string,
-  ) => {
+    value: unknown,
+  ): unknown => {
+    // Lenient: a broken `$ref` outside navigation drops that value; the site renders without it.
+    const dropped = mode === 'lenient' && path[0] !== 'navigation' && path.length > 0
     diagnostics.push({
-      severity: 'error',
+      severity: dropped ? 'warning' : 'error',
       file: source.file,
       ...locate(source, sourcePath),
       path: formatJsonPath(path),
       rule,
-      message,
+      message: dropped ? `${message}; ignored` : message,
     })
     reported.add(formatJsonPath(path))
+    return dropped ? undefined : value
   }
 
   const walk = (
@@ -98,71 +99,68 @@ export function resolveRefs(
     if (!Object.hasOwn(record, '$ref')) {
       const copy: Record<string, unknown> = {}
       for (const [key, child] of Object.entries(record)) {
-        copy[key] = walk(child, [...path, key], source, [...sourcePath, key], chain)
+        const resolved = walk(child, [...path, key], source, [...sourcePath, key], chain)
+        if (resolved !== undefined) copy[key] = resolved
       }
       return copy
     }
     const ref = record.$ref
     const refPath = [...sourcePath, '$ref']
-    if (mode === 'strict' && !isTabEntry(path)) {
-      report(
-        source,
-        refPath,
-        path,
-        'unsupported-ref',
-        '"$ref" is not supported here; only entries of navigation.tabs may be split into files',
-      )
-      return value
-    }
     if (typeof ref !== 'string' || ref === '') {
-      report(
+      return report(
         source,
         refPath,
         path,
         'invalid-ref',
         `expected "$ref" to be a relative file path, found ${describe(ref)}`,
+        value,
       )
-      return value
     }
     const siblings = Object.keys(record).filter((key) => key !== '$ref')
     if (mode === 'strict' && siblings.length > 0) {
-      report(
+      return report(
         source,
         [...sourcePath, siblings[0] ?? ''],
         path,
         'ref-siblings',
         `an entry with "$ref" holds nothing else; move ${siblings.map((key) => `"${key}"`).join(', ')} into ${ref}`,
+        value,
       )
-      return value
     }
     const target = ref.startsWith('/')
       ? posix.normalize(ref.slice(1))
       : posix.normalize(posix.join(posix.dirname(source.file), ref))
     if (target.startsWith('../') || target === '..' || posix.isAbsolute(target) || ref.includes('\\')) {
-      report(
+      return report(
         source,
         refPath,
         path,
         'ref-outside-root',
         `"$ref" ${JSON.stringify(ref)} points outside the docs root`,
+        value,
       )
-      return value
     }
     if (chain.includes(target)) {
       const cycle = [...chain.slice(chain.indexOf(target)), target].join(' → ')
-      report(source, refPath, path, 'ref-cycle', `"$ref" ${JSON.stringify(ref)} makes a cycle: ${cycle}`)
-      return value
+      return report(
+        source,
+        refPath,
+        path,
+        'ref-cycle',
+        `"$ref" ${JSON.stringify(ref)} makes a cycle: ${cycle}`,
+        value,
+      )
     }
     const bytes = files.get(target)
     if (!bytes) {
-      report(
+      return report(
         source,
         refPath,
         path,
         'ref-not-found',
-        `"$ref" ${JSON.stringify(ref)}: file ${target} not found`,
+        `"$ref" ${JSON.stringify(ref)}: file ${target} not found; create it or correct the path`,
+        value,
       )
-      return value
     }
     if (!parsed.has(target)) {
       const read = readJsonSource(target, bytes)
@@ -174,38 +172,30 @@ export function resolveRefs(
       reported.add(formatJsonPath(path))
       return value
     }
-    if (
-      referenced.value === null ||
-      typeof referenced.value !== 'object' ||
-      Array.isArray(referenced.value)
-    ) {
-      report(
+    const isObjectValue =
+      referenced.value !== null && typeof referenced.value === 'object' && !Array.isArray(referenced.value)
+    if (siblings.length > 0 && !isObjectValue) {
+      return report(
         source,
         refPath,
         path,
         'invalid-ref',
-        `"$ref" ${JSON.stringify(ref)} must hold a JSON object, found ${describe(referenced.value)}`,
+        `"$ref" ${JSON.stringify(ref)} holds ${describe(referenced.value)}, so ${siblings.map((key) => `"${key}"`).join(', ')} beside it cannot apply; move them into ${ref} or remove them`,
+        value,
       )
-      return value
-    }
-    if (mode === 'lenient' && !isTabEntry(path)) {
-      diagnostics.push({
-        severity: 'warning',
-        file: source.file,
-        ...locate(source, refPath),
-        path: formatJsonPath(path),
-        rule: 'unsupported-ref',
-        message: '"$ref" outside navigation.tabs resolved; only tab entries may be split into files here',
-      })
     }
     mounts.push({ path, source: referenced })
-    const resolved = walk(referenced.value, path, referenced, [], [...chain, target]) as Record<
-      string,
-      unknown
-    >
+    const resolved = walk(referenced.value, path, referenced, [], [...chain, target])
+    if (!isObjectValue) return resolved
     // Lenient only: keys beside "$ref" override the file's (the hosted platform's behaviour).
     for (const key of siblings)
-      resolved[key] = walk(record[key], [...path, key], source, [...sourcePath, key], chain)
+      (resolved as Record<string, unknown>)[key] = walk(
+        record[key],
+        [...path, key],
+        source,
+        [...sourcePath, key],
+        chain,
+      )
     return resolved
   }
 

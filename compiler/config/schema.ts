@@ -1,8 +1,4 @@
-/**
- * The docs.json schema, loaded once per process. `schemas/docs.schema.json` is what editors see; the
- * validator uses a variant that also accepts groups nested in `pages` (the hosted platform's shape),
- * because legacy.ts reports those itself with a better message (strict) or keeps them (lenient).
- */
+/** The docs.json schema, loaded once per process: what editors see is what the validator checks. */
 import { readFileSync } from 'node:fs'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { fromPackageRoot } from '../assets.js'
@@ -19,13 +15,7 @@ export function docsSchema(): SchemaNode {
 
 export function docsValidator(): ValidateFunction {
   if (validator) return validator
-  const schema = structuredClone(docsSchema())
-  const definitions = schema.definitions as Record<string, SchemaNode>
-  const pageOrGroup = { anyOf: [{ $ref: '#/definitions/pageSlug' }, { $ref: '#/definitions/group' }] }
-  for (const holder of [definitions.group, definitions.tab, definitions.navigation]) {
-    const properties = holder?.properties as Record<string, SchemaNode> | undefined
-    if (properties?.pages) properties.pages = { ...properties.pages, items: pageOrGroup }
-  }
+  const schema = docsSchema()
   // The schema is ours and checked by tests, so skip meta-validation and code optimisation: both
   // cost compile time on every `docsctl validate` and buy nothing for a schema this size.
   const ajv = new Ajv({

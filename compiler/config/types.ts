@@ -32,35 +32,64 @@ export interface NavGroup {
   expanded: boolean
   hidden: boolean
   icon?: string
+  /** A page the group's label opens (`root`); it is not listed again among `items`. */
+  root?: string
+  /** Badge beside the label. */
+  tag?: string
   /** Pages and nested groups, in order. */
   items: NavItem[]
 }
 
 export type NavItem = NavPage | NavGroup
 
+/** The levels of the format's recursive navigation, each rendered its own way by the shell. */
+export type NavSectionKind = 'product' | 'version' | 'language' | 'dropdown' | 'anchor' | 'tab' | 'menu'
+
+/**
+ * One entry of `tabs`, `anchors`, `dropdowns`, `products`, `versions`, `languages` or `menu`. The same
+ * object is shared by every sidebar beneath it, so sections compare by identity.
+ */
+export interface NavSection {
+  kind: NavSectionKind
+  label: string
+  icon?: string
+  /** A link out instead of (or besides) its own navigation. */
+  href?: string
+  description?: string
+  /** `languages`: the BCP 47 code. */
+  locale?: string
+  /** Left out of switchers and tab bars; its pages stay reachable by URL (and count as hidden). */
+  hidden?: boolean
+}
+
+/**
+ * One sidebar: a leaf of the navigation tree. `path` holds the sections above it, outermost first;
+ * the tree is the union of the paths.
+ */
 export interface NavTab {
-  /** `null` for the implicit single tab of a site without tabs. */
+  /** Label of the innermost section; `null` for the implicit single sidebar of a site without sections. */
   label: string | null
   icon?: string
-  /** An external tab: navigates away and has no sidebar. */
+  /** A section that only links out: it navigates away and has no sidebar. */
   href?: string
   items: NavItem[]
+  path: NavSection[]
 }
 
 /** Where one page sits in the tree. */
 export interface PageLocation {
   slug: string
-  /** Index into `NavigationTree.tabs`. */
+  /** Index into `NavigationTree.tabs` (its sidebar). */
   tab: number
   /** Labels of the enclosing groups, outermost first (empty for a page directly in a tab). */
   groups: string[]
-  version?: string
-  language?: string
   hidden: boolean
 }
 
 export interface NavigationTree {
+  /** Every sidebar, in navigation order. */
   tabs: NavTab[]
+  /** `versions`/`languages` written as `{ label, url }` links rather than navigation of their own. */
   versions: NavLink[]
   languages: (NavLink & { locale?: string })[]
   global: { anchors: NavLink[]; links: NavLink[] }

@@ -1,9 +1,9 @@
 /**
  * Every URL in docs.json passes the compiler's one URL policy (content/url-policy.ts), in strict and
  * lenient builds alike: `logo.href`, navbar links and button, tab and anchor links, contextual
- * options, versions, languages, logo and favicon images, socials, and any `href`/`url` a newer
- * schema adds. A refused URL is reported at its place and taken out with what cannot work without it
- * (a link without its target), so no later stage ever sees it.
+ * options, versions, languages, logo and favicon images, socials, redirect destinations, and any
+ * `href`/`url` a newer schema adds. A refused URL is reported at its place and taken out with what
+ * cannot work without it (a link without its target), so no later stage ever sees it.
  */
 
 import { type UrlUse, urlProblem, urlScheme } from '../content/url-policy.js'
@@ -19,20 +19,26 @@ const LINK_KEYS = new Set(['href', 'url'])
 const IMAGE_OWNERS = new Set(['logo', 'favicon'])
 /** Keys whose values are all links, whatever their names (`socials.github`). */
 const LINK_OWNERS = new Set(['socials'])
+/** The navigation's section kinds (config/navigation.ts), at any depth. */
+const SECTION_KEYS = new Set(['products', 'versions', 'languages', 'dropdowns', 'anchors', 'tabs', 'menu'])
 /**
- * Links that may go while their object stays: the logo then leads home, a tab to its first page (a
- * tab is never removed: navigation is indexed by tab position).
+ * Links that may go while their object stays: the logo then leads home, a section to its first page
+ * (its pages and groups stay; a section that was only a link has nothing left and is not drawn).
  */
 const isOptionalLink = (path: JsonPath): boolean =>
   (path.length === 2 && path[0] === 'logo' && path[1] === 'href') ||
-  (path.at(-1) === 'href' && path.at(-3) === 'tabs')
+  (path[0] === 'navigation' && path.at(-1) === 'href' && SECTION_KEYS.has(String(path.at(-3))))
+
+/** `redirects[i].destination`: where docs-server, the export and the shell's links send readers. */
+const isRedirectDestination = (path: JsonPath): boolean =>
+  path.length === 3 && path[0] === 'redirects' && path[2] === 'destination'
 
 /** How docs.json's string at `path` is used as a URL, or `undefined` when it is not a URL. */
 function urlUseAt(path: JsonPath, value: string): UrlUse | undefined {
   const key = path.at(-1)
   const owner = path.at(-2)
   if (typeof key !== 'string') return typeof owner === 'string' && LINK_OWNERS.has(owner) ? 'link' : undefined
-  if (LINK_KEYS.has(key)) return 'link'
+  if (LINK_KEYS.has(key) || isRedirectDestination(path)) return 'link'
   if (path.length === 1 && IMAGE_OWNERS.has(key)) return 'image'
   if (path.length === 2 && typeof owner === 'string' && IMAGE_OWNERS.has(owner) && key !== 'alt')
     return 'image'
@@ -73,14 +79,14 @@ export function dropUnsafeConfigUrls(
 }
 
 /**
- * What goes with a refused URL: a link whose target it was goes whole (but a logo or tab stays and
- * leads home or to its first page), a logo or favicon needs both colour modes, anything else goes alone.
+ * What goes with a refused URL: a link whose target it was goes whole (but a logo or a navigation
+ * section stays and leads home or to its first page), a logo or favicon needs both colour modes, anything else goes alone.
  */
 function removalOf(path: JsonPath): JsonPath {
   const key = path.at(-1)
   const owner = path.at(-2)
   if (path.length === 1 || isOptionalLink(path)) return path
-  if (typeof key === 'string' && LINK_KEYS.has(key)) return path.slice(0, -1)
+  if ((typeof key === 'string' && LINK_KEYS.has(key)) || isRedirectDestination(path)) return path.slice(0, -1)
   if (path.length === 2 && typeof owner === 'string' && IMAGE_OWNERS.has(owner)) return path.slice(0, -1)
   return path
 }

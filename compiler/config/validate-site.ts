@@ -6,9 +6,10 @@
 import { readFrontMatter } from '../content/frontmatter.js'
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import { decodeUtf8, isSafeRelativePath, type SourceFiles } from '../files.js'
+import { findRedirectCycles, redirectRules } from '../serving/redirects.js'
 import { type ConfigWithSource, loadConfigWithSource } from './index.js'
 import type { JsonPath } from './json-source.js'
-import { normalizePageSlug } from './navigation.js'
+import { isOperationReference, normalizePageSlug, SECTION_KEYS } from './navigation.js'
 import { didYouMean } from './schema-errors.js'
 import type { LoadedConfig, ValidationMode } from './types.js'
 
@@ -18,6 +19,12 @@ export interface SiteValidation extends LoadedConfig {
 }
 
 type Json = Record<string, unknown>
+
+/** Keys that give a section navigation of its own. */
+const SECTION_CONTENT = ['groups', 'pages', 'root', ...SECTION_KEYS.map((section) => section.key)]
+
+/** Keys of a navigation section whose arrays are walked above (or hold no pages). */
+const KNOWN_NAVIGATION_KEYS = new Set([...SECTION_CONTENT, 'hidden', 'global'])
 
 const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -43,6 +50,7 @@ export function validateSite(files: SourceFiles, options: { mode: ValidationMode
   checks.asset(data.logo, ['logo'], 'logo')
   checks.asset(data.favicon, ['favicon'], 'favicon')
   checks.apiDocuments(data.api)
+  checks.redirects(data.redirects)
   checks.frontMatter()
   return result()
 }
@@ -74,44 +82,66 @@ class SiteChecks {
 
   navigation(navigation: unknown): void {
     if (!isObject(navigation)) return
-    // One scope per tab; pages and groups outside tabs share the first tab's scope.
-    const outside = new Map<string, JsonPath>()
-    this.scope(navigation, ['navigation'], outside)
-    const tabs = Array.isArray(navigation.tabs) ? navigation.tabs : []
-    tabs.forEach((tab, index) => {
-      if (!isObject(tab)) return
-      const path: JsonPath = ['navigation', 'tabs', index]
-      // An unresolved `$ref` was reported already.
-      const unresolved = tab.$ref !== undefined
-      if (!unresolved && tab.groups === undefined && tab.pages === undefined && tab.href === undefined) {
-        this.report(
-          path,
-          'value',
-          'error',
-          'empty-tab',
-          `tab ${JSON.stringify(tab.tab ?? '')} has nothing to show; add "groups", "pages" or "href"`,
-        )
-      }
-      this.scope(tab, path, index === 0 ? outside : new Map())
-    })
+    this.section(navigation, ['navigation'], new Map())
     const hidden = Array.isArray(navigation.hidden) ? navigation.hidden : []
     hidden.forEach((slug, index) => {
       if (typeof slug === 'string') this.page(slug, ['navigation', 'hidden', index])
     })
   }
 
-  /** The pages and groups of one tab (or of the navigation itself). */
-  private scope(holder: Json, path: JsonPath, seen: Map<string, JsonPath>): void {
+  /**
+   * A section at any depth (the navigation itself, a tab, anchor, dropdown, product, version, language
+   * or menu item): its pages and groups, then each nested section with a sidebar of its own, so every
+   * page is checked whatever it sits under.
+   */
+  private section(holder: Json, path: JsonPath, seen: Map<string, JsonPath>): void {
     this.pages(holder.pages, [...path, 'pages'], seen)
     const groups = Array.isArray(holder.groups) ? holder.groups : []
     groups.forEach((group, index) => {
       this.group(group, [...path, 'groups', index], seen)
     })
+    if (typeof holder.root === 'string') this.page(holder.root, [...path, 'root'])
+    let first = true
+    for (const { key, label } of SECTION_KEYS) {
+      const entries = Array.isArray(holder[key]) ? holder[key] : []
+      entries.forEach((entry, index) => {
+        if (!isObject(entry)) return
+        const entryPath: JsonPath = [...path, key, index]
+        const isLink = (key === 'versions' || key === 'languages') && typeof entry.url === 'string'
+        const empty = SECTION_CONTENT.every((content) => entry[content] === undefined)
+        // An unresolved `$ref` was reported already.
+        if (empty && !isLink && entry.href === undefined && entry.$ref === undefined) {
+          this.report(
+            entryPath,
+            'value',
+            'error',
+            'empty-section',
+            `${label} ${JSON.stringify(entry[label] ?? '')} has nothing to show; add "groups", "pages" or "href"`,
+          )
+        }
+        // The holder's own pages join its first sidebar, so they share its duplicate check.
+        this.section(entry, entryPath, first ? seen : new Map())
+        first = false
+      })
+    }
+    // A navigation kind this version does not know (reported by the schema): its pages are still checked.
+    for (const [key, value] of Object.entries(holder)) {
+      if (KNOWN_NAVIGATION_KEYS.has(key) || !Array.isArray(value)) continue
+      value.forEach((entry, index) => {
+        if (isObject(entry) && SECTION_CONTENT.some((content) => entry[content] !== undefined))
+          this.section(entry, [...path, key, index], new Map())
+      })
+    }
   }
 
   private group(group: unknown, path: JsonPath, seen: Map<string, JsonPath>): void {
     if (!isObject(group)) return
     this.pages(group.pages, [...path, 'pages'], seen)
+    if (typeof group.root === 'string') this.page(group.root, [...path, 'root'])
+    const nested = Array.isArray(group.groups) ? group.groups : []
+    nested.forEach((inner, index) => {
+      this.group(inner, [...path, 'groups', index], seen)
+    })
     const openapi = group.openapi
     if (typeof openapi === 'string') this.asset(openapi, [...path, 'openapi'], 'OpenAPI')
     else if (isObject(openapi) && typeof openapi.source === 'string') {
@@ -127,14 +157,15 @@ class SiteChecks {
         this.group(entry, entryPath, seen)
         return
       }
-      if (typeof entry !== 'string') return
+      if (typeof entry !== 'string' || isOperationReference(entry)) return
       const slug = normalizePageSlug(entry)
       const first = seen.get(slug)
       if (first) {
         this.report(
           entryPath,
           'value',
-          this.mode === 'strict' ? 'error' : 'warning',
+          // Harmless (the page shows twice) and seen on real sites: worth a look, never a failure.
+          'warning',
           'duplicate-page',
           `page "${slug}" is listed twice in this tab (first at ${this.loaded.locate(first).path}); remove one`,
         )
@@ -209,6 +240,28 @@ class SiteChecks {
         })
       } else if (isObject(spec) && typeof spec.source === 'string')
         this.asset(spec.source, ['api', key, 'source'], label)
+    }
+  }
+
+  /** Redirects that lead back to where they started never reach a page: refused, with the cycle. */
+  redirects(value: unknown): void {
+    const rules = redirectRules(value)
+    for (const cycle of findRedirectCycles(rules)) {
+      const index = Array.isArray(value)
+        ? value.findIndex(
+            (entry) =>
+              isObject(entry) &&
+              typeof entry.source === 'string' &&
+              redirectRules([entry])[0]?.source === cycle[0],
+          )
+        : -1
+      this.report(
+        index === -1 ? ['redirects'] : ['redirects', index],
+        'value',
+        'error',
+        'redirect-loop',
+        `redirects loop: ${cycle.join(' → ')}; change the destination of one of them to a page`,
+      )
     }
   }
 

@@ -65,6 +65,9 @@ function compiledSchema(): CompiledSchema {
 /** The opening `---` line (sticky: only at the very start) and the block up to the closing `---` line. */
 const BLOCK = /^---[ \t]*\r?\n([\s\S]*?)^---[ \t]*(?:\r?\n|$(?![\s\S]))/my
 
+/** Keys of social metadata the format passes to `<meta>` tags (schemas/frontmatter.schema.json). */
+const METADATA_KEY = /^(og|twitter|article|fb):/
+
 export function readFrontMatter(text: string, file: string, mode: ValidationMode): FrontMatterResult {
   const diagnostics: Diagnostic[] = []
   const problem = mode === 'strict' ? 'error' : 'warning'
@@ -123,18 +126,21 @@ export function readFrontMatter(text: string, file: string, mode: ValidationMode
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key)
     const keyPlace = place(isScalar(pair.key) ? pair.key.range?.[0] : undefined)
     const validate = validators.get(key)
+    // Social metadata (`og:title`, `twitter:card`) is the format's own: kept for the page's <meta> tags.
+    if (!validate && METADATA_KEY.test(key)) continue
     if (!validate) {
       const suggestion = closest(key, Object.keys(schema.properties))
       const hint = suggestion && isLikelyTypo(key, suggestion) ? `; did you mean "${suggestion}"?` : ''
       diagnostics.push({
-        severity: problem,
+        // A likely typo is an error where authors work; another key of the author's own only a warning.
+        severity: hint ? problem : 'warning',
         file,
         ...keyPlace,
         path: key,
         rule: 'unknown-key',
         message:
           mode === 'strict'
-            ? `Unknown front matter key "${key}"${hint || '; remove it'}`
+            ? `Unknown front matter key "${key}"${hint || ' is not used by this site; remove it or ignore this warning'}`
             : `Unknown front matter key "${key}" ignored${hint}`,
       })
       continue

@@ -6,7 +6,9 @@
 import type { Element, Root } from 'hast'
 import { visit } from 'unist-util-visit'
 import type { VFile } from 'vfile'
-import { placeOf, report } from './context.js'
+import { siteRedirects } from '../config/index.js'
+import { isAbsoluteUrl } from '../serving/redirects.js'
+import { type PageContext, placeOf, report } from './context.js'
 import { pageSlugFor, relativeAssetUrl, relativePageUrl, siteTarget } from './links.js'
 import { urlPropertyProblem } from './url-policy.js'
 
@@ -19,6 +21,16 @@ const URL_ATTRIBUTES: Record<string, string[]> = {
   source: ['src'],
   track: ['src'],
   iframe: ['src'],
+}
+
+/** Where a docs.json redirect sends a link to a site path: a page of this site or an external URL. */
+function movedTo(page: PageContext, path: string, suffix: string): string | undefined {
+  const moved = siteRedirects(page.files).match(`/${path.replace(/\/+$/, '')}`)
+  if (!moved) return undefined
+  if (isAbsoluteUrl(moved.location)) return moved.location
+  const target = siteTarget(moved.location, page.file)
+  const slug = target && pageSlugFor(target.path, page.pageSlugs)
+  return slug === undefined ? undefined : relativePageUrl(page.slug, slug) + (target?.suffix || suffix)
 }
 
 export default function rehypeLinks() {
@@ -55,6 +67,9 @@ export default function rehypeLinks() {
               place,
             )
             node.properties[attribute] = relativeAssetUrl(page.slug, target.path) + target.suffix
+          } else if (movedTo(page, target.path, target.suffix) !== undefined) {
+            // A link covered by a docs.json redirect goes straight to where the page moved.
+            node.properties[attribute] = movedTo(page, target.path, target.suffix)!
           } else {
             report(
               page,

@@ -5,6 +5,8 @@
  * `/guide/setup/index.html` redirect there. A page's `.md` export is its Markdown answer.
  */
 
+import type { RedirectMatcher } from './redirects.js'
+
 /** The files a site has, by site path (`guide/setup/index.html`, `_assets/site.1a2b.css`). */
 export interface SiteFileIndex {
   has(path: string): boolean
@@ -15,8 +17,11 @@ export type SiteRoute =
   | { type: 'file'; path: string }
   /** An HTML page, and its `.md` export when the site has one (for `Accept: text/markdown`). */
   | { type: 'page'; path: string; markdown?: string }
-  /** `location` is from the site root (`/guide/setup/?x=1`): the caller adds any mount path. */
-  | { type: 'redirect'; location: string }
+  /**
+   * `location` is from the site root (`/guide/setup/?x=1`; the caller adds any mount path) or, for a
+   * docs.json redirect, may be an absolute URL. `status` is set for docs.json redirects (307/308).
+   */
+  | { type: 'redirect'; location: string; status?: 307 | 308 }
   | { type: 'not-found' }
 
 export type ParsedSiteUrl = { path: string; query: string } | { invalid: string }
@@ -50,7 +55,18 @@ const markdownOf = (page: string): string => `${pageSlugOf(page) ?? page}.md`
  * `key` is the decoded path without its leading `/` (`''` for the root); `query` (`''` or `?…`) is
  * kept on redirects.
  */
-export function routeSitePath(key: string, query: string, files: SiteFileIndex): SiteRoute {
+export function routeSitePath(
+  key: string,
+  query: string,
+  files: SiteFileIndex,
+  redirects?: RedirectMatcher,
+): SiteRoute {
+  // docs.json redirects come first, as on the hosted platform: a moved page's meta-refresh stand-in
+  // must not answer 200. The theme's hashed assets are never redirected.
+  if (redirects && !key.startsWith('_assets/')) {
+    const moved = redirects.match(`/${key}`, query)
+    if (moved) return { type: 'redirect', location: moved.location, status: moved.status }
+  }
   const redirect = (to: string): SiteRoute => ({ type: 'redirect', location: `/${encodeURI(to)}${query}` })
   const page = (path: string): SiteRoute => {
     const markdown = markdownOf(path)

@@ -4,6 +4,7 @@
  */
 
 import escapeHtml from 'escape-html'
+import { renderBanner } from './banner.js'
 import type { ShellPage, SiteContext } from './context.js'
 import { renderContextual } from './contextual.js'
 import { renderFooter } from './footer.js'
@@ -77,6 +78,7 @@ export function renderShell(site: SiteContext, page: ShellPage): string {
     `<!doctype html><html lang="en" data-appearance="${appearance}"${strict}${presetTheme}>${head}` +
     `<body class="d-mode-${mode}${hasSidebar ? ' d-has-sidebar' : ''}${toc ? ' d-has-toc' : ''}">` +
     '<a class="d-skip-link" href="#d-content">Skip to content</a>' +
+    renderBanner(site, page.slug) +
     renderHeader(site, page.slug, tabIndex, hasSidebar) +
     '<div class="d-layout">' +
     sidebar +

@@ -4,11 +4,12 @@
  */
 
 import escapeHtml from 'escape-html'
-import type { NavItem } from '../config/types.js'
+import type { NavItem, NavSection } from '../config/types.js'
 import { urlProblem } from '../content/url-policy.js'
 import type { SiteContext } from './context.js'
 import { join } from './html.js'
-import { configHref, isExternal, pageHref, rootPrefix, siteHref } from './urls.js'
+import { firstPageOf, sectionChoices } from './sections.js'
+import { configHref, isExternal, pageHref, rootPrefix } from './urls.js'
 
 /**
  * The sidebar of a tab is the same on every page but for three things: the path back to the site
@@ -76,8 +77,40 @@ function buildTemplate(site: SiteContext, tabIndex: number): SidebarTemplate {
         })
         .join('')}</ul>`
     : ''
-  template.html = `<nav class="d-sidebar-nav" aria-label="Documentation">${anchorList}${items}</nav>`
+  template.html = `<nav class="d-sidebar-nav" aria-label="Documentation">${sectionLists(site, tabIndex)}${anchorList}${items}</nav>`
   return template
+}
+
+/** A section's link in a template: its first page from the root, else its own href. */
+function sectionTemplateHref(site: SiteContext, section: NavSection): string | undefined {
+  const first = firstPageOf(site, section)
+  if (first !== undefined) return fromRoot(first === 'index' ? '' : `${first}/`)
+  return section.href ? templateHref(section.href) : undefined
+}
+
+/** Anchors above the sidebar, and dropdowns and menus as a menu of the sibling sections. */
+function sectionLists(site: SiteContext, tabIndex: number): string {
+  return sectionChoices(site, tabIndex)
+    .map((choice) => {
+      const links = choice.options.flatMap((section) => {
+        const href = sectionTemplateHref(site, section)
+        if (href === undefined) return []
+        const current = section === choice.current ? ' aria-current="true"' : ''
+        const external =
+          section.href && firstPageOf(site, section) === undefined ? externalAttributes(section.href) : ''
+        const icon = section.icon ? site.iconSvg(section.icon) : undefined
+        const iconHtml = icon ? `<span class="d-nav-icon" aria-hidden="true">${icon}</span>` : ''
+        return [
+          `<li><a class="d-section-link" href="${href}"${current}${external}>${iconHtml}${escapeHtml(section.label)}</a></li>`,
+        ]
+      })
+      if (links.length === 0) return ''
+      if (choice.kind === 'anchor') return `<ul class="d-anchors d-section-anchors">${links.join('')}</ul>`
+      if (choice.kind !== 'dropdown' && choice.kind !== 'menu') return ''
+      const label = choice.current?.label ?? choice.options[0]?.label ?? ''
+      return `<details class="d-dropdown d-section-menu" data-section="${choice.kind}"><summary>${escapeHtml(label)}</summary><ul>${links.join('')}</ul></details>`
+    })
+    .join('')
 }
 
 function renderItems(
@@ -111,19 +144,25 @@ function renderItem(site: SiteContext, template: SidebarTemplate, item: NavItem,
     return `<li><a href="${href}"${external}>${icon}${escapeHtml(label)}${badges}</a></li>`
   }
   const group = template.groups++
-  const inner = renderItems(site, template, item.items, item.expanded ? groups : [...groups, group])
+  const inside = item.expanded ? groups : [...groups, group]
+  const inner = renderItems(site, template, item.items, inside)
   const icon = item.icon ? site.iconSvg(item.icon) : undefined
-  return `<li class="d-nav-group"><details${item.expanded ? ' open' : ` data-group="${group}"`}><summary>${icon ? `<span class="d-nav-icon" aria-hidden="true">${icon}</span>` : ''}<span>${escapeHtml(item.label)}</span></summary>${inner}</details></li>`
+  const tag = item.tag ? `<span class="d-badge d-badge-tag">${escapeHtml(item.tag)}</span>` : ''
+  // A group `root` page opens from the group's label: the label becomes its link.
+  const root = item.root !== undefined && site.pages.has(item.root) ? item.root : undefined
+  if (root !== undefined && !template.ancestors.has(root)) template.ancestors.set(root, inside)
+  const label = root
+    ? `<a class="d-nav-group-root" href="${fromRoot(root === 'index' ? '' : `${root}/`)}">${escapeHtml(item.label)}</a>`
+    : `<span>${escapeHtml(item.label)}</span>`
+  return `<li class="d-nav-group"><details${item.expanded ? ' open' : ` data-group="${group}"`}><summary>${icon ? `<span class="d-nav-icon" aria-hidden="true">${icon}</span>` : ''}${label}${tag}</summary>${inner}</details></li>`
 }
 
 export const externalAttributes = (href: string): string =>
   isExternal(href) ? ' target="_blank" rel="noopener noreferrer"' : ''
 
-/** The link of a tab: its own href, or its first visible page. */
-export function tabHref(site: SiteContext, currentSlug: string, tabIndex: number): string | undefined {
-  const tab = site.navigation.tabs[tabIndex]
-  if (!tab) return undefined
-  if (tab.href) return configHref(currentSlug, tab.href)
-  const first = site.firstPageOfTab[tabIndex]
-  return first ? pageHref(currentSlug, first) : siteHref(currentSlug, '')
+/** The link of a section: its first visible page, else its own href. */
+export function sectionHref(site: SiteContext, currentSlug: string, section: NavSection): string | undefined {
+  const first = firstPageOf(site, section)
+  if (first !== undefined) return pageHref(currentSlug, first)
+  return section.href ? configHref(currentSlug, section.href) : undefined
 }

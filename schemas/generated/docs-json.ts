@@ -1,74 +1,92 @@
 /* Generated from schemas/docs.schema.json by `npm run schemas:types`; edit the schema, not this file. */
 
 /**
- * Sidebar and tab structure. At least one of groups, pages, tabs, languages, versions is required.
+ * An icon: its name, or { name, style, library }.
+ */
+export type Icon = (string | {
+/**
+ * Icon name.
+ */
+name: string
+/**
+ * Icon style, e.g. "solid" or "duotone".
+ */
+style?: string
+/**
+ * Icon library, e.g. "fontawesome" or "lucide".
+ */
+library?: string
+})
+/**
+ * A colour: one value, or { light, dark }.
+ */
+export type Color = (string | {
+/**
+ * Colour in light mode.
+ */
+light?: string
+/**
+ * Colour in dark mode.
+ */
+dark?: string
+})
+/**
+ * Sidebar and section structure; products, versions, languages, dropdowns, anchors, tabs and menu nest in one another. At least one of groups, pages, tabs, anchors, dropdowns, products, languages, versions is required.
  */
 export type Navigation = (Navigation1 & {
 /**
- * Top-level sections, each with its own sidebar.
+ * Tabs: sections with their own sidebar, shown as a tab bar.
  */
-tabs?: {
-[k: string]: unknown
-}[]
+tabs?: Section[]
 /**
- * Sidebar groups, when tabs are not used.
+ * Anchors: sections listed at the top of the sidebar.
+ */
+anchors?: Section[]
+/**
+ * Dropdowns: sections chosen from a menu above the sidebar.
+ */
+dropdowns?: Section[]
+/**
+ * Products: sections chosen from a product switcher.
+ */
+products?: Section[]
+/**
+ * Versions: a version switcher; each entry holds its own navigation or links to { url }.
+ */
+versions?: Section[]
+/**
+ * Languages: a language switcher; each entry holds its own navigation or links to { url }.
+ */
+languages?: Section[]
+/**
+ * Menu items of a tab, each with its own sidebar.
+ */
+menu?: Section[]
+/**
+ * Sidebar groups of this section.
  */
 groups?: Group[]
 /**
- * A flat list of page slugs.
+ * Page slugs (and nested groups) of this section's sidebar.
  */
-pages?: PageSlug[]
+pages?: PageEntry[]
 /**
  * Page slugs reachable by URL but not shown in the sidebar.
  */
 hidden?: PageSlug[]
+global?: GlobalLinks
 /**
- * Entries of the version dropdown.
+ * Path of a JSON file (relative to this file) whose content replaces this object.
  */
-versions?: {
-/**
- * Version name shown in the dropdown, e.g. "v2".
- */
-label: string
-/**
- * Where this version's docs live.
- */
-url: string
-}[]
-/**
- * Entries of the language switcher.
- */
-languages?: {
-/**
- * Language name shown in the switcher, e.g. "Deutsch".
- */
-label: string
-/**
- * Where the docs in this language live.
- */
-url: string
-/**
- * BCP 47 language code, e.g. "de" or "pt-BR".
- */
-locale?: string
-}[]
-/**
- * Links shown across all tabs.
- */
-global?: {
-/**
- * Prominent links at the top of the sidebar.
- */
-anchors?: Link[]
-/**
- * Further links shown across all tabs.
- */
-links?: Link[]
-}
+$ref?: string
 })
 export type Navigation1 = {
 [k: string]: unknown
 }
+/**
+ * A page slug, or a group nested in a list of pages.
+ */
+export type PageEntry = (PageSlug | Group)
 /**
  * A page: its path relative to the docs root without the .mdx extension, e.g. "guide/setup".
  */
@@ -160,7 +178,11 @@ label?: string
 /**
  * Where the button goes.
  */
-href: string
+href?: string
+/**
+ * Kind of button: "button" or "github" (a repository link).
+ */
+type?: ("button" | "github")
 }
 }
 navigation: Navigation
@@ -204,13 +226,128 @@ indexing?: ("all" | "navigable")
 metatags?: {
 [k: string]: string
 }
-[k: string]: unknown
 }
 /**
  * Site-wide page metadata settings.
  */
 metadata?: {
 [k: string]: unknown
+}
+/**
+ * Moved pages: each source path answers with a redirect to its destination.
+ */
+redirects?: {
+/**
+ * Path that moved, e.g. "/old/:slug", "/beta/:slug*" or "/blog/*".
+ */
+source: string
+/**
+ * Where it moved: a path (may use the source's :params and *) or a URL.
+ */
+destination: string
+/**
+ * 308 when true (the default), 307 when false.
+ */
+permanent?: boolean
+}[]
+/**
+ * A banner above the header.
+ */
+banner?: {
+/**
+ * Banner text, in Markdown (links and emphasis).
+ */
+content: string
+/**
+ * Shows a button that hides the banner for the reader.
+ */
+dismissible?: boolean
+}
+/**
+ * The site footer.
+ */
+footer?: {
+/**
+ * Social links: platform name ("x", "github", "linkedin", ...) to URL.
+ */
+socials?: {
+[k: string]: string
+}
+/**
+ * Columns of links.
+ */
+links?: {
+/**
+ * Column heading.
+ */
+header?: string
+/**
+ * Links of the column.
+ */
+items: Link[]
+}[]
+}
+/**
+ * Third-party integrations (analytics and the like), by name; read for compatibility, configured on the server.
+ */
+integrations?: {
+[k: string]: unknown
+}
+/**
+ * Error pages, e.g. { "404": { "redirect": true } }.
+ */
+errors?: {
+/**
+ * The page-not-found page.
+ */
+"404"?: {
+/**
+ * Redirect a missing page to the home page.
+ */
+redirect?: boolean
+/**
+ * Title of the 404 page.
+ */
+title?: string
+/**
+ * Text of the 404 page.
+ */
+description?: string
+}
+}
+/**
+ * Navigation behaviour.
+ */
+interaction?: {
+/**
+ * Whether opening a group opens its first page.
+ */
+drilldown?: boolean
+}
+/**
+ * Social preview images.
+ */
+thumbnails?: {
+/**
+ * "light" or "dark" previews.
+ */
+appearance?: ("light" | "dark")
+/**
+ * Background image of the previews.
+ */
+background?: string
+/**
+ * Font of the previews.
+ */
+fonts?: {
+[k: string]: unknown
+}
+}
+/**
+ * Values substituted for {{name}} in pages.
+ */
+variables?: {
+[k: string]: string
 }
 }
 /**
@@ -220,44 +357,133 @@ export interface Link {
 /**
  * Text of the link.
  */
-label: string
+label?: string
 /**
  * URL or path the link goes to.
  */
 href: string
+icon?: Icon
 /**
- * Icon name shown before the label.
+ * Text of the link (the format's name for label in global anchors).
  */
-icon?: string
+anchor?: string
+color?: Color
 }
 /**
- * A labelled sidebar group of pages.
+ * An entry of tabs, anchors, dropdowns, products, versions, languages or menu: a label and its own navigation, or a link.
  */
-export interface Group {
+export interface Section {
 /**
- * Label of the group.
+ * Label of a tab.
  */
-group: string
+tab?: string
 /**
- * Icon name shown before the label.
+ * Label of an anchor.
  */
-icon?: string
+anchor?: string
 /**
- * Page slugs of this group, in order.
+ * Label of a dropdown.
  */
-pages?: PageSlug[]
+dropdown?: string
 /**
- * Whether the group starts open; defaults to true for the first group and false for the others.
+ * Label of a product.
  */
-expanded?: boolean
+product?: string
 /**
- * Hides the group from the sidebar; its pages stay reachable by URL.
+ * Label of a version.
+ */
+version?: string
+/**
+ * Language code of a language, e.g. "en" or "fr".
+ */
+language?: string
+/**
+ * Label of a menu item.
+ */
+item?: string
+/**
+ * Label of a version or language link.
+ */
+label?: string
+/**
+ * Where a version or language link goes.
+ */
+url?: string
+/**
+ * BCP 47 code of a language link.
+ */
+locale?: string
+icon?: Icon
+color?: Color
+/**
+ * Short text shown under the label in a switcher.
+ */
+description?: string
+/**
+ * External URL: the section navigates away instead of holding navigation.
+ */
+href?: string
+/**
+ * Hides the section from switchers and tab bars; its pages stay reachable by URL.
  */
 hidden?: boolean
+/**
+ * The version or language shown first.
+ */
+default?: boolean
+/**
+ * Badge shown beside the label.
+ */
+tag?: string
 /**
  * Instead of pages: generate this group's pages from an OpenAPI document.
  */
 openapi?: (string | OpenapiSource)
+/**
+ * Instead of pages: generate this group's pages from an AsyncAPI document.
+ */
+asyncapi?: (string | OpenapiSource)
+global?: GlobalLinks
+/**
+ * Tabs: sections with their own sidebar, shown as a tab bar.
+ */
+tabs?: Section[]
+/**
+ * Anchors: sections listed at the top of the sidebar.
+ */
+anchors?: Section[]
+/**
+ * Dropdowns: sections chosen from a menu above the sidebar.
+ */
+dropdowns?: Section[]
+/**
+ * Products: sections chosen from a product switcher.
+ */
+products?: Section[]
+/**
+ * Versions: a version switcher; each entry holds its own navigation or links to { url }.
+ */
+versions?: Section[]
+/**
+ * Languages: a language switcher; each entry holds its own navigation or links to { url }.
+ */
+languages?: Section[]
+/**
+ * Menu items of a tab, each with its own sidebar.
+ */
+menu?: Section[]
+/**
+ * Sidebar groups of this section.
+ */
+groups?: Group[]
+/**
+ * Page slugs (and nested groups) of this section's sidebar.
+ */
+pages?: PageEntry[]
+/**
+ * Path of a JSON file (relative to this file) whose content replaces this object.
+ */
+$ref?: string
 }
 /**
  * An OpenAPI document and how its pages are generated.
@@ -279,6 +505,65 @@ directory?: string
  * Operations to include, each a method followed by a path, e.g. "GET /users".
  */
 include?: string[]
+}
+/**
+ * Links shown across all sections.
+ */
+export interface GlobalLinks {
+/**
+ * Prominent links at the top of the sidebar.
+ */
+anchors?: Link[]
+/**
+ * Further links shown across all tabs.
+ */
+links?: Link[]
+}
+/**
+ * A labelled sidebar group of pages.
+ */
+export interface Group {
+/**
+ * Label of the group.
+ */
+group: string
+icon?: Icon
+/**
+ * Page slugs and nested groups of this group, in order.
+ */
+pages?: PageEntry[]
+/**
+ * Whether the group starts open; defaults to true for the first group and false for the others.
+ */
+expanded?: boolean
+/**
+ * Hides the group from the sidebar; its pages stay reachable by URL.
+ */
+hidden?: boolean
+/**
+ * Instead of pages: generate this group's pages from an OpenAPI document.
+ */
+openapi?: (string | OpenapiSource)
+/**
+ * Page opened by the group's label.
+ */
+root?: string
+/**
+ * Badge shown beside the group's label.
+ */
+tag?: string
+/**
+ * Instead of pages: generate this group's pages from an AsyncAPI document.
+ */
+asyncapi?: (string | OpenapiSource)
+/**
+ * Output directory of pages generated from an OpenAPI document.
+ */
+directory?: string
+/**
+ * Path of a JSON file (relative to this file) whose content replaces this object.
+ */
+$ref?: string
 }
 /**
  * API reference and playground settings.

@@ -60,4 +60,35 @@ hideApiMarker?: boolean
  * Hide the previous/next links at the bottom of the page.
  */
 hideFooterPagination?: boolean
+/**
+ * The OpenAPI operation this page documents: "GET /users" or "openapi.json GET /users".
+ */
+openapi?: string
+/**
+ * The API endpoint this page documents, e.g. "POST https://api.example.com/users".
+ */
+api?: string
+/**
+ * The AsyncAPI channel this page documents, e.g. "asyncapi.yaml channelName".
+ */
+asyncapi?: string
+/**
+ * The OpenAPI schema (component) this page documents, e.g. "User".
+ */
+"openapi-schema"?: string
+/**
+ * Canonical URL of the page, when it differs from its own.
+ */
+canonical?: string
+/**
+ * Robots meta tag content, e.g. "noindex, nofollow".
+ */
+robots?: string
+/**
+ * Social metadata (og:title, twitter:card, ...) written into the page's <meta> tags.
+ * 
+ * This interface was referenced by `PageFrontMatter`'s JSON-Schema definition
+ * via the `patternProperty` "^(og|twitter|article|fb):".
+ */
+[k: string]: string | "regular" | "solid" | "light" | "thin" | "sharp-solid" | "duotone" | "brands" | "default" | "wide" | "custom" | "frame" | "center" | boolean | string[] | undefined
 }

@@ -9,6 +9,13 @@ import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LRUCache } from 'lru-cache'
 import { withBaseHref } from '../../compiler/serving/not-found.js'
+import {
+  createRedirectMatcher,
+  isAbsoluteUrl,
+  parseRedirectsFile,
+  REDIRECTS_FILE,
+  type RedirectMatcher,
+} from '../../compiler/serving/redirects.js'
 import { parseSiteUrl, routeSitePath, wantsMarkdown } from '../../compiler/serving/router.js'
 import {
   isActiveContent,
@@ -64,6 +71,8 @@ const preparedOverhead = 1024
 export class SiteServer {
   readonly hosts: HostResolver
   readonly #manifests = new LRUCache<string, SiteManifest>({ max: 256 })
+  /** docs.json redirects of a deployment, by the sha256 of its `_redirects` file. */
+  readonly #redirectRules = new LRUCache<string, RedirectMatcher>({ max: 256 })
   readonly #files: LRUCache<string, Buffer>
   /**
    * Keyed by deployment, host, URL and the request headers the answer varies on. A hit costs one Map
@@ -148,14 +157,19 @@ export class SiteServer {
       return this.#hostFile(request, response, site, manifest, base, key)
 
     const files = manifest.files
-    const route = routeSitePath(key, query, { has: (file) => files[file] !== undefined })
+    const redirects = await this.#redirectsOf(manifest)
+    const route = routeSitePath(key, query, { has: (file) => files[file] !== undefined }, redirects)
     switch (route.type) {
       case 'page':
         return this.#page(request, response, site, manifest, route, base)
       case 'file':
         return this.#file(request, response, site, files[route.path]!, fileHeaders(files[route.path]!))
       case 'redirect':
-        return this.#redirect(response, `${site.pathPrefix}${route.location}`)
+        return this.#redirect(
+          response,
+          isAbsoluteUrl(route.location) ? route.location : `${site.pathPrefix}${route.location}`,
+          route.status,
+        )
       case 'not-found':
         return this.#notFound(request, response, site, manifest)
     }
@@ -324,7 +338,7 @@ export class SiteServer {
       const robots = robotsEntry ? (await this.blobs.get(robotsEntry.sha256))?.toString('utf8') : undefined
       const text =
         key === 'sitemap.xml'
-          ? renderSitemap(manifest, base, disallowedPaths(robots))
+          ? renderSitemap(manifest, base, disallowedPaths(robots), await this.#redirectsOf(manifest))
           : renderRobots(robots, base, site.pathPrefix, site.preview)
       const body = Buffer.from(text)
       sitemap = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` }
@@ -367,8 +381,21 @@ export class SiteServer {
     return manifest
   }
 
-  #redirect(response: ServerResponse, location: string): void {
-    response.writeHead(301, {
+  /** The deployment's docs.json redirects, read from the `_redirects` file its build wrote. */
+  async #redirectsOf(manifest: SiteManifest): Promise<RedirectMatcher | undefined> {
+    const entry = manifest.files[REDIRECTS_FILE]
+    if (!entry) return undefined
+    const cached = this.#redirectRules.get(entry.sha256)
+    if (cached) return cached
+    const bytes = await this.blobs.get(entry.sha256)
+    if (!bytes) return undefined
+    const matcher = createRedirectMatcher(parseRedirectsFile(bytes.toString('utf8')))
+    this.#redirectRules.set(entry.sha256, matcher)
+    return matcher
+  }
+
+  #redirect(response: ServerResponse, location: string, status: 301 | 307 | 308 = 301): void {
+    response.writeHead(status, {
       location,
       'cache-control': 'public, max-age=0, must-revalidate',
       'cdn-cache-control': `public, max-age=${this.config.cdnMaxAgeSeconds}`,

@@ -3,6 +3,7 @@
  * `robots.txt` (the compiler's rules, moved under the mount path, plus the `Sitemap:` line).
  */
 import escapeHtml from 'escape-html'
+import type { RedirectMatcher } from '../../compiler/serving/redirects.js'
 import type { SiteManifest } from '../builds/site-manifest.js'
 
 // The HTML escaper's five entities (`&#39;` for `'`) are XML's too.
@@ -28,11 +29,14 @@ export function renderSitemap(
   manifest: SiteManifest,
   base: string,
   disallowed: readonly string[] = [],
+  /** A moved page's meta-refresh stand-in is not a page to index. */
+  redirects?: RedirectMatcher,
 ): string {
   const urls = Object.keys(manifest.files)
     .map(pageUrlPath)
     .filter((path): path is string => path !== undefined)
     .filter((path) => !disallowed.some((rule) => `/${path}`.startsWith(rule)))
+    .filter((path) => !redirects?.match(`/${path}`))
     .sort()
     .map((path) => `  <url><loc>${escapeXml(`${base}/${encodeURI(path)}`)}</loc></url>`)
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`

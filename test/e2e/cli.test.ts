@@ -193,25 +193,29 @@ test('push a corpus site: strict validation first, then live once the author fix
   const refused = await runCli(['push', site], { env: env() })
   assert.equal(refused.code, 1)
   assert.match(refused.stderr, /docs\.json:3:\d+ "theme" is not supported here/)
-  assert.match(
-    refused.stderr,
-    /navigation\.global\.anchors\[0\]: "anchor" is not supported here; rename it to "label"/,
-  )
-  assert.match(refused.stderr, /docs\.json is not valid; fix the problems above/)
+  assert.match(refused.stderr, /docs\.json:98:\d+ unknown key "feedback"/)
+  // The format's own `anchor` label of a global anchor is accepted.
+  assert.doesNotMatch(refused.stderr, /anchor/)
+  assert.match(refused.stderr, /has problems; fix the ones above/)
   noStackTrace(refused)
 
-  // What the messages ask for: drop theme, colors and feedback; rename anchor to label.
-  const config = JSON.parse(await readFile(join(site, 'docs.json'), 'utf8')) as Record<string, unknown> & {
-    navigation: { global: { anchors: Record<string, unknown>[] } }
-  }
+  // What the messages ask for: drop theme, colors and feedback.
+  const config = JSON.parse(await readFile(join(site, 'docs.json'), 'utf8')) as Record<string, unknown>
   delete config.theme
   delete config.colors
   delete config.feedback
-  config.navigation.global.anchors = config.navigation.global.anchors.map(({ anchor, ...rest }) => ({
-    label: anchor,
-    ...rest,
-  }))
   await writeFile(join(site, 'docs.json'), JSON.stringify(config, null, 2))
+  // Then the pages: push checks them as strictly, and these links lead nowhere on this site.
+  const brokenLinks = await runCli(['push', site], { env: env() })
+  assert.equal(brokenLinks.code, 1)
+  assert.match(
+    brokenLinks.stderr,
+    /core-concepts\/facilitator\.md:70:3 Unexpected link to "\/docs\/core-concepts\/client-server\.md"/,
+  )
+  for (const page of ['core-concepts/client-server.md', 'core-concepts/facilitator.md']) {
+    const text = await readFile(join(site, page), 'utf8')
+    await writeFile(join(site, page), text.replaceAll('](/docs/core-concepts/', '](/core-concepts/'))
+  }
   const pushed = await runCli(['push', site], { env: env() })
   assert.equal(pushed.code, 0, pushed.stderr)
   assert.match(pushed.stdout, /Live at http:\/\/x402-docs\.localhost:\d+\//)

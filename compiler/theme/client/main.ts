@@ -1,8 +1,10 @@
 /**
  * The shell's only script, bundled by esbuild into `site.js`: colour-mode toggle, component tabs, copy
- * buttons, page actions, the table of contents highlight, the phone drawer and search. Everything
+ * buttons, page actions, the table of contents highlight, the phone drawer, search and the dismissed
+ * banner staying closed across pages. Everything
  * else works without it.
  */
+import { setUpBanner } from './banner.js'
 import { setUpColourModeToggle } from './colour-mode.js'
 import { setUpCopyButtons } from './copy.js'
 import { setUpNavDrawer } from './nav-drawer.js'
@@ -18,3 +20,4 @@ setUpPageActions()
 setUpTocHighlight()
 setUpNavDrawer()
 setUpSearch()
+setUpBanner(document)

@@ -30,17 +30,70 @@ test('an invalid site prints every problem and exits 1', { skip: needs('a built 
   const lines = run.stderr.split('\n')
   // Front matter wording is compiler/content's (pinned in its tests); here only its place matters.
   assert.match(lines[0] ?? '', /^error bad-yaml\.md:3:1 /)
-  assert.match(lines[7] ?? '', /^error no-title\.mdx:1:1 .*title/)
-  assert.deepEqual(lines.slice(1, 7).concat(lines.slice(8)), [
+  assert.match(lines[6] ?? '', /^error no-title\.mdx:1:1 .*title/)
+  assert.deepEqual(lines.slice(1, 6).concat(lines.slice(7)), [
     'error docs.json:3:49 logo.dark: logo file "logo/dark.svg" not found under the docs root',
     'error docs.json:4:14 favicon: favicon file "favicon.ico" not found under the docs root',
     'error docs.json:10:50 navigation.tabs[0].groups[0].pages[1]: page "quickstrat" not found: expected quickstrat.mdx or quickstrat.md; did you mean "quickstart"?',
-    'error docs.json:10:64 navigation.tabs[0].groups[0].pages[2]: page "index" is listed twice in this tab (first at navigation.tabs[0].groups[0].pages[0]); remove one',
     'error docs.json:11:64 navigation.tabs[0].groups[1].pages[2]: page "../outside" is not a path inside the docs root',
     'error docs.json:14:7 navigation.tabs[1]: tab "Empty" has nothing to show; add "groups", "pages" or "href"',
-    '✖ docs.json: 8 errors',
+    '✖ docs.json and its pages: 7 errors, 1 warning',
     '',
   ])
+  // Listing a page twice is harmless: a warning, on stdout.
+  assert.equal(
+    run.stdout,
+    'warning docs.json:10:64 navigation.tabs[0].groups[0].pages[2]: page "index" is listed twice in this tab (first at navigation.tabs[0].groups[0].pages[0]); remove one\n',
+  )
+})
+
+test('page problems are errors with file:line:col and a fix, in text and --json', async (t) => {
+  const dir = await workspace(t)
+  await writeFile(
+    join(dir, 'docs.json'),
+    '{ "name": "Pages", "navigation": { "pages": ["index", "other"] } }\n',
+  )
+  await writeFile(
+    join(dir, 'index.mdx'),
+    '---\ntitle: Home\n---\n\n<Callout type="tip">\nNever closed.\n\nSee [the guide](/guide/missing).\n',
+  )
+  await writeFile(
+    join(dir, 'other.mdx'),
+    '---\ntitle: Other\n---\nimport fs from \'node:fs\'\n\n<Fancy>hello</Fancy>\n\n<Card title="x" icon="not-an-icon-name">body</Card>\n',
+  )
+  const run = runCli(['validate', '.'], dir)
+  assert.equal(run.status, 1)
+  const places = run.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('error '))
+    .map((line) => line.split(' ').slice(0, 2).join(' '))
+  assert.deepEqual(places, [
+    'error index.mdx:5:1',
+    'error index.mdx:8:5',
+    'error other.mdx:4:1',
+    'error other.mdx:6:1',
+    'error other.mdx:8:1',
+  ])
+  assert.match(run.stderr, /`<Callout type="tip">`.*expected a component/)
+  assert.match(run.stderr, /no page guide\/missing/)
+  assert.match(run.stderr, /import of "node:fs", expected a snippet inside the site/)
+  assert.match(run.stderr, /Unknown component <Fancy>, expected a built-in component/)
+  assert.match(run.stderr, /Unknown icon "not-an-icon-name", expected a Font Awesome free icon name/)
+  const json = runCli(['validate', '--json', '.'], dir)
+  assert.equal(json.status, 1)
+  const report = JSON.parse(json.stdout) as { diagnostics: { rule: string; severity: string }[] }
+  assert.deepEqual(
+    report.diagnostics.map((diagnostic) => `${diagnostic.severity} ${diagnostic.rule}`),
+    [
+      'error unescaped-less-than',
+      'error broken-link',
+      'error import-not-allowed',
+      'error unknown-component',
+      'error unknown-icon',
+    ],
+  )
+  // --config-only skips the pages: docs.json and front matter are fine.
+  assert.equal(runCli(['validate', '--config-only', '.'], dir).status, 0)
 })
 
 test('--json prints the diagnostics for editors and CI', { skip: needs('a built binary') }, async (t) => {
@@ -57,7 +110,7 @@ test('--json prints the diagnostics for editors and CI', { skip: needs('a built 
       line: 9,
       column: 7,
       path: 'navigation.tabs[1]',
-      rule: 'empty-tab',
+      rule: 'empty-section',
       message: 'tab "More" has nothing to show; add "groups", "pages" or "href"',
     },
     {

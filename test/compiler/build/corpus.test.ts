@@ -1,6 +1,8 @@
 /**
- * The four real sites in ../shared/corpus build in lenient mode with every navigation page rendered
- * and no error. Their warnings are pinned in expected/<site>.txt; regenerate on purpose with UPDATE=1.
+ * The six real sites in ../shared/corpus build in lenient mode with every navigation page rendered
+ * and no error, every navigation page reachable from the home page through sidebars, tab bars and
+ * switchers (measured on the built HTML, the figure printed), and no broken link that a redirect
+ * covers. Their warnings are pinned in expected/<site>.txt; regenerate on purpose with UPDATE=1.
  */
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -9,16 +11,18 @@ import { test } from 'node:test'
 import { readSiteFiles } from '../../../cli/site-dir.js'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 import { buildSite } from '../../../compiler/build.js'
-import { loadConfig } from '../../../compiler/config/index.js'
+import { loadConfig, siteRedirects } from '../../../compiler/config/index.js'
+import { readFrontMatter } from '../../../compiler/content/frontmatter.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
 import { pageOutputPath } from '../../../compiler/theme/urls.js'
-import { corpusRoot } from '../../corpus.js'
+import { corpusRoot, corpusSites } from '../../corpus.js'
+import { homeFile, reachablePages } from '../theme/reachability.js'
 
 const corpus = corpusRoot
-const sites = ['x402', 'rallly', 'cline', 'mem0']
+const sites = corpusSites
 
 for (const site of sites) {
-  test(`corpus site ${site} builds leniently with every navigation page and no error`, {}, async () => {
+  test(`corpus site ${site} builds leniently with every navigation page and no error`, {}, async (t) => {
     const { files } = await readSiteFiles(join(corpus, site))
     const result = await buildSite(files, { mode: 'lenient', workers: 2 })
     const errors = result.diagnostics.filter((diagnostic) => diagnostic.severity === 'error')
@@ -29,6 +33,42 @@ for (const site of sites) {
       if (hasSource)
         assert.ok(result.files.has(pageOutputPath(location.slug)), `${location.slug} is rendered`)
     }
+    // Reachable by a reader: every page of the navigation that has a file and shows in a sidebar
+    // (front matter `hidden` keeps a page out; `url` makes its entry a link out, checked below).
+    const decoder = new TextDecoder()
+    const reached = reachablePages(result.files, homeFile(result.files))
+    const navigable: string[] = []
+    const linkingOut: string[] = []
+    for (const location of navigation.pages) {
+      const file = [`${location.slug}.mdx`, `${location.slug}.md`].find((path) => files.has(path))
+      if (!file || location.hidden) continue
+      const front = readFrontMatter(decoder.decode(files.get(file)), file, 'lenient').data
+      if (front?.hidden === true) continue
+      if (typeof front?.url === 'string') linkingOut.push(front.url)
+      else navigable.push(location.slug)
+    }
+    const unreachable = navigable.filter((slug) => !reached.has(slug))
+    const share = ((100 * (navigable.length - unreachable.length)) / navigable.length).toFixed(1)
+    t.diagnostic(
+      `${site}: ${navigable.length - unreachable.length}/${navigable.length} navigation pages reachable from a sidebar (${share}%), ${linkingOut.length} linking out`,
+    )
+    assert.deepEqual(unreachable, [])
+    const html = [...result.files].filter(([path]) => path.endsWith('.html'))
+    for (const url of linkingOut) {
+      const escaped = url.replaceAll('&', '&amp;')
+      assert.ok(
+        html.some(([, bytes]) => decoder.decode(bytes).includes(`href="${escaped}"`)),
+        url,
+      )
+    }
+    // A link that a redirect covers is never reported broken.
+    const redirects = siteRedirects(files)
+    const covered = result.diagnostics.filter((diagnostic) => {
+      const target = /\(no page (.*)\)$/.exec(diagnostic.message)?.[1]
+      return diagnostic.rule === 'broken-link' && target !== undefined && redirects.match(`/${target}`)
+    })
+    assert.deepEqual(covered.map(formatDiagnostic), [])
+
     for (const required of ['llms.txt', 'llms-full.txt', '404.html', 'robots.txt', '_search/index.js'])
       assert.ok(result.files.has(required), required)
 

@@ -143,7 +143,7 @@ test('lenient mode still fails on a navigation of the wrong shape', () => {
   )
 })
 
-test('lenient mode maps anchors, dropdowns, products, menus and nested groups onto tabs and groups', () => {
+test('anchors, dropdowns, products, menus and nested groups form one tree, valid in both modes', () => {
   const docs = JSON.stringify(
     {
       name: 'Acme',
@@ -173,24 +173,31 @@ test('lenient mode maps anchors, dropdowns, products, menus and nested groups on
     null,
     2,
   )
-  const { navigation, diagnostics } = loadConfig(site(docs), { mode: 'lenient' })
-  assert.ok(
-    diagnostics.every((diagnostic) => diagnostic.severity === 'warning'),
-    lines(diagnostics).join('\n'),
-  )
-  assert.deepEqual(
-    navigation?.tabs.map((tab) => tab.label),
-    ['Start', 'Community', 'JS', 'Cloud'],
-  )
-  assert.deepEqual(
-    navigation?.pages.map((page) => [page.slug, page.groups.join('/')]),
-    [
-      ['a', 'One'],
-      ['d', 'Client'],
-      ['c', 'Client/Deep'],
-      ['b', ''],
-    ],
-  )
+  for (const mode of ['strict', 'lenient'] as const) {
+    const { navigation, diagnostics } = loadConfig(site(docs), { mode })
+    assert.deepEqual(lines(diagnostics), [], mode)
+    assert.deepEqual(
+      navigation?.tabs.map((tab) =>
+        tab.path.map((section) => `${section.kind}:${section.label}`).join(' > '),
+      ),
+      [
+        'product:Cloud',
+        'dropdown:SDKs > tab:JS > menu:Client',
+        'anchor:Docs > tab:Start',
+        'anchor:Community',
+      ],
+    )
+    assert.equal(navigation?.tabs[3]?.href, 'https://example.com')
+    assert.deepEqual(
+      navigation?.pages.map((page) => [page.slug, page.tab, page.groups.join('/')]),
+      [
+        ['b', 0, ''],
+        ['d', 1, ''],
+        ['c', 1, 'Deep'],
+        ['a', 2, 'One'],
+      ],
+    )
+  }
 })
 
 test('mapLegacyConfig writes out a config in our shape', () => {
@@ -213,17 +220,8 @@ test('mapLegacyConfig writes out a config in our shape', () => {
   })
   assert.deepEqual(
     changes.map((change) => change.mapped),
-    ['"anchor" read as "label"', 'top-level "anchors" mapped onto navigation.global.anchors'],
+    ['top-level "anchors" mapped onto navigation.global.anchors'],
   )
-})
-
-test('strict mode reports legacy navigation as not supported here', () => {
-  const docs =
-    '{\n  "name": "Acme",\n  "navigation": {\n    "products": [{ "product": "Cloud", "pages": ["b"] }]\n  }\n}'
-  const { diagnostics } = loadConfig(site(docs), { mode: 'strict' })
-  assert.deepEqual(lines(diagnostics), [
-    'docs.json:4:5 navigation: "products" is not supported here; use "tabs" (each product becomes a tab)',
-  ])
 })
 
 test('a tab $ref resolves relative to the referring file and reports positions in that file', () => {
@@ -289,7 +287,7 @@ test('a BOM is a warning and positions still match the editor', () => {
     diagnostics.map((diagnostic) => `${diagnostic.severity} ${formatDiagnostic(diagnostic)}`),
     [
       'warning docs.json:1:1 file starts with a byte order mark; save it as UTF-8 without BOM',
-      'error docs.json:4:3 unknown key "x"; expected one of "$schema", "name", "slug", "description", "logo", "favicon", "appearance", "navbar", "navigation", "api", "contextual", "search", "seo", "metadata"',
+      'error docs.json:4:3 unknown key "x"; expected one of "$schema", "name", "slug", "description", "logo", "favicon", "appearance", "navbar", "navigation", "api", "contextual", "search", "seo", "metadata", "redirects", "banner", "footer", "integrations", "errors", "interaction", "thumbnails", "variables"',
     ],
   )
 })
@@ -314,7 +312,7 @@ test('messages never expose raw schema wording', async () => {
     assert.doesNotMatch(diagnostic.message, /anyOf|oneOf|must match|schema/)
 })
 
-test('lenient mode maps versions and languages with their own navigation onto scoped tabs', () => {
+test('versions and languages with their own navigation become sections, not tabs or links', () => {
   const docs = JSON.stringify(
     {
       name: 'Acme',
@@ -334,22 +332,26 @@ test('lenient mode maps versions and languages with their own navigation onto sc
     null,
     2,
   )
-  const lenient = loadConfig(site(docs), { mode: 'lenient' })
-  assert.ok(lenient.diagnostics.every((diagnostic) => diagnostic.severity === 'warning'))
-  assert.deepEqual(lenient.navigation?.pages, [
-    { slug: 'v2/index', tab: 0, groups: ['Start'], hidden: false, version: 'v2' },
-    { slug: 'v1/en/index', tab: 1, groups: [], hidden: false, version: 'v1', language: 'en' },
-    { slug: 'v1/de/index', tab: 2, groups: [], hidden: false, version: 'v1', language: 'de' },
-  ])
-  assert.deepEqual(lenient.navigation?.versions, [
-    { label: 'v2', href: '/v2/index' },
-    { label: 'v1', href: '/v1/en/index' },
-  ])
-  const strict = loadConfig(site(docs), { mode: 'strict' })
-  assert.deepEqual(lines(strict.diagnostics), [
-    'docs.json:4:5 navigation: "versions" with their own navigation are not supported here; keep one navigation and list versions as { "label", "url" } links',
-    'docs.json:18:9 navigation.versions[1]: "languages" with their own navigation are not supported here; keep one navigation and list languages as { "label", "url" } links',
-  ])
+  for (const mode of ['strict', 'lenient'] as const) {
+    const loaded = loadConfig(site(docs), { mode })
+    assert.deepEqual(lines(loaded.diagnostics), [], mode)
+    assert.deepEqual(loaded.navigation?.pages, [
+      { slug: 'v2/index', tab: 0, groups: ['Start'], hidden: false },
+      { slug: 'v1/en/index', tab: 1, groups: [], hidden: false },
+      { slug: 'v1/de/index', tab: 2, groups: [], hidden: false },
+    ])
+    assert.deepEqual(
+      loaded.navigation?.tabs.map((tab) => tab.path.map((section) => `${section.kind}:${section.label}`)),
+      [
+        ['version:v2'],
+        ['version:v1', 'language:English', 'tab:Guides'],
+        ['version:v1', 'language:Deutsch', 'tab:Anleitungen'],
+      ],
+    )
+    // Switcher links are only for versions/languages written as { label, url }.
+    assert.deepEqual(loaded.navigation?.versions, [])
+    assert.deepEqual(loaded.navigation?.languages, [])
+  }
 })
 
 test('lenient mode drops a bad icon, flag or link inside navigation instead of failing the site', () => {
@@ -359,7 +361,7 @@ test('lenient mode drops a bad icon, flag or link inside navigation instead of f
       tabs: [
         {
           tab: 'Guides',
-          icon: { name: 'book' },
+          icon: 42,
           groups: [{ group: 'Start', expanded: 'yes', pages: ['a'] }],
         },
       ],
@@ -370,7 +372,7 @@ test('lenient mode drops a bad icon, flag or link inside navigation instead of f
   assert.deepEqual(
     diagnostics.map((diagnostic) => `${diagnostic.severity} ${diagnostic.path}: ${diagnostic.message}`),
     [
-      'warning navigation.tabs[0].icon: expected a string, found an object; ignored',
+      'warning navigation.tabs[0].icon: expected a string or an object, found the number 42; ignored',
       'warning navigation.tabs[0].groups[0].expanded: expected true or false, found "yes"; ignored',
       'warning navigation.global.links[0]: missing required key "href"; ignored',
     ],

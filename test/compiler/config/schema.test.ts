@@ -46,10 +46,10 @@ test('objects whose fields the spec lists reject unknown keys', () => {
   for (const node of [
     schema,
     definitions.navigation,
-    definitions.tab,
+    definitions.section,
+    definitions.globalLinks,
     definitions.group,
     definitions.link,
-    definitions.tabReference,
     definitions.openapiSource,
     definitions.api,
     top.appearance,
@@ -69,9 +69,16 @@ test('the published schema (what editors load) accepts the full fixture and reje
   )
   assert.equal(validate({ name: 'A', navigation: { tabs: [tab] } }), true)
   assert.equal(validate({ name: 'A', navigation: { tabs: [{ tab: 'T', grups: [] }] } }), false)
-  // Groups nested in pages are the hosted platform's shape: editors flag them too.
+  // Groups nested in pages and sections nested in sections are the format's own: editors accept them.
   assert.equal(
     validate({ name: 'A', navigation: { groups: [{ group: 'G', pages: [{ group: 'H', pages: [] }] }] } }),
-    false,
+    true,
+  )
+  assert.equal(
+    validate({
+      name: 'A',
+      navigation: { versions: [{ version: 'v1', tabs: [{ tab: 'T', pages: ['a'] }] }] },
+    }),
+    true,
   )
 })

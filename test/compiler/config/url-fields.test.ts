@@ -41,12 +41,10 @@ for (const mode of ['lenient', 'strict'] as const) {
       navigation.global.anchors.map((anchor) => anchor.href),
       ['https://example.com/blog'],
     )
+    // The Evil tab was only a link: without its target nothing is left to draw.
     assert.deepEqual(
       navigation.tabs.map((tab) => [tab.label, tab.href]),
-      [
-        ['Guides', undefined],
-        ['Evil', undefined],
-      ],
+      [['Guides', undefined]],
     )
   })
 }
@@ -59,4 +57,36 @@ test('image data URLs stay where a docs.json field is an image', () => {
   })
   assert.deepEqual(diagnostics, [])
   assert.equal(config?.favicon, 'data:image/png;base64,AA')
+})
+
+test('a navigation section keeps its pages without its refused link, a redirect goes whole', () => {
+  const docs = JSON.stringify({
+    name: 'A',
+    navigation: {
+      anchors: [
+        { anchor: 'SDK', href: 'javascript:alert(1)', pages: ['sdk'] },
+        { anchor: 'Guides', pages: ['index'] },
+      ],
+    },
+    redirects: [
+      { source: '/old', destination: 'javascript:alert(2)' },
+      { source: '/moved', destination: '/index' },
+    ],
+  })
+  const { config, navigation, diagnostics } = loadConfig(new Map([['docs.json', encoder.encode(docs)]]), {
+    mode: 'lenient',
+  })
+  assert.deepEqual(
+    diagnostics.filter((diagnostic) => diagnostic.rule === 'unsafe-url').map((diagnostic) => diagnostic.path),
+    ['navigation.anchors[0].href', 'redirects[0].destination'],
+  )
+  assert.ok(navigation)
+  assert.deepEqual(
+    navigation.tabs.map((tab) => [tab.label, tab.href, JSON.stringify(tab.items).includes('"sdk"')]),
+    [
+      ['SDK', undefined, true],
+      ['Guides', undefined, false],
+    ],
+  )
+  assert.deepEqual(config?.redirects, [{ source: '/moved', destination: '/index' }])
 })

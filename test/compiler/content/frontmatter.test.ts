@@ -60,18 +60,36 @@ test('strict mode rejects an unknown key with its place and a likely fix', () =>
 })
 
 test('lenient mode drops unknown keys and invalid values with warnings and keeps the rest', () => {
-  const result = readFrontMatter('---\ntitle: A\nopenapi: GET /x\nmode: wde\n---\n', 'a.mdx', 'lenient')
+  const result = readFrontMatter('---\ntitle: A\nowner: team-a\nmode: wde\n---\n', 'a.mdx', 'lenient')
   assert.deepEqual(result.data, { title: 'A' })
   assert.deepEqual(
     result.diagnostics.map((d) => [d.severity, d.rule, d.line, d.column, d.message]),
     [
-      ['warning', 'unknown-key', 3, 1, 'Unknown front matter key "openapi" ignored'],
+      ['warning', 'unknown-key', 3, 1, 'Unknown front matter key "owner" ignored'],
       [
         'warning',
         'invalid-value',
         4,
         7,
         'Unexpected "wde" for "mode", expected one of "default", "wide", "custom", "frame", "center"; the key is ignored',
+      ],
+    ],
+  )
+})
+
+test("the format's API and social metadata keys are read; an unknown key of the author's own is a strict warning", () => {
+  const text =
+    '---\ntitle: A\nopenapi: openapi.json GET /x\napi: POST /y\nog:title: Shared\ntwitter:card: summary\nreviewedBy: docs\n---\n'
+  const result = readFrontMatter(text, 'a.mdx', 'strict')
+  assert.deepEqual(result.data, { title: 'A', openapi: 'openapi.json GET /x', api: 'POST /y' })
+  assert.deepEqual(
+    result.diagnostics.map((d) => [d.severity, d.rule, d.line, d.message]),
+    [
+      [
+        'warning',
+        'unknown-key',
+        7,
+        'Unknown front matter key "reviewedBy" is not used by this site; remove it or ignore this warning',
       ],
     ],
   )

@@ -73,7 +73,8 @@ test('rendering is deterministic: the same input gives byte-identical output', a
 })
 
 test('strict mode turns author problems into errors; lenient mode into warnings', async () => {
-  const source = '---\ntitle: T\nfoo: 1\n---\n\n[gone](/missing) {Date.now()}\n'
+  // A likely typo of a known key: an error in strict mode (another unknown key is only a warning).
+  const source = '---\ntitle: T\ndescripton: 1\n---\n\n[gone](/missing) {Date.now()}\n'
   const strict = await renderPage(await input(source, { mode: 'strict' }))
   assert.deepEqual(
     strict.diagnostics.map((d) => [d.severity, d.rule, d.line, d.column]),

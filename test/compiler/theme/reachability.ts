@@ -1,0 +1,60 @@
+/**
+ * How a reader finds pages in a built site: starting from the home page, follow only the links of
+ * the navigation (sidebar, tab bar, switchers, section menus) and collect the pages reached. Walks
+ * the built HTML, so it measures what readers get, not what the config says.
+ */
+import { posix } from 'node:path'
+
+/** Regions of the shell whose links are navigation. */
+const NAVIGATION_REGIONS = [
+  /<aside class="d-sidebar"[\s\S]*?<\/aside>/g,
+  /<nav class="d-tabs"[\s\S]*?<\/nav>/g,
+  /<details class="d-dropdown d-switcher"[\s\S]*?<\/details>/g,
+]
+
+/** Site path of a page file: `guide/setup/index.html` → `guide/setup`, `index.html` → `index`. */
+const slugOfFile = (path: string): string =>
+  path === 'index.html' ? 'index' : path.replace(/\/index\.html$/, '')
+
+/** Navigation links of one built page, resolved to the page files they open. */
+export function navigationTargets(pagePath: string, html: string): string[] {
+  const targets: string[] = []
+  for (const region of NAVIGATION_REGIONS) {
+    for (const [block] of html.matchAll(region)) {
+      for (const [, href] of block.matchAll(/<a [^>]*href="([^"#]*)[^"]*"/g)) {
+        if (href === undefined || /^([a-z][a-z0-9+.-]*:|\/\/)/i.test(href)) continue
+        const resolved = posix.normalize(posix.join(posix.dirname(pagePath), href))
+        targets.push(
+          resolved === '.' ? 'index.html' : `${resolved.replace(/\/$/, '')}/index.html`.replace(/^\.\//, ''),
+        )
+      }
+    }
+  }
+  return targets
+}
+
+/** Page slugs reached from `start` through navigation links only. */
+export function reachablePages(files: ReadonlyMap<string, Uint8Array>, start: string): Set<string> {
+  const decoder = new TextDecoder()
+  const seen = new Set<string>()
+  const queue = [start]
+  while (queue.length > 0) {
+    const path = queue.shift()!
+    if (seen.has(path)) continue
+    const bytes = files.get(path)
+    if (!bytes) continue
+    seen.add(path)
+    for (const target of navigationTargets(path, decoder.decode(bytes)))
+      if (!seen.has(target)) queue.push(target)
+  }
+  return new Set([...seen].map(slugOfFile))
+}
+
+/** The home page file of a built site: `index.html`, or the page its meta refresh sends readers to. */
+export function homeFile(files: ReadonlyMap<string, Uint8Array>): string {
+  const root = files.get('index.html')
+  const refresh =
+    root && /http-equiv="refresh" content="0; url=([^"]*)"/.exec(new TextDecoder().decode(root))?.[1]
+  if (!refresh) return 'index.html'
+  return `${posix.normalize(refresh).replace(/\/$/, '')}/index.html`
+}
