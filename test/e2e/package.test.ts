@@ -17,7 +17,15 @@ import { cleanEnv, startDocsServer } from '../cli/helpers/docs-server.js'
 
 const run = promisify(execFile)
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-const npmEnv = { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false' }
+// As a user's own npm runs it: without the settings `npm test` exports from this checkout's .npmrc
+// (engine-strict is for developing docsctl; a user's install of the tarball only warns on engines).
+const npmEnv = {
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^npm_config_engine_strict$/i.test(name)),
+  ),
+  NO_COLOR: '1',
+  npm_config_update_notifier: 'false',
+}
 
 interface PackResult {
   filename: string
