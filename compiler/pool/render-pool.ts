@@ -30,7 +30,9 @@ class TimeoutError extends Error {
 const renderWorker = new URL('./render-worker.js', import.meta.url).href
 
 export class RenderPool {
-  readonly piscina: Piscina
+  #piscina: Piscina | undefined
+  readonly #options: ConstructorParameters<typeof Piscina>[0] & {}
+  readonly #onThreadError: (error: unknown) => void
   readonly #pageTimeoutMs: number | undefined
   readonly #memoryMb: number | undefined
 
@@ -40,7 +42,7 @@ export class RenderPool {
       resourceLimits.maxOldGenerationSizeMb = options.memoryMb
       resourceLimits.maxYoungGenerationSizeMb = Math.max(8, Math.round(options.memoryMb / 16))
     }
-    this.piscina = new Piscina({
+    this.#options = {
       filename: renderWorker,
       // Kept at full strength: piscina replaces a thread that a page's heap limit or deadline ended only
       // up to minThreads, and pages queued behind it would otherwise wait for a thread that never comes
@@ -49,11 +51,23 @@ export class RenderPool {
       maxThreads: Math.max(1, options.threads),
       idleTimeout: 60_000,
       resourceLimits,
-    })
-    // Without a listener, such an error would be thrown from the pool's emitter and end the process.
-    this.piscina.on('error', options.onThreadError ?? (() => {}))
+    }
+    this.#onThreadError = options.onThreadError ?? (() => {})
     this.#pageTimeoutMs = options.pageTimeoutMs
     this.#memoryMb = options.memoryMb
+  }
+
+  /**
+   * The pool, started on first use: its threads start at full strength, and a server that closes before
+   * any build must not end threads still loading their module (that aborts Node 20 in require(esm)).
+   */
+  get piscina(): Piscina {
+    if (!this.#piscina) {
+      this.#piscina = new Piscina(this.#options)
+      // Without a listener, such an error would be thrown from the pool's emitter and end the process.
+      this.#piscina.on('error', this.#onThreadError)
+    }
+    return this.#piscina
   }
 
   /** Render pages of one site; each outcome is the page or why it failed, never a thrown error. */
@@ -120,7 +134,7 @@ export class RenderPool {
   }
 
   close(): Promise<void> {
-    return this.piscina.close()
+    return this.#piscina?.close() ?? Promise.resolve()
   }
 }
 

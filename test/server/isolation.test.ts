@@ -345,6 +345,14 @@ const routes: RouteCase[] = [
     ok: 200,
     request: async (world) => ({ url: `${deploymentsOf(world)}/${world.readyDeploymentId}/promote` }),
   },
+  // Last, and the owner last within it: deleting the shared project must not change another cell's answer.
+  {
+    method: 'DELETE',
+    path: '/projects/{projectId}',
+    access: 'project (user only)',
+    ok: 204,
+    request: async (world) => ({ url: `/projects/${world.project.id}` }),
+  },
 ]
 
 async function credentials(
