@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readSignInConfig, type SignInConfig, signInSettings } from './auth/oauth/settings.js'
+import { type BlobStoreConfig, blobSettings, readBlobConfig } from './blobs/settings.js'
 import { type DomainConfig, domainSettings, readDomainConfig } from './domains/settings.js'
 
 export interface ServerConfig {
@@ -52,6 +53,10 @@ export interface ServerConfig {
   signIn: SignInConfig
   /** DNS checks and background re-checks of custom domains. */
   domains: DomainConfig
+  /** Where blobs live: the data dir's `blobs/` folder or an S3-compatible bucket. */
+  blobStore: BlobStoreConfig
+  /** Bytes of S3 blobs kept in the data dir for serving; unused with the filesystem store. */
+  blobCacheBytes: number
 }
 
 export interface DeploymentQuotas {
@@ -208,6 +213,7 @@ export const settings = {
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', description: 'pino log level', default: 'info' },
   ...signInSettings,
   ...domainSettings,
+  ...blobSettings,
 } satisfies Record<string, Setting>
 
 type SettingName = keyof typeof settings
@@ -349,6 +355,7 @@ export function loadConfig(
     logLevel,
     signIn: readSignInConfig(raw, hostName('apiHost')),
     domains: readDomainConfig(raw),
+    ...readBlobConfig(raw),
   }
   const extra: Record<string, string> = {}
   for (const key of ['email', 'name']) {

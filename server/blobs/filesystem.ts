@@ -8,7 +8,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import type { BlobStore, ChunkResult, PutResult } from './store.js'
+import type { BlobStore, ChunkResult, PutResult, StoredBlob } from './store.js'
 import { isSha256 } from './store.js'
 
 export class FilesystemBlobStore implements BlobStore {
@@ -40,7 +40,7 @@ export class FilesystemBlobStore implements BlobStore {
     }
   }
 
-  stream(sha256: string): Readable | undefined {
+  async stream(sha256: string): Promise<Readable | undefined> {
     if (!isSha256(sha256) || !existsSync(this.pathOf(sha256))) return undefined
     return createReadStream(this.pathOf(sha256))
   }
@@ -155,6 +155,27 @@ export class FilesystemBlobStore implements BlobStore {
     }
     return deleted
   }
+
+  async *list(): AsyncIterable<StoredBlob> {
+    for (const folder of await readdir(this.#objects).catch(() => [] as string[])) {
+      for (const name of await readdir(join(this.#objects, folder)).catch(() => [] as string[])) {
+        const sha256 = `${folder}${name}`
+        if (!isSha256(sha256)) continue
+        const info = await stat(join(this.#objects, folder, name)).catch(() => undefined)
+        if (info) yield { sha256, size: info.size, modifiedAt: info.mtimeMs }
+      }
+    }
+  }
+
+  async delete(sha256s: readonly string[]): Promise<void> {
+    for (const sha256 of sha256s) if (isSha256(sha256)) await rm(this.pathOf(sha256), { force: true })
+  }
+
+  async check(): Promise<void> {
+    await mkdir(this.#objects, { recursive: true })
+  }
+
+  close(): void {}
 
   #chunkPath(uploadKey: string): string {
     if (!/^[A-Za-z0-9_-]{1,200}$/.test(uploadKey)) throw new Error(`bad upload key: ${uploadKey}`)

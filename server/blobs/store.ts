@@ -1,7 +1,8 @@
 /**
  * Content-addressed storage: every uploaded source file and every built site file is a blob named by
- * the sha256 of its bytes. The filesystem store is the default; an object store can implement this
- * interface later without touching routes or builds.
+ * the sha256 of its bytes. The filesystem store (filesystem.ts) is the default; the S3 store (s3.ts)
+ * keeps them in an S3-compatible bucket, so several replicas share them. Routes and builds see only
+ * this interface; test/server/blobs/contract.ts holds both stores to it.
  */
 import type { Readable } from 'node:stream'
 
@@ -10,7 +11,7 @@ export interface BlobStore {
   /** The bytes, or undefined when absent. */
   get(sha256: string): Promise<Buffer | undefined>
   /** A stream of the bytes, or undefined when absent. */
-  stream(sha256: string): Readable | undefined
+  stream(sha256: string): Promise<Readable | undefined>
   /** Store bytes (idempotent) and return their sha256. */
   put(bytes: Uint8Array): Promise<string>
   /**
@@ -27,6 +28,21 @@ export interface BlobStore {
    * chunk or temp file last written before `modifiedBefore` (epoch ms). Returns how many were deleted.
    */
   sweepUploads(options: { modifiedBefore: number; uploadKeyPrefixes: readonly string[] }): Promise<number>
+  /** Every stored blob, with its size and when it was written: what garbage collection sweeps. */
+  list(): AsyncIterable<StoredBlob>
+  /** Delete blobs (absent ones are ignored). Only garbage collection calls this. */
+  delete(sha256s: readonly string[]): Promise<void>
+  /** Throws when the store cannot be reached. */
+  check(): Promise<void>
+  /** Release connections; the store is not used afterwards. */
+  close(): void
+}
+
+export interface StoredBlob {
+  sha256: string
+  size: number
+  /** When it was written, epoch ms. */
+  modifiedAt: number
 }
 
 export type PutResult =

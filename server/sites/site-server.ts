@@ -235,7 +235,7 @@ export class SiteServer {
     if (!body && variant.size > maxCachedFile) {
       if (status === 200 && request.headers['if-none-match'] === etag)
         return this.#notModified(response, headers)
-      const stream = this.blobs.stream(variant.sha256)
+      const stream = await this.blobs.stream(variant.sha256)
       if (!stream) return this.#text(response, 500, 'A file of this deployment is missing from storage\n')
       response.writeHead(status, headers)
       if (request.method === 'HEAD') return void response.end()
