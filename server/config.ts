@@ -48,6 +48,8 @@ export interface ServerConfig {
   cdnMaxAgeSeconds: number
   /** Bytes of hot site files kept in memory. */
   memoryCacheBytes: number
+  /** Bytes of site manifests (counted as their JSON) kept in memory. */
+  manifestCacheBytes: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Identity provider, public URL and brute-force limit of the CLI sign-in. */
   signIn: SignInConfig
@@ -210,6 +212,12 @@ export const settings = {
     description: 'bytes of hot site files held in memory',
     default: String(64 * 1024 * 1024),
   },
+  manifestCacheBytes: {
+    flag: 'manifest-cache-bytes',
+    env: 'DOCS_MANIFEST_CACHE_BYTES',
+    description: 'bytes of site manifests (as JSON) held in memory',
+    default: String(32 * 1024 * 1024),
+  },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', description: 'pino log level', default: 'info' },
   ...signInSettings,
   ...domainSettings,
@@ -352,6 +360,7 @@ export function loadConfig(
     trustProxy,
     cdnMaxAgeSeconds: integer('cdnMaxAgeSeconds', 0, 365 * 24 * 3600),
     memoryCacheBytes: integer('memoryCacheBytes', 0, 2 ** 40),
+    manifestCacheBytes: integer('manifestCacheBytes', 0, 2 ** 40),
     logLevel,
     signIn: readSignInConfig(raw, hostName('apiHost')),
     domains: readDomainConfig(raw),

@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import {
+  CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -27,7 +28,7 @@ import { Upload } from '@aws-sdk/lib-storage'
 import { BlobReadCache } from './read-cache.js'
 import type { S3BlobStoreConfig } from './settings.js'
 import type { BlobStore, ChunkResult, PutResult, StoredBlob } from './store.js'
-import { isSha256 } from './store.js'
+import { isSha256, reuseRefreshMs } from './store.js'
 
 /** Parts of a multipart upload; S3 takes 5 MB at least (except the last). */
 const partSize = 8 * 1024 * 1024
@@ -81,6 +82,25 @@ export class S3BlobStore implements BlobStore {
     return (await this.#size(this.keyOf(sha256))) !== undefined
   }
 
+  async touch(sha256: string): Promise<boolean> {
+    if (!isSha256(sha256)) return false
+    const head = await this.#head(this.keyOf(sha256))
+    if (!head) return false
+    if ((head.LastModified?.getTime() ?? 0) < Date.now() - reuseRefreshMs) {
+      // Copying an object onto itself with new metadata is S3's way to refresh LastModified.
+      await this.client.send(
+        new CopyObjectCommand({
+          Bucket: this.#bucket,
+          Key: this.keyOf(sha256),
+          CopySource: `${this.#bucket}/${encodeURI(this.keyOf(sha256))}`,
+          MetadataDirective: 'REPLACE',
+          Metadata: { reused: new Date().toISOString() },
+        }),
+      )
+    }
+    return true
+  }
+
   async get(sha256: string): Promise<Buffer | undefined> {
     if (!isSha256(sha256)) return undefined
     const cached = await this.cache.get(sha256)
@@ -109,7 +129,7 @@ export class S3BlobStore implements BlobStore {
 
   async put(bytes: Uint8Array): Promise<string> {
     const sha256 = createHash('sha256').update(bytes).digest('hex')
-    if (await this.has(sha256)) return sha256
+    if (await this.touch(sha256)) return sha256
     await this.client.send(
       new PutObjectCommand({
         Bucket: this.#bucket,
@@ -229,7 +249,7 @@ export class S3BlobStore implements BlobStore {
 
   /** Uploads a verified spool file under its sha256 unless the bucket has it already. */
   async #upload(path: string, sha256: string, size: number): Promise<void> {
-    if (await this.has(sha256)) return
+    if (await this.touch(sha256)) return
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.#bucket, Key: this.keyOf(sha256), Body: createReadStream(path) },
@@ -250,9 +270,13 @@ export class S3BlobStore implements BlobStore {
   }
 
   async #size(key: string): Promise<number | undefined> {
+    const head = await this.#head(key)
+    return head ? (head.ContentLength ?? 0) : undefined
+  }
+
+  async #head(key: string) {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: key }))
-      return head.ContentLength ?? 0
+      return await this.client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: key }))
     } catch (error) {
       if (isMissing(error)) return undefined
       throw error

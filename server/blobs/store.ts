@@ -8,6 +8,12 @@ import type { Readable } from 'node:stream'
 
 export interface BlobStore {
   has(sha256: string): Promise<boolean>
+  /**
+   * `has`, and a blob found counts as just written (its `modifiedAt` is refreshed when older than
+   * `reuseRefreshMs`), so garbage collection's grace period spares a blob a new deployment reuses.
+   * Every write of bytes already stored does the same.
+   */
+  touch(sha256: string): Promise<boolean>
   /** The bytes, or undefined when absent. */
   get(sha256: string): Promise<Buffer | undefined>
   /** A stream of the bytes, or undefined when absent. */
@@ -50,5 +56,8 @@ export type PutResult =
   | { ok: false; reason: 'too-large' | 'hash-mismatch'; sha256?: string; size: number }
 
 export type ChunkResult = { ok: true; received: number } | { ok: false; expectedOffset: number }
+
+/** A reused blob older than this is marked as written now (see `touch`); GC's grace must exceed it. */
+export const reuseRefreshMs = 10 * 60_000
 
 export const isSha256 = (value: string): boolean => /^[0-9a-f]{64}$/.test(value)

@@ -22,8 +22,15 @@ async function listed(blobs: BlobStore): Promise<Map<string, number>> {
   return found
 }
 
-/** Registers the contract's tests for stores made by `open` (a fresh, empty store per test). */
-export function blobStoreContract(name: string, open: (t: TestContext) => Promise<BlobStore>): void {
+export interface ContractStore {
+  blobs: BlobStore
+  /** Makes a stored blob look written at `when` (behind the store's back). */
+  backdate(sha256: string, when: Date): Promise<void>
+}
+
+/** Registers the contract's tests for stores made by `openStore` (a fresh, empty store per test). */
+export function blobStoreContract(name: string, openStore: (t: TestContext) => Promise<ContractStore>): void {
+  const open = async (t: TestContext) => (await openStore(t)).blobs
   test(`${name}: put and get by sha256, idempotent; bad names are absent`, async (t) => {
     const blobs = await open(t)
     const sha = await blobs.put(Buffer.from('hello'))
@@ -110,6 +117,36 @@ export function blobStoreContract(name: string, open: (t: TestContext) => Promis
     assert.deepEqual(await blobs.appendChunk('dep2-a', 1, Buffer.from('y')), { ok: true, received: 2 })
     assert.ok((await blobs.sweepUploads({ modifiedBefore: Date.now() + 60_000, uploadKeyPrefixes: [] })) >= 1)
     assert.deepEqual(await blobs.appendChunk('dep2-a', 0, Buffer.from('y')), { ok: true, received: 1 })
+  })
+
+  test(`${name}: reusing an old blob (touch, put, putStream, chunks) marks it as written now`, async (t) => {
+    const { blobs, backdate } = await openStore(t)
+    assert.equal(await blobs.touch(hash('absent')), false)
+    assert.equal(await blobs.touch('../x'), false)
+    const modifiedAt = async (sha256: string) => {
+      for await (const blob of blobs.list()) if (blob.sha256 === sha256) return blob.modifiedAt
+      return undefined
+    }
+    const longAgo = new Date(Date.now() - 24 * 3600_000)
+    const reuses: [string, (sha256: string) => Promise<unknown>][] = [
+      ['touch', (sha256) => blobs.touch(sha256)],
+      ['put', () => blobs.put(Buffer.from('reused'))],
+      ['putStream', () => blobs.putStream(Readable.from([Buffer.from('reused')]), { maxBytes: 100 })],
+      [
+        'completeChunks',
+        async (sha256) => {
+          await blobs.appendChunk('again', 0, Buffer.from('reused'))
+          return blobs.completeChunks('again', sha256)
+        },
+      ],
+    ]
+    const sha = await blobs.put(Buffer.from('reused'))
+    for (const [how, reuse] of reuses) {
+      await backdate(sha, longAgo)
+      assert.ok(((await modifiedAt(sha)) ?? 0) < Date.now() - 3600_000, `backdated before ${how}`)
+      await reuse(sha)
+      assert.ok(((await modifiedAt(sha)) ?? 0) > Date.now() - 60_000, `${how} refreshed it`)
+    }
   })
 
   test(`${name}: list gives every blob with its size; delete removes only the named ones`, async (t) => {

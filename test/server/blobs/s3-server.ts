@@ -8,7 +8,7 @@
  *     spawn(docsServer, [...s3.args('site-a')], { env: { ...process.env, ...s3.env('site-a') } })
  */
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, utimes } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
@@ -31,6 +31,8 @@ export interface S3TestServer {
   /** A client for looking inside, path-style and with checksums only where S3 needs them. */
   client(): S3Client
   createBucket(name?: string): Promise<string>
+  /** Backdates an object's LastModified, as if it had been written at `when`. */
+  backdate(bucket: string, key: string, when: Date): Promise<void>
   /** Objects under `prefix` in `bucket` and their total bytes. */
   usage(prefix?: string, bucket?: string): Promise<{ objects: number; bytes: number }>
   close(): Promise<void>
@@ -50,6 +52,7 @@ export async function startS3Server(t: {
   const directory = await mkdtemp(join(tmpdir(), 's3rver-'))
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory })
   serialiseDeletes(server)
+  refreshOnSelfCopy(server)
   const address = await server.run()
   const endpoint = `http://127.0.0.1:${address.port}`
   const clients: S3Client[] = []
@@ -119,6 +122,9 @@ export async function startS3Server(t: {
     }),
     client,
     createBucket,
+    backdate: async (inBucket, key, when) => {
+      await utimes(storeOf(server).getResourcePath(inBucket, key, 'object'), when, when)
+    },
     usage: async (prefix = '', inBucket = bucket) => {
       let objects = 0
       let bytes = 0
@@ -148,8 +154,7 @@ export async function startS3Server(t: {
  * the folders they leave empty (a 500 InternalError; S3 itself has no folders). One at a time, then.
  */
 function serialiseDeletes(server: S3rver): void {
-  const store = (server as unknown as { store: { deleteObject(bucket: string, key: string): Promise<void> } })
-    .store
+  const store = storeOf(server)
   const deleteObject = store.deleteObject.bind(store)
   let queue: Promise<unknown> = Promise.resolve()
   store.deleteObject = (bucket, key) => {
@@ -158,3 +163,35 @@ function serialiseDeletes(server: S3rver): void {
     return deleted
   }
 }
+
+/**
+ * S3 gives an object copied onto itself (with new metadata) a new LastModified; s3rver 3.7 keeps the
+ * old one (it is the file's mtime). Do as S3 does: the blob stores refresh reused blobs that way.
+ */
+function refreshOnSelfCopy(server: S3rver): void {
+  const store = storeOf(server)
+  const copyObject = store.copyObject.bind(store)
+  store.copyObject = async (srcBucket, srcKey, destBucket, destKey, metadata) => {
+    const copied = await copyObject(srcBucket, srcKey, destBucket, destKey, metadata)
+    if (srcBucket !== destBucket || srcKey !== destKey) return copied
+    const now = new Date()
+    await utimes(store.getResourcePath(destBucket, destKey, 'object'), now, now)
+    return store.getMetadata(destBucket, destKey)
+  }
+}
+
+/** s3rver's filesystem store: the parts of it this file adjusts. */
+interface S3rverStore {
+  deleteObject(bucket: string, key: string): Promise<void>
+  copyObject(
+    srcBucket: string,
+    srcKey: string,
+    destBucket: string,
+    destKey: string,
+    metadata: unknown,
+  ): Promise<unknown>
+  getMetadata(bucket: string, key: string): Promise<unknown>
+  getResourcePath(bucket: string, key: string, resource: string): string
+}
+
+const storeOf = (server: S3rver): S3rverStore => (server as unknown as { store: S3rverStore }).store
