@@ -405,6 +405,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
       }
       await repos.projects.setLiveDeployment(project.id, deployment.id)
       app.sites.hosts.forgetProject(project.id)
+      void app.cdn.purgeProject(project.id, 'promote')
       return present(project, deployment)
     },
   )

@@ -8,6 +8,7 @@ import { deploymentsRepository } from './deployments.js'
 import { domainsRepository } from './domains.js'
 import { healthRepository } from './health.js'
 import { projectsRepository } from './projects.js'
+import { retentionRepository } from './retention.js'
 import { signInsRepository } from './sign-ins.js'
 import { usersRepository } from './users.js'
 
@@ -22,6 +23,7 @@ export function createRepositories(db: Kysely<Database>) {
     analytics: analyticsRepository(db),
     health: healthRepository(db),
     domains: domainsRepository(db),
+    retention: retentionRepository(db),
   }
 }
 
