@@ -170,7 +170,7 @@ export class S3BlobStore implements BlobStore {
       if (options.expectedSha256 !== undefined && sha256 !== options.expectedSha256) {
         return { ok: false, reason: 'hash-mismatch', sha256, size }
       }
-      await this.#upload(temp, sha256, size)
+      await this.#upload(temp, spooled)
       return { ok: true, sha256, size }
     } finally {
       await rm(temp, { force: true })
@@ -206,7 +206,7 @@ export class S3BlobStore implements BlobStore {
       }
       const spooled = await spool(bytes(), temp, Number.POSITIVE_INFINITY)
       if (spooled.sha256 !== sha256) return false
-      await this.#upload(temp, sha256, spooled.size)
+      await this.#upload(temp, spooled)
       return true
     } finally {
       await rm(temp, { force: true })
@@ -275,17 +275,31 @@ export class S3BlobStore implements BlobStore {
   }
 
   /** Uploads a verified spool file under its sha256 unless the bucket has it already. */
-  async #upload(path: string, sha256: string, size: number): Promise<void> {
+  async #upload(path: string, spooled: { sha256: string; md5: string; size: number }): Promise<void> {
+    const { sha256, size } = spooled
     if (await this.touch(sha256)) return
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.#bucket, Key: this.keyOf(sha256), Body: createReadStream(path) },
-      partSize,
-      queueSize: 2,
-      leavePartsOnError: false,
-    })
-    await upload.done()
-    await this.#verify(sha256, size)
+    if (size <= partSize) {
+      // One request; Content-MD5 makes the bucket refuse bytes that differ from what was hashed here.
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.#bucket,
+          Key: this.keyOf(sha256),
+          Body: createReadStream(path),
+          ContentLength: size,
+          ContentMD5: spooled.md5,
+        }),
+      )
+    } else {
+      const upload = new Upload({
+        client: this.client,
+        params: { Bucket: this.#bucket, Key: this.keyOf(sha256), Body: createReadStream(path) },
+        partSize,
+        queueSize: 2,
+        leavePartsOnError: false,
+      })
+      await upload.done()
+      await this.#verify(sha256, size)
+    }
     this.#fresh.set(sha256, Date.now())
   }
 
@@ -371,8 +385,9 @@ async function spool(
   source: AsyncIterable<Buffer>,
   path: string,
   maxBytes: number,
-): Promise<{ tooLarge: boolean; sha256: string; size: number }> {
+): Promise<{ tooLarge: boolean; sha256: string; md5: string; size: number }> {
   const hash = createHash('sha256')
+  const md5 = createHash('md5')
   let size = 0
   let tooLarge = false
   await pipeline(
@@ -385,10 +400,11 @@ async function spool(
           continue
         }
         hash.update(chunk)
+        md5.update(chunk)
         yield chunk
       }
     },
     createWriteStream(path),
   )
-  return { tooLarge, sha256: hash.digest('hex'), size }
+  return { tooLarge, sha256: hash.digest('hex'), md5: md5.digest('base64'), size }
 }
