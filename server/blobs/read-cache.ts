@@ -4,10 +4,11 @@
  * start (the LRU order lives in memory), and an evicted file is deleted.
  */
 import { randomBytes } from 'node:crypto'
-import { createReadStream, existsSync, mkdirSync, rmSync } from 'node:fs'
+import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs'
 import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { LRUCache } from 'lru-cache'
 
 export class BlobReadCache {
@@ -63,6 +64,19 @@ export class BlobReadCache {
     await writeFile(temp, bytes)
     await rename(temp, this.#path(sha256))
     this.#entries?.set(sha256, bytes.length)
+  }
+
+  /** Like `set`, from a stream, never holding the bytes whole. */
+  async fill(sha256: string, source: AsyncIterable<Uint8Array>, size: number): Promise<void> {
+    if (!this.accepts(size) || this.#entries?.has(sha256)) return
+    const temp = join(this.#folder, `.${randomBytes(8).toString('hex')}`)
+    try {
+      await pipeline(source, createWriteStream(temp))
+      await rename(temp, this.#path(sha256))
+      this.#entries?.set(sha256, size)
+    } finally {
+      await rm(temp, { force: true })
+    }
   }
 
   /** Forget a blob deleted from the store (garbage collection). */

@@ -11,7 +11,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import {
   CopyObjectCommand,
@@ -132,13 +132,11 @@ export class S3BlobStore implements BlobStore {
     if (cached) return cached
     const size = await this.#size(this.keyOf(sha256))
     if (size === undefined) return undefined
-    // Small enough to keep: fetch it into the cache once, then every later read is local.
-    if (this.cache.accepts(size)) {
-      const bytes = await this.get(sha256)
-      return bytes ? Readable.from([bytes]) : undefined
-    }
-    const body = await this.#object(this.keyOf(sha256))
-    return body ? (body as unknown as Readable) : undefined
+    const body = (await this.#object(this.keyOf(sha256))) as unknown as Readable | undefined
+    if (!body || !this.cache.accepts(size)) return body
+    // Small enough to keep: streamed into the cache once, then every later read is local.
+    await this.cache.fill(sha256, body, size)
+    return this.cache.stream(sha256)
   }
 
   async put(bytes: Uint8Array): Promise<string> {

@@ -141,7 +141,12 @@ export class GarbageCollector {
 
 /** What a run freed, in the words `docs-server gc` prints. */
 export function describeGcReport(report: GcReport, where: string): string {
-  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+  const mb = (bytes: number) =>
+    bytes < 1024
+      ? `${bytes} B`
+      : bytes < 1024 ** 2
+        ? `${(bytes / 1024).toFixed(1)} KB`
+        : `${(bytes / 1024 ** 2).toFixed(1)} MB`
   const verb = report.dryRun ? 'would delete' : 'deleted'
   const lines = [
     `${report.dryRun ? 'Dry run: nothing deleted. ' : ''}Blob store ${where}`,

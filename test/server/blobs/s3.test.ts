@@ -100,6 +100,15 @@ test('s3: hot reads come from the local cache, bounded by bytes', async (t) => {
   assert.ok(blobs.cache.bytes <= 64 * 1024, `cache holds ${blobs.cache.bytes} bytes`)
   await s3.client().send(new DeleteObjectCommand({ Bucket: bucket, Key: blobs.keyOf(big) }))
   assert.equal(await blobs.get(big), undefined, 'the big blob was read from the bucket, not kept')
+  // A stream fills the cache on the way too.
+  const streamed = await blobs.put(Buffer.alloc(6 * 1024, 9))
+  assert.equal((await readAll((await blobs.stream(streamed))!)).length, 6 * 1024)
+  await s3.client().send(new DeleteObjectCommand({ Bucket: bucket, Key: blobs.keyOf(streamed) }))
+  assert.equal(
+    (await readAll((await blobs.stream(streamed))!)).length,
+    6 * 1024,
+    'streamed again from the cache',
+  )
   // Deleting through the store forgets the cached copy too.
   const kept = await blobs.put(Buffer.from('deleted by gc'))
   await blobs.get(kept)
