@@ -16,13 +16,16 @@ import { GarbageCollector } from '../../../server/gc/collector.js'
 import { startS3Server } from '../blobs/s3-server.js'
 import { appWithProject, bearer, createAndUpload, deploy, sha256 } from '../helper.js'
 
-const pages = Number(process.env.DOCS_GC_TEST_PAGES ?? 200)
+const sitePages = Number(process.env.DOCS_GC_TEST_PAGES ?? 200)
 const pushes = 20
 const previews = new Set([5, 15])
 const keepDeployments = 5
 
 /** The site as of push `version`: push k rewrites ten pages, so pages differ in which push wrote them. */
-function site(version: number): { files: Map<string, Uint8Array>; versionOf: (page: number) => number } {
+function site(
+  version: number,
+  pages = sitePages,
+): { files: Map<string, Uint8Array>; versionOf: (page: number) => number } {
   const versionOf = (page: number) => {
     for (let push = version; push >= 1; push--) if ((page - push * 7 + pages * 10) % pages < 10) return push
     return 0
@@ -80,6 +83,7 @@ test('gc keeps the live and last N live deployments and young ones, and deletes 
   const { app, token, project } = await appWithProject(t, 'gc-docs', 'sqlite', {
     ...(process.env.GC_FS ? {} : { blobStore: s3.blobStore('gc') }),
   })
+  const pages = sitePages
   const requests = new Map<string, number>()
   if ('client' in app.blobs) {
     ;(app.blobs as S3BlobStore).client.middlewareStack.add(
@@ -184,11 +188,11 @@ test('gc keeps the live and last N live deployments and young ones, and deletes 
 
 test('a push made while gc runs keeps the unreferenced blobs it reuses (the generation check)', async (t) => {
   const { app, token } = await appWithProject(t, 'gc-docs', 'sqlite', { blobStore: s3.blobStore('race') })
-  const old = site(1).files
+  const old = site(1, 20).files
   const first = await deploy(app, token, 'gc-docs', old)
   assert.equal(first.finalized.statusCode, 200)
   for (const version of [2, 3])
-    assert.equal((await deploy(app, token, 'gc-docs', site(version).files)).finalized.statusCode, 200)
+    assert.equal((await deploy(app, token, 'gc-docs', site(version, 20).files)).finalized.statusCode, 200)
   // Between listing the store and sweeping it, a rollback-by-push re-creates version 1.
   let created: { id: string } | undefined
   const store = app.blobs
