@@ -173,17 +173,34 @@ function wordScore(fields: PreparedPage, word: string): number {
 export function search(index: SearchIndex, query: string): SearchHit[] {
   const words = queryWords(query)
   if (!words.length) return []
-  const scored: (SearchHit & { matched: number })[] = []
+  // Every word first, leaving a page at its first missing word (the common, fast case).
+  let scored = scorePages(index, words, words.length)
+  if (!scored.length && words.length > 1) {
+    scored = scorePages(index, words, 1)
+    const best = scored.reduce((most, hit) => Math.max(most, hit.matched), 0)
+    scored = scored.filter((hit) => hit.matched === best)
+  }
+  return scored
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 20)
+    .map(({ page, score }) => ({ page, score, words }))
+}
+
+/** Pages holding at least `needed` of `words`, scored, with how many they hold. */
+function scorePages(index: SearchIndex, words: readonly string[], needed: number) {
+  const scored: { page: IndexedPage; score: number; matched: number }[] = []
   for (const page of index.pages) {
     const fields = prepare(page)
     let score = 0
     let matched = 0
+    let missing = 0
     for (const word of words) {
       const found = wordScore(fields, word)
       if (found > 0) matched += 1
+      else if (++missing > words.length - needed) break
       score += found
     }
-    if (matched === 0) continue
+    if (matched < needed) continue
     const titleWords = fields.titleWords
     if (titleWords.length) {
       const covered = titleWords.filter((titleWord) =>
@@ -191,12 +208,7 @@ export function search(index: SearchIndex, query: string): SearchHit[] {
       ).length
       score += (8 * covered) / titleWords.length
     }
-    scored.push({ page, score, words, matched })
+    scored.push({ page, score, matched })
   }
-  const best = scored.reduce((most, hit) => Math.max(most, hit.matched), 0)
   return scored
-    .filter((hit) => hit.matched === best)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, 20)
-    .map(({ page, score, words }) => ({ page, score, words }))
 }
