@@ -1,6 +1,7 @@
 /**
  * The static search index: one script, `_search/index.js`, that the shell loads on first search
- * (a script rather than JSON so search also works from `file://`). Ranking happens in the browser.
+ * (a script rather than JSON so search also works from `file://`). search-rank.ts ranks it, in the
+ * browser and in the site's MCP server alike (`npm run bench:search` measures its quality).
  * Chosen over Pagefind after measuring both on the 1,000-page bench corpus: Pagefind's index was
  * deterministic but took 4–5 s (its own native process) next to a 6 s cold build and wrote 1,035
  * files; this index takes milliseconds and is one ~1 MB file. Page text is capped so large sites
