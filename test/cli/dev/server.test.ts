@@ -99,6 +99,6 @@ test('dev answers the site MCP server at /mcp, as a deployment does', async (t) 
   const page = (await client.callTool({ name: 'get_page', arguments: { page: found.results[0]?.url ?? '' } }))
     .content as { text: string }[]
   assert.match(page[0]?.text ?? '', /^# Deploy/)
-  const malformed = await fetchPath('/mcp', { 'content-type': 'application/json' })
-  assert.equal(malformed.status, 405, 'GET: stateless, no stream to open')
+  const get = await fetchPath('/mcp')
+  assert.equal(get.status, 405, 'GET: stateless, no stream to open')
 })
