@@ -1,0 +1,287 @@
+/**
+ * Runs the queue of Git deliveries, one at a time: fetch the pushed commit, read its docs directory
+ * the way `docsctl push` reads one, and hand it to the same manifest → blobs → build → promote flow.
+ * The production branch promotes; a preview branch gets `<branch>--<slug>.<base_domain>`; a deleted
+ * preview branch loses its alias. A GitHub App reports each build as a commit status.
+ *
+ *   webhook route ──enqueue (durable row)──▶ kick() ──takeNext()──▶ #deploy ──▶ builds.start
+ */
+import { createHash } from 'node:crypto'
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve, sep } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { readSiteFiles, SITE_DIR_CANDIDATES } from '../../cli/site-dir.js'
+import { checkDeploymentQuotas } from '../builds/quotas.js'
+import type { GitConnectionRow, GitDeliveryRow } from '../db/repositories/git.js'
+import type { ProjectRow } from '../db/repositories/projects.js'
+import { ApiError } from '../errors.js'
+import { previewUrl, siteScheme, siteUrl } from '../presenters.js'
+import { FetchError, fetchCommit } from './fetch-commit.js'
+import type { CommitStatus, GitHubApp } from './github-app.js'
+import { branchSlug, isZeroSha, matchesBranchPattern, repositoryFullName } from './repository.js'
+
+/** The host of a branch's preview: `<branch-slug>--<slug>.<base_domain>`. */
+export const branchPreviewUrl = (baseDomain: string, branch: string, slug: string): string =>
+  `${siteScheme(baseDomain)}://${branchSlug(branch)}--${slug}.${baseDomain}/`
+
+export type BranchRole = 'production' | 'preview' | undefined
+
+export function branchRole(connection: GitConnectionRow, branch: string): BranchRole {
+  if (branch === connection.production_branch) return 'production'
+  const patterns = JSON.parse(connection.preview_branches) as string[]
+  return patterns.some((pattern) => matchesBranchPattern(pattern, branch)) ? 'preview' : undefined
+}
+
+export class GitDeployer {
+  #loop: Promise<void> | undefined
+  #again = false
+  #closed = false
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly github: GitHubApp | undefined,
+  ) {}
+
+  /** Put back what a stopped server left running, then work through the queue. */
+  async start(): Promise<void> {
+    const requeued = await this.app.repos.git.requeueInterrupted()
+    if (requeued > 0) this.app.log.info({ requeued }, 'git deliveries interrupted by a restart queued again')
+    this.kick()
+  }
+
+  /** Work through the queue now (a no-op while it is already being worked through). */
+  kick(): void {
+    if (this.#closed) return
+    if (this.#loop) {
+      this.#again = true
+      return
+    }
+    this.#loop = this.#drain().finally(() => {
+      this.#loop = undefined
+      if (this.#again) {
+        this.#again = false
+        this.kick()
+      }
+    })
+  }
+
+  /** Resolves when the queue is empty and nothing runs (tests and shutdown wait on it). */
+  async idle(): Promise<void> {
+    while (this.#loop) await this.#loop
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true
+    await this.#loop
+  }
+
+  async #drain(): Promise<void> {
+    for (;;) {
+      if (this.#closed) return
+      let delivery: GitDeliveryRow | undefined
+      try {
+        delivery = await this.app.repos.git.takeNext()
+      } catch (error) {
+        this.app.log.error({ err: error }, 'could not read the git delivery queue')
+        return
+      }
+      if (!delivery) return
+      try {
+        await this.#run(delivery)
+      } catch (error) {
+        this.app.log.error({ err: error, deliveryId: delivery.id }, 'git delivery failed')
+        await this.app.repos.git.finish(delivery.id, {
+          status: 'failed',
+          detail: error instanceof Error ? error.message : String(error),
+        })
+      }
+    }
+  }
+
+  async #run(delivery: GitDeliveryRow): Promise<void> {
+    const { repos, log } = this.app
+    const connection = await repos.git.connectionOf(delivery.project_id)
+    const project = await repos.projects.findById(delivery.project_id)
+    if (!connection || !project) {
+      await repos.git.finish(delivery.id, { status: 'skipped', detail: 'The project has no Git connection' })
+      return
+    }
+    const role = branchRole(connection, delivery.branch)
+    if (!role) {
+      await repos.git.finish(delivery.id, {
+        status: 'skipped',
+        detail: `${delivery.branch} is neither the production branch nor a preview branch`,
+      })
+      return
+    }
+    if (isZeroSha(delivery.commit_sha)) {
+      if (role === 'preview') {
+        await repos.git.removeBranchPreview(project.id, branchSlug(delivery.branch))
+        this.app.sites.hosts.forgetProject(project.id)
+      }
+      await repos.git.finish(delivery.id, {
+        status: 'skipped',
+        detail:
+          role === 'preview'
+            ? `Branch ${delivery.branch} was deleted; its preview was removed`
+            : `The production branch ${delivery.branch} was deleted; the live site stays`,
+      })
+      return
+    }
+    log.info(
+      { deliveryId: delivery.id, projectId: project.id, branch: delivery.branch, sha: delivery.commit_sha },
+      'deploying a pushed commit',
+    )
+
+    const installationId = delivery.github_installation_id ?? connection.github_installation_id
+    const github = connection.provider === 'github' && this.github && installationId ? this.github : undefined
+    const token = github && installationId ? await github.installationToken(installationId) : undefined
+    const report = async (status: Omit<CommitStatus, 'context'>) => {
+      if (!github || !token) return
+      await github
+        .setCommitStatus(token, repositoryFullName(connection.repository_url), delivery.commit_sha, {
+          ...status,
+          context: `docs/${project.slug}`,
+        })
+        .catch((error: unknown) => log.warn({ err: error, deliveryId: delivery.id }, 'commit status failed'))
+    }
+    await report({ state: 'pending', targetUrl: null, description: 'Building the docs' })
+
+    const workDir = await mkdtemp(join(tmpdir(), 'docs-git-'))
+    try {
+      const checkout = join(workDir, 'checkout')
+      try {
+        await fetchCommit({
+          repositoryUrl: connection.repository_url,
+          sha: delivery.commit_sha,
+          token,
+          dir: checkout,
+          timeoutMs: this.app.config.git.fetchTimeoutSeconds * 1000,
+        })
+      } catch (error) {
+        if (!(error instanceof FetchError)) throw error
+        await repos.git.finish(delivery.id, { status: 'failed', detail: error.message })
+        await report({ state: 'error', targetUrl: null, description: 'Could not fetch the commit' })
+        return
+      }
+      const docsDir = await this.#docsDirectory(checkout, connection.docs_directory)
+      if ('problem' in docsDir) {
+        await repos.git.finish(delivery.id, { status: 'failed', detail: docsDir.problem })
+        await report({ state: 'failure', targetUrl: null, description: docsDir.problem })
+        return
+      }
+      const deploymentId = await this.#deploy(project, delivery, role, docsDir.path)
+      const deployment = await repos.deployments.findById(deploymentId)
+      const ready = deployment?.status === 'ready'
+      let targetUrl: string | null = null
+      if (ready && role === 'preview') {
+        await repos.git.setBranchPreview(
+          project.id,
+          delivery.branch,
+          branchSlug(delivery.branch),
+          deploymentId,
+        )
+        this.app.sites.hosts.forgetProject(project.id)
+        targetUrl = branchPreviewUrl(this.app.config.baseDomain, delivery.branch, project.slug)
+      } else if (ready && deployment) {
+        const fresh = await repos.projects.findById(project.id)
+        targetUrl =
+          fresh?.live_deployment_id === deploymentId
+            ? siteUrl(this.app.config, project.slug)
+            : previewUrl(this.app.config, deployment.preview_token, project.slug)
+      }
+      await repos.git.finish(delivery.id, {
+        status: ready ? 'deployed' : 'failed',
+        deploymentId,
+        detail: ready ? null : (deployment?.error ?? 'The build failed; see the deployment’s diagnostics'),
+      })
+      await report(
+        ready
+          ? {
+              state: 'success',
+              targetUrl,
+              description: role === 'production' ? 'Deployed to production' : 'Preview ready',
+            }
+          : { state: 'failure', targetUrl: null, description: 'The docs build failed; see its diagnostics' },
+      )
+    } catch (error) {
+      await report({ state: 'error', targetUrl: null, description: 'The deployment could not run' })
+      throw error
+    } finally {
+      await rm(workDir, { recursive: true, force: true })
+    }
+  }
+
+  /** The configured docs directory, else the first of `.`, `docs`, `apps/docs` holding docs.json. */
+  async #docsDirectory(
+    checkout: string,
+    configured: string | null,
+  ): Promise<{ path: string } | { problem: string }> {
+    const root = await realpath(checkout)
+    const inside = async (relativePath: string): Promise<string | undefined> => {
+      try {
+        const real = await realpath(resolve(root, relativePath))
+        return real === root || real.startsWith(root + sep) ? real : undefined
+      } catch {
+        return undefined
+      }
+    }
+    if (configured !== null) {
+      const path = await inside(configured)
+      return path ? { path } : { problem: `The docs directory ${configured} is not in the commit` }
+    }
+    for (const candidate of SITE_DIR_CANDIDATES) {
+      const path = await inside(join(candidate, 'docs.json'))
+      if (path) return { path: resolve(path, '..') }
+    }
+    return {
+      problem: `No docs.json in ${SITE_DIR_CANDIDATES.join(', ')}; set the docs directory of the Git connection`,
+    }
+  }
+
+  /** The manifest → blobs → build → promote flow of `docsctl push`, on the checked-out files. */
+  async #deploy(
+    project: ProjectRow,
+    delivery: GitDeliveryRow,
+    role: 'production' | 'preview',
+    docsDir: string,
+  ): Promise<string> {
+    const { repos, blobs, config } = this.app
+    const { files } = await readSiteFiles(docsDir)
+    const bySha = new Map<string, Uint8Array>()
+    const manifest = [...files].map(([path, bytes]) => {
+      const sha256 = createHash('sha256').update(bytes).digest('hex')
+      bySha.set(sha256, bytes)
+      return { path, sha256, size: bytes.length }
+    })
+    const bytes = manifest.reduce((sum, entry) => sum + entry.size, 0)
+    try {
+      await checkDeploymentQuotas(repos, config.quotas, project, { files: manifest.length, bytes })
+    } catch (error) {
+      if (error instanceof ApiError) throw new Error(error.message)
+      throw error
+    }
+    const { deployment, missing } = await repos.deployments.create({
+      projectId: project.id,
+      branch: delivery.branch,
+      commitMessage: delivery.commit_message,
+      environment: role,
+      commit: { sha: delivery.commit_sha, author: delivery.commit_author },
+      files: manifest,
+      blobExists: (sha256) => blobs.has(sha256),
+    })
+    await repos.git.setDeployment(delivery.id, deployment.id)
+    // Only what no earlier deployment of the project stored: unchanged files are not stored twice.
+    for (const sha256 of missing) {
+      const bytes = bySha.get(sha256)
+      if (bytes) await blobs.put(bytes)
+      await repos.deployments.markReceived(deployment.id, sha256)
+    }
+    if (await repos.deployments.claimForBuild(deployment.id, 0)) {
+      const claimed = (await repos.deployments.findById(deployment.id)) ?? deployment
+      await this.app.builds.start(project, claimed, role === 'production')
+    }
+    return deployment.id
+  }
+}
