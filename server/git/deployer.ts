@@ -7,10 +7,11 @@
  *   webhook route ──enqueue (durable row)──▶ kick() ──takeNext()──▶ #deploy ──▶ builds.start
  */
 import { createHash } from 'node:crypto'
-import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve, sep } from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import { parse as parseJsonc } from 'jsonc-parser'
 import { readSiteFiles, SITE_DIR_CANDIDATES } from '../../cli/site-dir.js'
 import { checkDeploymentQuotas } from '../builds/quotas.js'
 import type { GitConnectionRow, GitDeliveryRow } from '../db/repositories/git.js'
@@ -31,6 +32,28 @@ export function branchRole(connection: GitConnectionRow, branch: string): Branch
   if (branch === connection.production_branch) return 'production'
   const patterns = JSON.parse(connection.preview_branches) as string[]
   return patterns.some((pattern) => matchesBranchPattern(pattern, branch)) ? 'preview' : undefined
+}
+
+/**
+ * Whether the commit's docs.json says it deploys to `slug`. A GitHub App reads every repository it is
+ * installed on, so anyone could connect someone else's repository URL: the repository's own docs.json
+ * naming the project is the proof that its owners mean to deploy there (slugs are unique). Other
+ * providers deliver only what their repository's admins configured, so an absent slug is fine there.
+ */
+export async function projectClaim(
+  docsDir: string,
+  slug: string,
+  mustName: boolean,
+): Promise<'this project' | 'another project' | 'unnamed'> {
+  let named: unknown
+  try {
+    named = (parseJsonc(await readFile(join(docsDir, 'docs.json'), 'utf8')) as { slug?: unknown } | undefined)
+      ?.slug
+  } catch {
+    named = undefined
+  }
+  if (typeof named === 'string' && named !== '') return named === slug ? 'this project' : 'another project'
+  return mustName ? 'unnamed' : 'this project'
 }
 
 export class GitDeployer {
@@ -137,8 +160,10 @@ export class GitDeployer {
     const installationId = delivery.github_installation_id ?? connection.github_installation_id
     const github = connection.provider === 'github' && this.github && installationId ? this.github : undefined
     const token = github && installationId ? await github.installationToken(installationId) : undefined
+    // Nothing is said on GitHub until the commit's docs.json has named this project.
+    let claimed = false
     const report = async (status: Omit<CommitStatus, 'context'>) => {
-      if (!github || !token) return
+      if (!github || !token || !claimed) return
       await github
         .setCommitStatus(token, repositoryFullName(connection.repository_url), delivery.commit_sha, {
           ...status,
@@ -146,8 +171,6 @@ export class GitDeployer {
         })
         .catch((error: unknown) => log.warn({ err: error, deliveryId: delivery.id }, 'commit status failed'))
     }
-    await report({ state: 'pending', targetUrl: null, description: 'Building the docs' })
-
     const workDir = await mkdtemp(join(tmpdir(), 'docs-git-'))
     try {
       const checkout = join(workDir, 'checkout')
@@ -162,15 +185,27 @@ export class GitDeployer {
       } catch (error) {
         if (!(error instanceof FetchError)) throw error
         await repos.git.finish(delivery.id, { status: 'failed', detail: error.message })
-        await report({ state: 'error', targetUrl: null, description: 'Could not fetch the commit' })
         return
       }
       const docsDir = await this.#docsDirectory(checkout, connection.docs_directory)
       if ('problem' in docsDir) {
         await repos.git.finish(delivery.id, { status: 'failed', detail: docsDir.problem })
-        await report({ state: 'failure', targetUrl: null, description: docsDir.problem })
         return
       }
+      const claim = await projectClaim(docsDir.path, project.slug, connection.provider === 'github')
+      if (claim === 'another project') {
+        // Someone connected a repository that deploys elsewhere: forget the push, say nothing to GitHub.
+        log.warn({ deliveryId: delivery.id, projectId: project.id }, 'docs.json names another project')
+        await repos.git.forget(delivery.id)
+        return
+      }
+      if (claim === 'unnamed') {
+        const detail = `docs.json must name this project: add "slug": "${project.slug}" to it`
+        await repos.git.finish(delivery.id, { status: 'failed', detail })
+        return
+      }
+      claimed = true
+      await report({ state: 'pending', targetUrl: null, description: 'Building the docs' })
       const deploymentId = await this.#deploy(project, delivery, role, docsDir.path)
       const deployment = await repos.deployments.findById(deploymentId)
       const ready = deployment?.status === 'ready'

@@ -25,7 +25,10 @@ import {
 import { webhookSecretOf } from '../git/secrets.js'
 import type { ApiRoutes } from '../schemas.js'
 
-export const presentDelivery = (row: GitDeliveryRow): Shape<typeof GitDelivery> => ({
+/** A listed delivery (recentDeliveries never lists `foreign` ones). */
+export const presentDelivery = (
+  row: GitDeliveryRow & { status: Exclude<GitDeliveryRow['status'], 'foreign'> },
+): Shape<typeof GitDelivery> => ({
   id: row.id,
   event: row.event,
   branch: row.branch,
@@ -74,7 +77,9 @@ export const gitRoutes: ApiRoutes<{ webhookKey: string }> = async (app, { webhoo
             updatedAt: connection.updated_at,
           }
         : null,
-      deliveries: (await repos.git.recentDeliveries(projectId, 10)).map(presentDelivery),
+      deliveries: (await repos.git.recentDeliveries(projectId, 10)).flatMap((row) =>
+        row.status === 'foreign' ? [] : [presentDelivery({ ...row, status: row.status })],
+      ),
     }
   }
 

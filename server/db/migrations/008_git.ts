@@ -25,7 +25,15 @@ export interface GitConnectionsTable {
   updated_at: string
 }
 
-export type GitDeliveryStatus = 'queued' | 'running' | 'deployed' | 'failed' | 'skipped' | 'superseded'
+/** `foreign`: the commit's docs.json names another project; nothing of it is kept or shown. */
+export type GitDeliveryStatus =
+  | 'queued'
+  | 'running'
+  | 'deployed'
+  | 'failed'
+  | 'skipped'
+  | 'superseded'
+  | 'foreign'
 
 export interface GitDeliveriesTable {
   id: string

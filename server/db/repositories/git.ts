@@ -197,6 +197,26 @@ export function gitRepository(db: Kysely<Database>) {
         .execute()
     },
 
+    /**
+     * A delivery of a repository that deploys to another project: kept only as its key (so a replay
+     * stays refused), with nothing of the push left, and never listed to the project's owner.
+     */
+    async forget(id: string): Promise<void> {
+      await db
+        .updateTable('git_deliveries')
+        .set({
+          status: 'foreign',
+          branch: '',
+          commit_sha: '',
+          commit_message: null,
+          commit_author: null,
+          detail: null,
+          updated_at: nowIso(),
+        })
+        .where('id', '=', id)
+        .execute()
+    },
+
     async setDeployment(id: string, deploymentId: string): Promise<void> {
       await db
         .updateTable('git_deliveries')
@@ -220,6 +240,7 @@ export function gitRepository(db: Kysely<Database>) {
         .selectFrom('git_deliveries')
         .selectAll()
         .where('project_id', '=', projectId)
+        .where('status', '<>', 'foreign')
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { defaultConfig } from '../../../server/config.js'
-import { appWithProject, bearer } from '../helper.js'
+import { appWithProject, bearer, createProject, signIn } from '../helper.js'
 import { type Delivery, githubInstallation, githubPush, zeroSha } from './deliveries.js'
 import { GitServer } from './git-server.js'
 import { GitHubApi } from './github-api.js'
@@ -15,8 +15,8 @@ import { GitHubApi } from './github-api.js'
 const secret = 'It is a secret to everybody'
 const installationId = 77
 
-const docsJson = (name: string) =>
-  JSON.stringify({ name, navigation: { groups: [{ group: 'Start', pages: ['index'] }] } })
+const docsJson = (name: string, navigation: unknown = { groups: [{ group: 'Start', pages: ['index'] }] }) =>
+  JSON.stringify({ name, slug: 'acme', navigation })
 const page = (text: string) => `---\ntitle: Home\n---\n\n${text}\n`
 
 const deliver = (app: FastifyInstance, delivery: Delivery) =>
@@ -65,6 +65,18 @@ test('pushes to a GitHub repository deploy through the GitHub App', async (t) =>
   assert.equal(settings.connection.webhook.url.endsWith('/webhooks/github'), true)
   assert.equal(settings.connection.webhook.secret, null)
 
+  // Someone else connects the same repository URL to their project: its docs.json names "acme", so
+  // they get no deployment, no delivery and no commit status.
+  const intruderToken = await signIn(app, 'mallory@example.com')
+  const intruder = await createProject(app, intruderToken, 'intruder')
+  const intrusion = await app.inject({
+    method: 'PUT',
+    url: `/projects/${intruder.id}/git`,
+    headers: bearer(intruderToken),
+    payload: { provider: 'github', repositoryUrl: `${repository.url}/` },
+  })
+  assert.equal(intrusion.statusCode, 200, intrusion.body)
+
   // The App is installed on the repository: the installation is recorded on the connection.
   const installed = await deliver(app, githubInstallation(secret, installationId, ['acme/docs']))
   assert.equal(installed.statusCode, 202, installed.body)
@@ -94,6 +106,17 @@ test('pushes to a GitHub repository deploy through the GitHub App', async (t) =>
   assert.equal(deployment.commitAuthor, 'Ada Lovelace <ada@example.com>')
   assert.equal(deployment.commitMessage, 'Add the docs')
   assert.equal(deployment.live, true)
+
+  const intruderView = await app.inject({
+    url: `/projects/${intruder.id}/git`,
+    headers: bearer(intruderToken),
+  })
+  assert.deepEqual(intruderView.json().deliveries, [])
+  const intruderDeployments = await app.inject({
+    url: '/projects/slug/intruder/deployments',
+    headers: bearer(intruderToken),
+  })
+  assert.deepEqual(intruderDeployments.json().deployments, [])
 
   // The token flow and the commit statuses, as GitHub documents them.
   assert.deepEqual(api.problems, [])
@@ -238,7 +261,7 @@ test('pushes to a GitHub repository deploy through the GitHub App', async (t) =>
   assert.match((await siteText(app, 'acme.localhost:8080')).body, /Rewritten history/)
 
   // An invalid docs.json: the deployment fails with diagnostics, the live site stays.
-  const broken = await repository.commit('main', { 'docs.json': '{ "name": ' }, 'Break the config')
+  const broken = await repository.commit('main', { 'docs.json': docsJson('Acme', 5) }, 'Break the config')
   await deliver(
     app,
     githubPush(
@@ -267,6 +290,7 @@ test('pushes to a GitHub repository deploy through the GitHub App', async (t) =>
     await app.db.selectFrom('git_connections').selectAll().execute(),
   ])
   for (const issued of [...api.issued.values()].flat()) assert.equal(rows.includes(issued), false)
+  assert.deepEqual([...new Set(api.statuses.map((status) => status.context))], ['docs/acme'])
   assert.deepEqual(api.problems, [])
   t.diagnostic(`GitHub flow: ${Math.round(performance.now() - started)} ms`)
 })
