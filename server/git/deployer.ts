@@ -18,6 +18,7 @@ import type { GitConnectionRow, GitDeliveryRow } from '../db/repositories/git.js
 import type { ProjectRow } from '../db/repositories/projects.js'
 import { ApiError } from '../errors.js'
 import { previewUrl, siteScheme, siteUrl } from '../presenters.js'
+import { manifestPathProblem } from '../routes/deployments.js'
 import { FetchError, fetchCommit } from './fetch-commit.js'
 import type { CommitStatus, GitHubApp } from './github-app.js'
 import { branchSlug, isZeroSha, matchesBranchPattern, repositoryFullName } from './repository.js'
@@ -290,6 +291,17 @@ export class GitDeployer {
       bySha.set(sha256, bytes)
       return { path, sha256, size: bytes.length }
     })
+    // The checks `POST …/deployments` makes of a pushed manifest, said in the repository's words.
+    if (manifest.length > config.maxFilesPerDeployment)
+      throw new Error(
+        `The docs folder holds ${manifest.length} files; a deployment holds at most ${config.maxFilesPerDeployment}`,
+      )
+    for (const entry of manifest) {
+      const problem = manifestPathProblem(entry.path)
+      if (problem) throw new Error(`${entry.path}: the path ${problem}`)
+      if (entry.size > config.maxFileBytes)
+        throw new Error(`${entry.path} is larger than the ${config.maxFileBytes}-byte limit of a file`)
+    }
     const bytes = manifest.reduce((sum, entry) => sum + entry.size, 0)
     try {
       await checkDeploymentQuotas(repos, config.quotas, project, { files: manifest.length, bytes })

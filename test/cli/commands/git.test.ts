@@ -53,7 +53,10 @@ test('git connect, status and disconnect', { skip: needs('a built binary') }, as
     cwd: work,
   })
   assert.equal(unknownHost.code, 1)
-  assert.match(unknownHost.stdout + unknownHost.stderr, /--provider github, --provider gitlab or --provider gitea/)
+  assert.match(
+    unknownHost.stdout + unknownHost.stderr,
+    /--provider github, --provider gitlab or --provider gitea/,
+  )
 
   const withPassword = await runCli(
     ['git', 'connect', 'https://ada:hunter2@git.acme.dev/acme/docs.git', '--provider', 'gitea', ...flags],
