@@ -34,8 +34,13 @@ export const gitWebhookRoutes: ApiRoutes<{ webhookKey: string }> = async (app, {
   // The raw bytes: signatures are over them, so nothing is parsed before it is verified.
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
+  // Refusals made here are logged where they are made; this catches the body limit's 413.
   app.addHook('onError', async (request, _reply, error) => {
-    request.log.warn({ url: request.url, reason: error.message }, 'webhook delivery refused')
+    if (error instanceof ApiError) return
+    request.log.warn(
+      { url: request.url, reason: error.message },
+      'webhook delivery refused; nothing deployed',
+    )
   })
 
   const refuse = (request: FastifyRequest, provider: GitProvider, reason: string, status = 401): never => {
