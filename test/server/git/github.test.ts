@@ -80,6 +80,8 @@ test('pushes to a GitHub repository deploy through the GitHub App', async (t) =>
   // The App is installed on the repository: the installation is recorded on the connection.
   const installed = await deliver(app, githubInstallation(secret, installationId, ['acme/docs']))
   assert.equal(installed.statusCode, 202, installed.body)
+  const afterInstall = await app.inject({ url: `/projects/${project.id}/git`, headers: bearer(token) })
+  assert.equal(afterInstall.json().connection.githubInstallationId, String(installationId))
 
   // First push to main: the live site shows it.
   const first = await repository.commit(
