@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../../server/app.js'
 import { defaultConfig } from '../../../server/config.js'
-import { appWithProject, bearer, createProject, signIn } from '../helper.js'
+import { bearer, createProject, signIn, testConfig } from '../helper.js'
 import { type Delivery, githubInstallation, githubPush, zeroSha } from './deliveries.js'
 import { GitServer } from './git-server.js'
 import { GitHubApi } from './github-api.js'
@@ -41,13 +42,21 @@ test('pushes to a GitHub repository deploy through the GitHub App', async (t) =>
     acceptsToken: (token) => [...api.issued.values()].flat().includes(token),
   })
   const defaults = defaultConfig()
-  const { app, token, project } = await appWithProject(t, 'acme', 'sqlite', {
+  const config = await testConfig(t, 'sqlite', {
     git: {
       ...defaults.git,
       maxWebhookBytes: 64 * 1024,
       github: { appId: api.appId, privateKey: api.privateKey, webhookSecret: secret, apiUrl: api.url },
     },
   })
+  // Every line the server logs, to check refusals are logged and no token ever is.
+  const logLines: string[] = []
+  const app = await buildApp(config, {
+    logger: { level: 'info', stream: { write: (line: string) => logLines.push(line) } },
+  })
+  t.after(() => app.close())
+  const token = await signIn(app)
+  const project = await createProject(app, token, 'acme')
 
   const connect = await app.inject({
     method: 'PUT',
@@ -176,6 +185,12 @@ test('pushes to a GitHub repository deploy through the GitHub App', async (t) =>
   assert.equal((await deliver(app, oversized)).statusCode, 413)
   const deliveriesAfterRefusals = await app.repos.git.recentDeliveries(project.id, 50)
   assert.equal(deliveriesAfterRefusals.length, 1)
+  const refusals = logLines.filter((line) => line.includes('webhook delivery refused'))
+  assert.equal(
+    refusals.length,
+    5,
+    'the replay, forged, unsigned, tampered and oversized deliveries are logged',
+  )
 
   // Second push: the live site changes; the unchanged docs.json is not stored again.
   const second = await repository.commit(
@@ -291,7 +306,12 @@ test('pushes to a GitHub repository deploy through the GitHub App', async (t) =>
     await app.db.selectFrom('git_deliveries').selectAll().execute(),
     await app.db.selectFrom('git_connections').selectAll().execute(),
   ])
-  for (const issued of [...api.issued.values()].flat()) assert.equal(rows.includes(issued), false)
+  const logs = logLines.join('')
+  for (const issued of [...api.issued.values()].flat()) {
+    assert.equal(rows.includes(issued), false)
+    assert.equal(logs.includes(issued), false)
+    assert.equal(logs.includes(Buffer.from(`x-access-token:${issued}`).toString('base64')), false)
+  }
   assert.deepEqual([...new Set(api.statuses.map((status) => status.context))], ['docs/acme'])
   assert.deepEqual(api.problems, [])
   t.diagnostic(`GitHub flow: ${Math.round(performance.now() - started)} ms`)
