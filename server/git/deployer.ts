@@ -69,9 +69,15 @@ export class GitDeployer {
 
   /** Put back what a stopped server left running, then work through the queue. */
   async start(): Promise<void> {
-    const requeued = await this.app.repos.git.requeueInterrupted()
+    const requeued = await this.app.repos.git.requeueInterrupted({ all: this.app.dbEngine === 'sqlite' })
     if (requeued > 0) this.app.log.info({ requeued }, 'git deliveries interrupted by a restart queued again')
     this.kick()
+  }
+
+  /** How long a taken delivery is this runner's: a fetch, a build, and a margin. */
+  get #leaseMs(): number {
+    const { git, buildTimeoutSeconds } = this.app.config
+    return (git.fetchTimeoutSeconds + buildTimeoutSeconds + 60) * 1000
   }
 
   /** Work through the queue now (a no-op while it is already being worked through). */
@@ -105,7 +111,7 @@ export class GitDeployer {
       if (this.#closed) return
       let delivery: GitDeliveryRow | undefined
       try {
-        delivery = await this.app.repos.git.takeNext()
+        delivery = await this.app.repos.git.takeNext(this.#leaseMs)
       } catch (error) {
         this.app.log.error({ err: error }, 'could not read the git delivery queue')
         return

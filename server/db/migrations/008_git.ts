@@ -52,6 +52,8 @@ export interface GitDeliveriesTable {
   /** Why it failed or was skipped. */
   detail: string | null
   github_installation_id: string | null
+  /** While running: when the runner's claim ends; past it, another replica may run the delivery again. */
+  lease_until: string | null
   created_at: string
   updated_at: string
 }
@@ -106,6 +108,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('deployment_id', 'text')
     .addColumn('detail', 'text')
     .addColumn('github_installation_id', 'text')
+    .addColumn('lease_until', 'text')
     .addColumn('created_at', 'text', (column) => column.notNull())
     .addColumn('updated_at', 'text', (column) => column.notNull())
     .execute()

@@ -117,6 +117,7 @@ export function gitRepository(db: Kysely<Database>) {
           deployment_id: null,
           detail: null,
           github_installation_id: push.githubInstallationId,
+          lease_until: null,
           created_at: now,
           updated_at: now,
         })
@@ -141,7 +142,7 @@ export function gitRepository(db: Kysely<Database>) {
      * of that branch are superseded first (the newest commit of a branch wins). Taken by a conditional
      * update, so two loops never run one delivery.
      */
-    async takeNext(): Promise<GitDeliveryRow | undefined> {
+    async takeNext(leaseMs: number): Promise<GitDeliveryRow | undefined> {
       for (;;) {
         const oldest = await db
           .selectFrom('git_deliveries')
@@ -171,13 +172,15 @@ export function gitRepository(db: Kysely<Database>) {
           .where('branch', '=', newest.branch)
           .where('id', '<>', newest.id)
           .execute()
+        const leaseUntil = new Date(Date.now() + leaseMs).toISOString()
         const taken = await db
           .updateTable('git_deliveries')
-          .set({ status: 'running', updated_at: now })
+          .set({ status: 'running', lease_until: leaseUntil, updated_at: now })
           .where('id', '=', newest.id)
           .where('status', '=', 'queued')
           .executeTakeFirst()
-        if (Number(taken.numUpdatedRows) === 1) return { ...newest, status: 'running', updated_at: now }
+        if (Number(taken.numUpdatedRows) === 1)
+          return { ...newest, status: 'running', lease_until: leaseUntil, updated_at: now }
       }
     },
 
@@ -189,6 +192,7 @@ export function gitRepository(db: Kysely<Database>) {
         .updateTable('git_deliveries')
         .set({
           status: outcome.status,
+          lease_until: null,
           detail: outcome.detail ?? null,
           ...(outcome.deploymentId !== undefined ? { deployment_id: outcome.deploymentId } : {}),
           updated_at: nowIso(),
@@ -225,13 +229,19 @@ export function gitRepository(db: Kysely<Database>) {
         .execute()
     },
 
-    /** Deliveries a stopped server left running go back in the queue, to run again from the start. */
-    async requeueInterrupted(): Promise<number> {
-      const result = await db
+    /**
+     * Deliveries a stopped runner left running go back in the queue, to run again from the start:
+     * every one (`all`, a server alone on its SQLite file), else those whose lease has ended (other
+     * replicas of a PostgreSQL deployment may still be running theirs).
+     */
+    async requeueInterrupted(options: { all: boolean }): Promise<number> {
+      let query = db
         .updateTable('git_deliveries')
-        .set({ status: 'queued', updated_at: nowIso() })
+        .set({ status: 'queued', lease_until: null, updated_at: nowIso() })
         .where('status', '=', 'running')
-        .executeTakeFirst()
+      if (!options.all)
+        query = query.where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', nowIso())]))
+      const result = await query.executeTakeFirst()
       return Number(result.numUpdatedRows)
     },
 

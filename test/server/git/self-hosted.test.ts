@@ -237,10 +237,11 @@ for (const engine of engines) {
     assert.equal(await app.repos.git.enqueue(push('b', 'other')), true)
     assert.equal(await app.repos.git.enqueue(push('c')), true)
     assert.equal(await app.repos.git.enqueue(push('c')), false, 'a delivery key is taken once')
-    const next = await app.repos.git.takeNext()
+    const next = await app.repos.git.takeNext(60_000)
     assert.equal(next?.commit_sha, 'c'.repeat(40))
-    assert.equal((await app.repos.git.takeNext())?.commit_sha, 'b'.repeat(40))
-    assert.equal(await app.repos.git.takeNext(), undefined)
+    // `b` is taken with a lease that has already ended, as if its replica had died.
+    assert.equal((await app.repos.git.takeNext(-1000))?.commit_sha, 'b'.repeat(40))
+    assert.equal(await app.repos.git.takeNext(60_000), undefined)
     const statuses = (await app.repos.git.recentDeliveries(project.id, 10)).map((row) => [
       row.commit_sha[0],
       row.status,
@@ -250,5 +251,10 @@ for (const engine of engines) {
       ['b', 'running'],
       ['c', 'running'],
     ])
+    // Replicas of one database: only the delivery whose lease ended is run again.
+    assert.equal(await app.repos.git.requeueInterrupted({ all: false }), 1)
+    assert.equal((await app.repos.git.takeNext(60_000))?.commit_sha, 'b'.repeat(40))
+    // A server alone on its database: whatever it left running is run again.
+    assert.equal(await app.repos.git.requeueInterrupted({ all: true }), 2)
   })
 }
