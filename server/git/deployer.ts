@@ -20,6 +20,7 @@ import { ApiError } from '../errors.js'
 import { previewUrl, siteScheme, siteUrl } from '../presenters.js'
 import { manifestPathProblem } from '../routes/deployments.js'
 import { FetchError, fetchCommit } from './fetch-commit.js'
+import { setGiteaStatus, setGitLabStatus } from './forge-statuses.js'
 import type { CommitStatus, GitHubApp } from './github-app.js'
 import { branchSlug, isZeroSha, matchesBranchPattern, repositoryFullName } from './repository.js'
 
@@ -164,18 +165,13 @@ export class GitDeployer {
       'deploying a pushed commit',
     )
 
-    const installationId = delivery.github_installation_id ?? connection.github_installation_id
-    const github = connection.provider === 'github' && this.github && installationId ? this.github : undefined
-    const token = github && installationId ? await github.installationToken(installationId) : undefined
-    // Nothing is said on GitHub until the commit's docs.json has named this project.
+    const access = await this.#access(connection, delivery)
+    // Nothing is said on the Git server until the commit's docs.json has named this project.
     let claimed = false
     const report = async (status: Omit<CommitStatus, 'context'>) => {
-      if (!github || !token || !claimed) return
-      await github
-        .setCommitStatus(token, repositoryFullName(connection.repository_url), delivery.commit_sha, {
-          ...status,
-          context: `docs/${project.slug}`,
-        })
+      if (!access.report || !claimed) return
+      await access
+        .report({ ...status, context: `docs/${project.slug}` })
         .catch((error: unknown) => log.warn({ err: error, deliveryId: delivery.id }, 'commit status failed'))
     }
     const workDir = await mkdtemp(join(tmpdir(), 'docs-git-'))
@@ -185,7 +181,7 @@ export class GitDeployer {
         await fetchCommit({
           repositoryUrl: connection.repository_url,
           sha: delivery.commit_sha,
-          token,
+          credentials: access.credentials,
           dir: checkout,
           timeoutMs: this.app.config.git.fetchTimeoutSeconds * 1000,
         })
@@ -199,7 +195,8 @@ export class GitDeployer {
         await repos.git.finish(delivery.id, { status: 'failed', detail: docsDir.problem })
         return
       }
-      const claim = await projectClaim(docsDir.path, project.slug, connection.provider === 'github')
+      // Read with the server's own credentials, the repository must say it deploys here.
+      const claim = await projectClaim(docsDir.path, project.slug, access.credentials !== undefined)
       if (claim === 'another project') {
         // Someone connected a repository that deploys elsewhere: forget the push, say nothing to GitHub.
         log.warn({ deliveryId: delivery.id, projectId: project.id }, 'docs.json names another project')
@@ -253,6 +250,44 @@ export class GitDeployer {
     } finally {
       await rm(workDir, { recursive: true, force: true })
     }
+  }
+
+  /** How to read the connection's repository and report on its commits, per provider. */
+  async #access(
+    connection: GitConnectionRow,
+    delivery: GitDeliveryRow,
+  ): Promise<{
+    credentials: { username: string; token: string } | undefined
+    report: ((status: CommitStatus) => Promise<void>) | undefined
+  }> {
+    const { git } = this.app.config
+    const sha = delivery.commit_sha
+    const url = connection.repository_url
+    if (connection.provider === 'github') {
+      const installationId = delivery.github_installation_id ?? connection.github_installation_id
+      if (!this.github || !installationId) return { credentials: undefined, report: undefined }
+      const github = this.github
+      const token = await github.installationToken(installationId)
+      return {
+        credentials: { username: 'x-access-token', token },
+        report: (status) => github.setCommitStatus(token, repositoryFullName(url), sha, status),
+      }
+    }
+    if (connection.provider === 'gitlab' && git.gitlab.token) {
+      const api = { apiUrl: git.gitlab.apiUrl, token: git.gitlab.token }
+      return {
+        credentials: { username: 'oauth2', token: api.token },
+        report: (status) => setGitLabStatus(api, url, sha, status),
+      }
+    }
+    if (connection.provider === 'gitea' && git.gitea.token && git.gitea.apiUrl) {
+      const api = { apiUrl: git.gitea.apiUrl, token: git.gitea.token }
+      return {
+        credentials: { username: 'docs-server', token: api.token },
+        report: (status) => setGiteaStatus(api, url, sha, status),
+      }
+    }
+    return { credentials: undefined, report: undefined }
   }
 
   /** The configured docs directory, else the first of `.`, `docs`, `apps/docs` holding docs.json. */

@@ -17,15 +17,15 @@ export class FetchError extends Error {}
 export interface FetchRequest {
   repositoryUrl: string
   sha: string
-  /** An installation access token (GitHub) or undefined for a public repository. */
-  token: string | undefined
+  /** Basic credentials (the token as password), or undefined for a public repository. */
+  credentials: { username: string; token: string } | undefined
   /** An empty folder to fetch into; it holds the commit's files afterwards. */
   dir: string
   timeoutMs: number
 }
 
 /** Git's environment: nothing from the machine's or the user's git config, the token as a header. */
-function gitEnvironment(dir: string, token: string | undefined): NodeJS.ProcessEnv {
+function gitEnvironment(dir: string, basic: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: dir,
@@ -37,8 +37,7 @@ function gitEnvironment(dir: string, token: string | undefined): NodeJS.ProcessE
     GIT_PROTOCOL_FROM_USER: '0',
     GIT_CONFIG_COUNT: '0',
   }
-  if (token) {
-    const basic = Buffer.from(`x-access-token:${token}`).toString('base64')
+  if (basic) {
     Object.assign(env, {
       GIT_CONFIG_COUNT: '1',
       GIT_CONFIG_KEY_0: 'http.extraHeader',
@@ -48,20 +47,22 @@ function gitEnvironment(dir: string, token: string | undefined): NodeJS.ProcessE
   return env
 }
 
-/** Error text of git with any trace of the token removed. */
-const scrub = (text: string, token: string | undefined): string => {
+/** Error text of git with any trace of the credentials removed. */
+const scrub = (text: string, secrets: readonly string[]): string => {
   let clean = text.trim()
-  if (token) {
-    clean = clean.replaceAll(token, '[token]')
-    clean = clean.replaceAll(Buffer.from(`x-access-token:${token}`).toString('base64'), '[token]')
-  }
+  for (const secret of secrets) clean = clean.replaceAll(secret, '[token]')
   return clean.split('\n').slice(-5).join('\n')
 }
 
 export async function fetchCommit(request: FetchRequest): Promise<void> {
   if (!isCommitSha(request.sha)) throw new FetchError(`"${request.sha}" is not a commit SHA`)
   await mkdir(request.dir, { recursive: true })
-  const env = gitEnvironment(request.dir, request.token)
+  const { credentials } = request
+  const basic = credentials
+    ? Buffer.from(`${credentials.username}:${credentials.token}`).toString('base64')
+    : undefined
+  const secrets = credentials && basic ? [credentials.token, basic] : []
+  const env = gitEnvironment(request.dir, basic)
   const git = async (args: string[], what: string) => {
     try {
       await run('git', args, { cwd: request.dir, env, timeout: request.timeoutMs, maxBuffer: 1024 * 1024 })
@@ -69,7 +70,7 @@ export async function fetchCommit(request: FetchRequest): Promise<void> {
       const failure = error as { stderr?: string; killed?: boolean; message: string }
       const reason = failure.killed
         ? `it took longer than ${Math.round(request.timeoutMs / 1000)} s`
-        : scrub(failure.stderr || failure.message, request.token)
+        : scrub(failure.stderr || failure.message, secrets)
       throw new FetchError(`git could not ${what}: ${reason}`)
     }
   }

@@ -15,6 +15,9 @@ export interface GitConfig {
     /** REST API base, `https://api.github.com` or `https://ghe.example.com/api/v3`. */
     apiUrl: string
   }
+  /** A bot account's token on a GitLab or Gitea/Forgejo server: reads private repositories, reports statuses. */
+  gitlab: { token: string | undefined; apiUrl: string }
+  gitea: { token: string | undefined; apiUrl: string | undefined }
   /** Secret key webhook secrets are derived from; undefined: a key file in the data dir. */
   webhookKey: string | undefined
   /** Largest webhook body accepted; larger answers 413. */
@@ -47,6 +50,31 @@ export const gitSettings = {
     env: 'DOCS_GITHUB_API_URL',
     description: 'GitHub REST API address (GitHub Enterprise: https://HOST/api/v3)',
     default: 'https://api.github.com',
+  },
+  gitlabToken: {
+    flag: 'gitlab-token',
+    env: 'DOCS_GITLAB_TOKEN',
+    description:
+      'token of a GitLab bot account (read_repository, api): private repositories and commit statuses',
+    default: undefined,
+  },
+  gitlabApiUrl: {
+    flag: 'gitlab-api-url',
+    env: 'DOCS_GITLAB_API_URL',
+    description: 'GitLab REST API address (self-managed: https://HOST/api/v4)',
+    default: 'https://gitlab.com/api/v4',
+  },
+  giteaToken: {
+    flag: 'gitea-token',
+    env: 'DOCS_GITEA_TOKEN',
+    description: 'token of a Gitea/Forgejo bot account: private repositories and commit statuses',
+    default: undefined,
+  },
+  giteaApiUrl: {
+    flag: 'gitea-api-url',
+    env: 'DOCS_GITEA_API_URL',
+    description: 'Gitea/Forgejo API address, https://HOST/api/v1 (needed with --gitea-token)',
+    default: undefined,
   },
   gitWebhookKey: {
     flag: 'git-webhook-key',
@@ -95,14 +123,29 @@ export function readGitConfig(raw: (name: GitSettingName) => string | undefined)
       )
     }
   }
-  const apiUrl = (raw('githubApiUrl') ?? '').trim().replace(/\/+$/, '')
-  if (!/^https?:\/\/[^/\s]+/.test(apiUrl))
-    throw new ConfigError(`${where('githubApiUrl')}: expected an http(s):// URL, got "${apiUrl}"`)
+  const httpUrl = (name: GitSettingName): string | undefined => {
+    const value = raw(name)?.trim().replace(/\/+$/, '') || undefined
+    if (value !== undefined && !/^https?:\/\/[^/\s]+/.test(value))
+      throw new ConfigError(`${where(name)}: expected an http(s):// URL, got "${value}"`)
+    return value
+  }
+  const apiUrl = httpUrl('githubApiUrl') ?? 'https://api.github.com'
+  const giteaToken = raw('giteaToken') || undefined
+  const giteaApiUrl = httpUrl('giteaApiUrl')
+  if (giteaToken && !giteaApiUrl)
+    throw new ConfigError(
+      `${where('giteaApiUrl')}: needed with --gitea-token, e.g. https://git.example.com/api/v1`,
+    )
   const webhookKey = raw('gitWebhookKey') || undefined
   if (webhookKey !== undefined && webhookKey.length < 32)
     throw new ConfigError(`${where('gitWebhookKey')}: expected at least 32 characters of random text`)
   return {
     github: { appId, privateKey, webhookSecret: raw('githubWebhookSecret') || undefined, apiUrl },
+    gitlab: {
+      token: raw('gitlabToken') || undefined,
+      apiUrl: httpUrl('gitlabApiUrl') ?? 'https://gitlab.com/api/v4',
+    },
+    gitea: { token: giteaToken, apiUrl: giteaApiUrl },
     webhookKey,
     maxWebhookBytes: integer('gitWebhookMaxBytes', 1024, 100 * 1024 * 1024),
     fetchTimeoutSeconds: integer('gitFetchTimeout', 1, 3600),

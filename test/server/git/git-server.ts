@@ -1,7 +1,7 @@
 /**
  * A real Git server on loopback for tests: `git http-backend` (smart HTTP, protocol v2) behind a small
  * Node HTTP server, over bare repositories in a temp folder. A repository may require a token, sent as
- * GitHub expects (`Authorization: Basic x-access-token:<token>`). Commits are made in a work tree with
+ * Basic credentials (GitHub: `x-access-token:<token>`, GitLab: `oauth2:<token>`). Commits are made in a work tree with
  * the system `git` and pushed straight into the bare repository.
  */
 import { execFile, spawn } from 'node:child_process'
@@ -51,8 +51,8 @@ export interface TestRepository {
 
 export class GitServer {
   readonly requests: LoggedRequest[] = []
-  /** Repository name → which tokens open it (a repository without one is public). */
-  readonly #acceptsToken = new Map<string, (token: string) => boolean>()
+  /** Repository name → which Basic credentials open it (a repository without one is public). */
+  readonly #acceptsToken = new Map<string, (token: string, username: string) => boolean>()
   #origin = ''
 
   private constructor(private readonly root: string) {}
@@ -85,7 +85,7 @@ export class GitServer {
   /** A new bare repository served at `/<name>.git`, and a work tree to commit in. */
   async createRepository(
     name: string,
-    options: { acceptsToken?: (token: string) => boolean } = {},
+    options: { acceptsToken?: (token: string, username: string) => boolean } = {},
   ): Promise<TestRepository> {
     const bare = join(this.root, `${name}.git`)
     await git(this.root, 'init', '--quiet', '--bare', bare)
@@ -137,8 +137,8 @@ export class GitServer {
     )?.[1]
     if (acceptsToken) {
       const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? ''
-      const [user, token = ''] = Buffer.from(basic, 'base64').toString().split(':')
-      if (user !== 'x-access-token' || !acceptsToken(token)) {
+      const [username = '', token = ''] = Buffer.from(basic, 'base64').toString().split(':')
+      if (!acceptsToken(token, username)) {
         return {
           status: 401,
           headers: { 'www-authenticate': 'Basic realm="test"', 'content-type': 'text/plain' },
@@ -169,6 +169,8 @@ export class GitServer {
         REMOTE_ADDR: '127.0.0.1',
       },
     })
+    // http-backend may answer a GET without reading its (empty) input: a closed pipe is no error.
+    backend.stdin.on('error', () => {})
     backend.stdin.end(body)
     const output = await new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = []

@@ -39,7 +39,8 @@ test('pushes to a GitHub repository deploy through the GitHub App', async (t) =>
   const gitServer = await GitServer.start(t)
   // The repository answers only to installation tokens the stand-in GitHub issued.
   const repository = await gitServer.createRepository('acme/docs', {
-    acceptsToken: (token) => [...api.issued.values()].flat().includes(token),
+    acceptsToken: (token, username) =>
+      username === 'x-access-token' && [...api.issued.values()].flat().includes(token),
   })
   const defaults = defaultConfig()
   const config = await testConfig(t, 'sqlite', {

@@ -19,12 +19,13 @@ import {
   testConfig,
 } from '../helper.js'
 import { type Delivery, giteaDeleteBranch, giteaPush, gitlabPush, zeroSha } from './deliveries.js'
+import { ForgeApi } from './forge-api.js'
 import { GitServer } from './git-server.js'
 
-const docsJson = JSON.stringify({
-  name: 'Acme',
-  navigation: { groups: [{ group: 'Start', pages: ['index'] }] },
-})
+/** Read with the server's bot token, a repository's docs.json must name the project it deploys to. */
+const docsJson = (slug: string) =>
+  JSON.stringify({ name: 'Acme', slug, navigation: { groups: [{ group: 'Start', pages: ['index'] }] } })
+const botToken = 'bot-token-0123456789'
 const page = (text: string) => `---\ntitle: Home\n---\n\n${text}\n`
 
 const siteBody = async (app: FastifyInstance, host: string) => {
@@ -38,8 +39,13 @@ const post = (url: string, delivery: Delivery) =>
 test('GitLab pushes deploy, a push sent while the server is down deploys once when redelivered', async (t) => {
   const started = performance.now()
   const gitServer = await GitServer.start(t)
-  const repository = await gitServer.createRepository('acme/handbook')
-  const config = await testConfig(t, 'sqlite')
+  const forge = await ForgeApi.start(t, botToken)
+  // A private repository, read by the server's GitLab bot account.
+  const repository = await gitServer.createRepository('acme/handbook', {
+    acceptsToken: (token, username) => username === 'oauth2' && token === botToken,
+  })
+  const base = await testConfig(t, 'sqlite')
+  const config = { ...base, git: { ...base.git, gitlab: { token: botToken, apiUrl: `${forge.url}/api/v4` } } }
   let app = await buildApp(config)
   t.after(() => app.close())
   const token = await signIn(app)
@@ -60,7 +66,7 @@ test('GitLab pushes deploy, a push sent while the server is down deploys once wh
 
   const first = await repository.commit(
     'main',
-    { 'docs.json': docsJson, 'index.mdx': page('Handbook v1.') },
+    { 'docs.json': docsJson('handbook'), 'index.mdx': page('Handbook v1.') },
     'Start',
   )
   const delivered = await post(
@@ -75,6 +81,24 @@ test('GitLab pushes deploy, a push sent while the server is down deploys once wh
   assert.equal(delivered.status, 202, await delivered.text())
   await app.gitDeployer.idle()
   assert.match((await siteBody(app, 'handbook.localhost:8080')).body, /Handbook v1\./)
+  assert.deepEqual(
+    forge.statuses.map(({ repository, state, context, targetUrl }) => ({
+      repository,
+      state,
+      context,
+      targetUrl,
+    })),
+    [
+      { repository: 'acme/handbook', state: 'running', context: 'docs/handbook', targetUrl: undefined },
+      {
+        repository: 'acme/handbook',
+        state: 'success',
+        context: 'docs/handbook',
+        targetUrl: 'http://handbook.localhost:8080/',
+      },
+    ],
+  )
+  assert.deepEqual(forge.problems, [])
 
   // A wrong token is refused.
   const wrong = await post(
@@ -137,8 +161,14 @@ test('GitLab pushes deploy, a push sent while the server is down deploys once wh
 test('Gitea and Forgejo pushes deploy from docs/, preview branches come and go', async (t) => {
   const started = performance.now()
   const gitServer = await GitServer.start(t)
-  const repository = await gitServer.createRepository('acme/monorepo')
-  const { app, token, project } = await appWithProject(t, 'mono')
+  const forge = await ForgeApi.start(t, botToken)
+  const repository = await gitServer.createRepository('acme/monorepo', {
+    acceptsToken: (token) => token === botToken,
+  })
+  const defaults = (await testConfig(t, 'sqlite')).git
+  const { app, token, project } = await appWithProject(t, 'mono', 'sqlite', {
+    git: { ...defaults, gitea: { token: botToken, apiUrl: `${forge.url}/api/v1` } },
+  })
   const connected = await app.inject({
     method: 'PUT',
     url: `/projects/${project.id}/git`,
@@ -160,7 +190,7 @@ test('Gitea and Forgejo pushes deploy from docs/, preview branches come and go',
     'main',
     {
       'README.md': '# Monorepo\n',
-      'docs/docs.json': docsJson,
+      'docs/docs.json': docsJson('mono'),
       'docs/index.mdx': page('From the docs folder.'),
     },
     'Add docs',
@@ -195,6 +225,10 @@ test('Gitea and Forgejo pushes deploy from docs/, preview branches come and go',
   const previewSite = await siteBody(app, 'docs-new-intro--mono.localhost:8080')
   assert.equal(previewSite.status, 200, previewSite.body)
   assert.match(previewSite.body, /A new intro\./)
+  const previewStatus = forge.statuses.find((status) => status.sha === preview && status.state === 'success')
+  assert.equal(previewStatus?.targetUrl, 'http://docs-new-intro--mono.localhost:8080/')
+  assert.equal(previewStatus?.repository, 'acme/monorepo')
+  assert.deepEqual(forge.problems, [])
   assert.match((await siteBody(app, 'mono.localhost:8080')).body, /From the docs folder\./)
 
   await repository.deleteBranch(branch)
