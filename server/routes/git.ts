@@ -33,8 +33,10 @@ export const presentDelivery = (
   event: row.event,
   branch: row.branch,
   commitSha: row.commit_sha,
-  commitMessage: row.commit_message,
-  commitAuthor: row.commit_author,
+  // Shown once the commit's docs.json has claimed the project (a deployment exists): until then the
+  // push may be of someone else's repository, whose commit messages are not this owner's to read.
+  commitMessage: row.deployment_id ? row.commit_message : null,
+  commitAuthor: row.deployment_id ? row.commit_author : null,
   status: row.status,
   deploymentId: row.deployment_id,
   detail: row.detail,
