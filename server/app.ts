@@ -29,6 +29,7 @@ import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
 import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue } from './errors.js'
+import { gitDeploys } from './git/plugin.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
 import { deploymentRoutes } from './routes/deployments.js'
@@ -174,6 +175,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(deployKeyRoutes)
     await app.register(analyticsRoutes)
     await app.register(domainRoutes)
+    await app.register(gitDeploys)
   },
   { name: 'docs-app' },
 )

@@ -6,6 +6,7 @@ import { analyticsRepository } from './analytics.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
 import { domainsRepository } from './domains.js'
+import { gitRepository } from './git.js'
 import { healthRepository } from './health.js'
 import { projectsRepository } from './projects.js'
 import { signInsRepository } from './sign-ins.js'
@@ -22,6 +23,7 @@ export function createRepositories(db: Kysely<Database>) {
     analytics: analyticsRepository(db),
     health: healthRepository(db),
     domains: domainsRepository(db),
+    git: gitRepository(db),
   }
 }
 
