@@ -6,6 +6,7 @@ import { analyticsRepository } from './analytics.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
 import { domainsRepository } from './domains.js'
+import { gitRepository } from './git.js'
 import { healthRepository } from './health.js'
 import { projectsRepository } from './projects.js'
 import { retentionRepository } from './retention.js'
@@ -24,6 +25,7 @@ export function createRepositories(db: Kysely<Database>) {
     health: healthRepository(db),
     domains: domainsRepository(db),
     retention: retentionRepository(db),
+    git: gitRepository(db),
   }
 }
 

@@ -12,7 +12,7 @@ export interface RetainedDeployment {
   status: DeploymentStatus
   createdAt: string
   liveAt: string | null
-  /** The project's live deployment is this one. */
+  /** The project's live deployment, or a Git branch's current preview: served, so always kept. */
   live: boolean
   siteManifestSha256: string | null
   buildCacheSha256: string | null
@@ -43,6 +43,15 @@ export function retentionRepository(db: Kysely<Database>) {
           'deployments.site_manifest_sha256',
           'deployments.build_cache_sha256',
           'projects.live_deployment_id',
+          (eb) =>
+            eb
+              .exists(
+                eb
+                  .selectFrom('git_branch_previews')
+                  .select('git_branch_previews.deployment_id')
+                  .whereRef('git_branch_previews.deployment_id', '=', 'deployments.id'),
+              )
+              .as('branch_preview'),
         ])
         .orderBy('deployments.project_id')
         .orderBy('deployments.created_at', 'desc')
@@ -59,7 +68,8 @@ export function retentionRepository(db: Kysely<Database>) {
         status: row.status,
         createdAt: row.created_at,
         liveAt: row.live_at,
-        live: row.live_deployment_id === row.id,
+        // A Git branch's current preview is served like a live site, at its branch host.
+        live: row.live_deployment_id === row.id || Boolean(row.branch_preview),
         siteManifestSha256: row.site_manifest_sha256,
         buildCacheSha256: row.build_cache_sha256,
       }))
@@ -81,8 +91,9 @@ export function retentionRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Deletes finished deployments (their file rows go with them), never a live one or one still
-     * uploading or building: both are checked again in the DELETE itself. Returns the ids deleted.
+     * Deletes finished deployments (their file rows go with them), never a live one, a Git branch's
+     * current preview or one still uploading or building: checked again in the DELETE itself, so one
+     * promoted meanwhile stays. Returns the ids deleted.
      */
     async deleteDeployments(ids: readonly string[]): Promise<string[]> {
       const deleted: string[] = []
@@ -94,12 +105,20 @@ export function retentionRepository(db: Kysely<Database>) {
           .where('status', 'in', ['ready', 'failed'])
           .where((eb) =>
             eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('projects')
-                  .select('projects.id')
-                  .whereRef('projects.live_deployment_id', '=', 'deployments.id'),
-              ),
+              eb.or([
+                eb.exists(
+                  eb
+                    .selectFrom('projects')
+                    .select('projects.id')
+                    .whereRef('projects.live_deployment_id', '=', 'deployments.id'),
+                ),
+                eb.exists(
+                  eb
+                    .selectFrom('git_branch_previews')
+                    .select('git_branch_previews.deployment_id')
+                    .whereRef('git_branch_previews.deployment_id', '=', 'deployments.id'),
+                ),
+              ]),
             ),
           )
           .returning('id')

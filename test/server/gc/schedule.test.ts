@@ -1,6 +1,6 @@
 /**
  * Periodic garbage collection on both engines: one run per time slot whichever replica asks, recorded
- * in `gc_runs`; retention counts only deployments that were live, and a preview past the keep age goes.
+ * in `gc_runs`; retention counts only deployments that were live, and keeps a Git branch's preview.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
@@ -10,10 +10,10 @@ import { needs } from '../../tier.js'
 import { appWithProject, bearer, deploy, engines, fixtureSite } from '../helper.js'
 
 for (const engine of engines) {
-  test(`a time slot runs once and is recorded; previews and old live deployments go (${engine})`, {
+  test(`a time slot runs once and is recorded; old live deployments go, branch previews stay (${engine})`, {
     skip: engine === 'postgres' && needs('PostgreSQL'),
   }, async (t) => {
-    const { app, token } = await appWithProject(t, 'slots', engine)
+    const { app, token, project } = await appWithProject(t, 'slots', engine)
     const site = await fixtureSite('minimal')
     const ids: string[] = []
     for (const [index, promote] of [true, true, false, true].entries()) {
@@ -30,6 +30,17 @@ for (const engine of engines) {
     })
     assert.equal(rollback.statusCode, 200)
 
+    // The preview is a Git branch's current one: served at its branch host, so kept like a live one.
+    await app.db
+      .insertInto('git_branch_previews')
+      .values({
+        project_id: project.id,
+        branch_slug: 'feature',
+        branch: 'feature',
+        deployment_id: ids[2]!,
+        updated_at: new Date().toISOString(),
+      })
+      .execute()
     const collector = new GarbageCollector(app.repos, app.blobs, {
       keepDeployments: 2,
       keepAgeSeconds: 0,
@@ -41,17 +52,14 @@ for (const engine of engines) {
     const report = await replicaA.runSlot(1234)
     assert.ok(report)
     assert.equal(await replicaB.runSlot(1234), undefined, 'the other replica finds the slot taken')
-    // Kept: the live one (ids[0]) and the last other once-live one (ids[3]); the preview and ids[1] went.
+    // Kept: the live one (ids[0]), the last other once-live one (ids[3]) and the branch preview (ids[2]).
     assert.deepEqual(
       report.deployments.map((deployment) => [deployment.id, deployment.reason]),
-      [
-        [ids[2], 'a preview past the keep age'],
-        [ids[1], 'older than the last 2 live deployments'],
-      ],
+      [[ids[1], 'older than the last 2 live deployments']],
     )
     const runs = await app.db.selectFrom('gc_runs').selectAll().execute()
     assert.equal(runs.length, 1)
-    assert.equal(runs[0]?.deployments_deleted, 2)
+    assert.equal(runs[0]?.deployments_deleted, 1)
     assert.equal(Number(runs[0]?.blobs_deleted), report.blobsDeleted)
     assert.ok(runs[0]?.finished_at)
     const live = await app.inject({ url: '/', headers: { host: 'slots.localhost:8080' } })
