@@ -35,6 +35,11 @@ import { isSha256, reuseRefreshMs } from './store.js'
 const partSize = 8 * 1024 * 1024
 const uploadKeyPattern = /^[A-Za-z0-9_-]{1,200}$/
 
+/** A conditional write refused because the key exists (or another write of it is under way). */
+const isAlreadyStored = (error: unknown): boolean =>
+  error instanceof S3ServiceException &&
+  (error.$metadata.httpStatusCode === 412 || error.$metadata.httpStatusCode === 409)
+
 /** An absent key; an absent bucket (NoSuchBucket) is a misconfiguration, thrown as such. */
 const isMissing = (error: unknown): boolean =>
   error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound')
@@ -141,17 +146,24 @@ export class S3BlobStore implements BlobStore {
 
   async put(bytes: Uint8Array): Promise<string> {
     const sha256 = createHash('sha256').update(bytes).digest('hex')
-    if (await this.touch(sha256)) return sha256
-    // Content-MD5 makes the bucket check the bytes it received, and refuse them if they differ.
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.#bucket,
-        Key: this.keyOf(sha256),
-        Body: bytes,
-        ContentLength: bytes.length,
-        ContentMD5: createHash('md5').update(bytes).digest('base64'),
-      }),
-    )
+    if (this.#isFresh(sha256)) return sha256
+    // One request whether or not the blob exists: If-None-Match refuses to overwrite (write once), and
+    // Content-MD5 makes the bucket check the bytes it received. A refusal means it is there: touch it.
+    try {
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.#bucket,
+          Key: this.keyOf(sha256),
+          Body: bytes,
+          ContentLength: bytes.length,
+          ContentMD5: createHash('md5').update(bytes).digest('base64'),
+          IfNoneMatch: '*',
+        }),
+      )
+    } catch (error) {
+      if (!isAlreadyStored(error) || !(await this.touch(sha256))) throw error
+      return sha256
+    }
     this.#fresh.set(sha256, Date.now())
     return sha256
   }
