@@ -25,6 +25,7 @@ import type { BlobStore } from './blobs/store.js'
 import { BuildPipeline } from './builds/pipeline.js'
 import { UploadExpiry } from './builds/upload-expiry.js'
 import type { ServerConfig } from './config.js'
+import { dashboardRoutes } from './dashboard/routes.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
 import { DomainVerifier } from './domains/verifier.js'
@@ -174,6 +175,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(deployKeyRoutes)
     await app.register(analyticsRoutes)
     await app.register(domainRoutes)
+    await app.register(dashboardRoutes)
   },
   { name: 'docs-app' },
 )
