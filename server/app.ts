@@ -32,6 +32,7 @@ import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue } from './errors.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
+import { deploymentFileRoutes } from './routes/deployment-files.js'
 import { deploymentRoutes } from './routes/deployments.js'
 import { domainRoutes } from './routes/domains.js'
 import { healthRoutes } from './routes/health.js'
@@ -175,6 +176,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(deployKeyRoutes)
     await app.register(analyticsRoutes)
     await app.register(domainRoutes)
+    await app.register(deploymentFileRoutes)
     await app.register(dashboardRoutes)
   },
   { name: 'docs-app' },

@@ -73,3 +73,10 @@ export interface Domain {
 export interface AnalyticsSettings {
   posthog: { key: string; host: string } | null
 }
+
+export interface DeploymentFiles {
+  previousDeploymentId: string | null
+  changedCount: number
+  files: { path: string; sha256: string; size: number; change: 'added' | 'changed' | 'unchanged' }[]
+  removed: string[]
+}

@@ -1,7 +1,7 @@
 /** One deployment: status (updated live while it builds), diagnostics by file, preview, promote or roll back. */
 import { api } from '../api.js'
 import { bytes, confirmDialog, every, h, render, statusBadge, when } from '../dom.js'
-import type { Deployment, Diagnostic, Project } from '../types.js'
+import type { Deployment, DeploymentFiles, Diagnostic, Project } from '../types.js'
 import { duration } from './project.js'
 import { loadProject, projectHeader, projectIdOfPage } from './project-nav.js'
 
@@ -43,10 +43,48 @@ function diagnosticsByFile(diagnostics: Diagnostic[]): HTMLElement {
   )
 }
 
+function fileList(listing: DeploymentFiles): HTMLElement {
+  const changed = listing.files.filter((file) => file.change !== 'unchanged')
+  const row = (path: string, size: string, change: string) =>
+    h(
+      'tr',
+      {},
+      h('td', {}, h('code', {}, path)),
+      h('td', {}, size),
+      h('td', {}, h('span', { class: `badge ${change}` }, change)),
+    )
+  return h(
+    'div',
+    { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Files' },
+    h(
+      'table',
+      { id: 'files' },
+      h(
+        'thead',
+        {},
+        h('tr', {}, ...['Path', 'Size', 'Change'].map((title) => h('th', { scope: 'col' }, title))),
+      ),
+      h(
+        'tbody',
+        {},
+        // Changes first: they are what a reader of this page looks for.
+        ...[...changed, ...listing.files.filter((file) => file.change === 'unchanged')].map((file) =>
+          row(file.path, bytes(file.size), file.change),
+        ),
+        ...listing.removed.map((path) => row(path, '–', 'removed')),
+      ),
+    ),
+  )
+}
+
 export async function deploymentPage(): Promise<void> {
   const project = await loadProject(projectIdOfPage())
   const path = `/projects/slug/${project.slug}/deployments/${deploymentIdOfPage()}`
   const details = h('div')
+  const listing = await api<DeploymentFiles>('GET', `${path}/files`)
+  const changes = listing.previousDeploymentId
+    ? `${listing.changedCount} since ${listing.previousDeploymentId}`
+    : `${listing.changedCount} (first deployment)`
   const show = (deployment: Deployment, liveCreatedAt: string | undefined) => {
     const older = liveCreatedAt !== undefined && deployment.createdAt < liveCreatedAt
     const promote =
@@ -90,6 +128,8 @@ export async function deploymentPage(): Promise<void> {
         h('dd', {}, duration(deployment)),
         h('dt', {}, 'Files'),
         h('dd', {}, `${deployment.fileCount} (${bytes(deployment.totalBytes)})`),
+        h('dt', {}, 'Changed files'),
+        h('dd', { id: 'changed-files' }, changes),
         h('dt', {}, 'Preview'),
         h(
           'dd',
@@ -106,6 +146,8 @@ export async function deploymentPage(): Promise<void> {
       promote ?? '',
       h('h2', {}, 'Diagnostics'),
       diagnosticsByFile(deployment.diagnostics),
+      h('h2', {}, 'Files'),
+      fileList(listing),
     )
     return deployment.status === 'uploading' || deployment.status === 'building'
   }

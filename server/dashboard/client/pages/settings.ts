@@ -44,7 +44,7 @@ function deployKeys(project: Project): HTMLElement {
     h(
       'p',
       {},
-      'A deploy key may only push deployments of this project, e.g. from CI: DOCS_TOKEN=dk_… docsctl push',
+      'A deploy key may only push deployments of this project, e.g. from CI: DOCSCTL_API_KEY=dk_… docsctl push',
     ),
     h(
       'div',
@@ -58,7 +58,7 @@ function deployKeys(project: Project): HTMLElement {
           h(
             'tr',
             {},
-            ...['Name', 'Prefix', 'Created', 'Last used', ''].map((title) =>
+            ...['Name', 'Prefix', 'Created', 'Last used', 'Actions'].map((title) =>
               h('th', { scope: 'col' }, title),
             ),
           ),
