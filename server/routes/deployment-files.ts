@@ -17,6 +17,18 @@ export const deploymentFileRoutes: ApiRoutes = async (app) => {
         tags: ['deployments'],
         summary: "A deployment's source files and what changed since the previous deployment",
         params: deploymentParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            summary: {
+              type: 'string',
+              enum: ['true', 'false'],
+              default: 'false',
+              description: 'true: only the counts (files and removed are empty), for lists of deployments',
+            },
+          },
+        },
         response: { 200: ref(DeploymentFileList), ...errorResponses },
       },
     },
@@ -37,11 +49,13 @@ export const deploymentFileRoutes: ApiRoutes = async (app) => {
         return { path: file.path, sha256: file.sha256, size: Number(file.size), change } as const
       })
       const removed = [...before.keys()]
+      const changedCount = files.filter((file) => file.change !== 'unchanged').length + removed.length
+      const summary = request.query.summary === 'true'
       return {
         previousDeploymentId: previous?.id ?? null,
-        changedCount: files.filter((file) => file.change !== 'unchanged').length + removed.length,
-        files,
-        removed,
+        changedCount,
+        files: summary ? [] : files,
+        removed: summary ? [] : removed,
       }
     },
   )

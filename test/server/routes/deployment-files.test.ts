@@ -49,6 +49,19 @@ test("a deployment's files are compared with the previous deployment; another us
   assert.deepEqual(listing.removed, ['b.mdx'])
   assert.equal(listing.changedCount, 3)
 
+  const summary = (
+    await app.inject({
+      url: `/projects/slug/acme/deployments/${second.deployment.id}/files?summary=true`,
+      headers: bearer(token),
+    })
+  ).json()
+  assert.deepEqual(summary, {
+    previousDeploymentId: first.deployment.id,
+    changedCount: 3,
+    files: [],
+    removed: [],
+  })
+
   const stranger = await signIn(app, 'mallory@example.com')
   assert.equal((await read(second.deployment.id, stranger)).statusCode, 404)
   assert.equal((await read('dpl_unknown')).statusCode, 404)

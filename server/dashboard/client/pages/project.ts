@@ -1,7 +1,7 @@
 /** A project's overview: its live deployment and the last deployments, refreshed while open. */
 import { api } from '../api.js'
 import { bytes, every, h, render, statusBadge, when } from '../dom.js'
-import type { Deployment, Project } from '../types.js'
+import type { Deployment, DeploymentFiles, Project } from '../types.js'
 import { loadProject, projectHeader, projectIdOfPage } from './project-nav.js'
 
 export const duration = (deployment: Deployment): string => {
@@ -16,6 +16,25 @@ export async function projectPage(): Promise<void> {
   const project = await loadProject(projectIdOfPage())
   const live = h('section', { 'aria-labelledby': 'live-heading' })
   const rows = h('tbody')
+  // A deployment's files never change once created, so each count is asked for once.
+  const changedCounts = new Map<string, Promise<string>>()
+  const changedCount = (deployment: Deployment): HTMLElement => {
+    let count = changedCounts.get(deployment.id)
+    if (!count) {
+      count = api<DeploymentFiles>(
+        'GET',
+        `/projects/slug/${project.slug}/deployments/${deployment.id}/files?summary=true`,
+      )
+        .then((listing) => String(listing.changedCount))
+        .catch(() => '–')
+      changedCounts.set(deployment.id, count)
+    }
+    const cell = h('td', {}, '…')
+    void count.then((text) => {
+      cell.textContent = text
+    })
+    return cell
+  }
   const show = (deployments: Deployment[]) => {
     const current = deployments.find((deployment) => deployment.live)
     live.replaceChildren(
@@ -54,6 +73,7 @@ export async function projectPage(): Promise<void> {
           h('td', {}, duration(deployment)),
           h('td', {}, bytes(deployment.totalBytes)),
           h('td', {}, String(deployment.fileCount)),
+          changedCount(deployment),
         ),
       ),
     )
@@ -75,8 +95,8 @@ export async function projectPage(): Promise<void> {
           h(
             'tr',
             {},
-            ...['Created', 'Status', 'Branch', 'Commit message', 'Duration', 'Size', 'Files'].map((title) =>
-              h('th', { scope: 'col' }, title),
+            ...['Created', 'Status', 'Branch', 'Commit message', 'Duration', 'Size', 'Files', 'Changed'].map(
+              (title) => h('th', { scope: 'col' }, title),
             ),
           ),
         ),
