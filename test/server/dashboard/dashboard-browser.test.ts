@@ -219,7 +219,10 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
   await secondRow.locator('td').last().filter({ hasText: '1' }).waitFor()
   await page.goto(`${projectUrl}/deployments/${second.deployment.id}`)
   assert.equal(await page.locator('#changed-files').textContent(), `1 since ${first.deployment.id}`)
-  assert.equal(await page.locator('#files tr', { hasText: 'index.mdx' }).locator('.badge').textContent(), 'changed')
+  assert.equal(
+    await page.locator('#files tr', { hasText: 'index.mdx' }).locator('.badge').textContent(),
+    'changed',
+  )
   await page.goto(`${projectUrl}/deployments/${first.deployment.id}`)
   await page.getByRole('button', { name: 'Roll back to this deployment' }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Roll back' }).click()
