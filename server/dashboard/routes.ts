@@ -79,7 +79,11 @@ export const dashboardRoutes: ApiRoutes = async (app) => {
     scope: { projectId?: string; deploymentId?: string } = {},
   ) {
     const signedIn = await sessionUser(request)
-    if (!signedIn) return page(reply, 200, renderSignInPage({ providerLabel }))
+    if (!signedIn) {
+      if (identity.kind === 'none')
+        return page(reply, 503, renderMessagePage('Sign-in is not configured', identity.message))
+      return page(reply, 200, renderSignInPage({ providerLabel }))
+    }
     try {
       if (scope.projectId) {
         const project = await requireProjectAccess(request, scope.projectId, {
