@@ -186,3 +186,16 @@ test('dashboard pages: the sign-in page when signed out, 404 for a project that 
     assert.equal(shown.statusCode, 404, path)
   }
 })
+
+test('behind TLS the dashboard’s cookies are Secure, and sign-in starts on the public URL', async (t) => {
+  const { app } = await buildTestApp(t, {
+    config: { apiHost: 'api.docs.example.com', baseDomain: 'docs.example.com' },
+    signIn: { publicUrl: 'https://api.docs.example.com' },
+  })
+  const start = await app.inject({ url: '/dashboard/sign-in', headers: { host: 'api.docs.example.com' } })
+  assert.equal(start.statusCode, 302)
+  assert.match(String(start.headers['set-cookie']), /HttpOnly; SameSite=Lax; Secure$/)
+  const authorize = new URL(String(start.headers.location))
+  assert.equal(authorize.origin, 'https://api.docs.example.com')
+  assert.equal(authorize.searchParams.get('redirect_uri'), 'https://api.docs.example.com/dashboard/callback')
+})
