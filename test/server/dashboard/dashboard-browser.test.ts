@@ -210,7 +210,7 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
   const changed = new Map(site)
   changed.set(
     'index.mdx',
-    Buffer.from(`${site.get('index.mdx')?.toString('utf8') ?? ''}\n\nSecond version.\n`),
+    Buffer.from(`${site.get('index.mdx')?.toString('utf8') ?? ''}\n\nSee [the guide](/missing-page).\n`),
   )
   const second = await pushWith(deployKey, changed, 'Second version')
   assert.equal(second.deployment.live, true)
@@ -219,6 +219,14 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
   await secondRow.locator('td').last().filter({ hasText: '1' }).waitFor()
   await page.goto(`${projectUrl}/deployments/${second.deployment.id}`)
   assert.equal(await page.locator('#changed-files').textContent(), `1 since ${first.deployment.id}`)
+  // Its warning, under its file, with the line.
+  const warning = page.locator('#diagnostics .diagnostic-file', {
+    has: page.getByRole('heading', { name: 'index.mdx' }),
+  })
+  assert.match(
+    (await warning.locator('li').textContent()) ?? '',
+    /warning line 9:5: Unexpected link to "\/missing-page"/,
+  )
   assert.equal(
     await page.locator('#files tr', { hasText: 'index.mdx' }).locator('.badge').textContent(),
     'changed',
@@ -264,7 +272,7 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
   const audit = await browser.newContext({ bypassCSP: true, storageState: await ada.storageState() })
   await checkPage(audit, `${origin}/dashboard/`, 'projects', problems)
   await checkPage(audit, projectUrl, 'project', problems)
-  await checkPage(audit, `${projectUrl}/deployments/${first.deployment.id}`, 'deployment', problems)
+  await checkPage(audit, `${projectUrl}/deployments/${second.deployment.id}`, 'deployment', problems)
   await checkPage(audit, `${projectUrl}/settings`, 'settings', problems)
   await checkPage(audit, `${projectUrl}/domains`, 'domains', problems)
   await audit.close()

@@ -169,6 +169,11 @@ test('dashboard pages: the sign-in page when signed out, 404 for a project that 
   assert.equal(signedOut.statusCode, 200)
   assert.match(signedOut.body, /href="\/dashboard\/sign-in"/)
   assert.equal((await app.inject({ url: '/', headers: { host } })).headers.location, '/dashboard/')
+  // The whole of the dashboard's JavaScript, far under the 100 KB budget of a first page.
+  const script = await app.inject({ url: '/dashboard/assets/dashboard.js', headers: { host } })
+  assert.equal(script.statusCode, 200)
+  assert.ok(script.rawPayload.length < 100_000, `${script.rawPayload.length} bytes`)
+  t.diagnostic(`dashboard.js: ${script.rawPayload.length} bytes`)
   const { token } = await dashboardSignIn(app, 'bob@example.com')
   const other = await app.repos.users.findOrCreate('ada@example.com')
   const project = await app.repos.projects.create({
