@@ -248,8 +248,16 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
   const project = await app.repos.projects.findById(projectId)
   assert.equal(project?.live_deployment_id, first.deployment.id)
 
-  // Revoke the key: a push with it is refused.
+  // Settings: an empty name is refused beside its field; a new one is saved.
   await page.goto(`${projectUrl}/settings`)
+  await page.getByLabel('Name', { exact: true }).fill('')
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await page.locator('#general-settings-name-error').filter({ hasText: /./ }).waitFor()
+  await page.getByLabel('Name', { exact: true }).fill('Acme handbook')
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await page.getByRole('heading', { name: 'Acme handbook' }).waitFor()
+
+  // Revoke the key: a push with it is refused.
   await page.getByRole('button', { name: 'Revoke CI' }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click()
   await page.getByRole('cell', { name: 'No deploy keys.' }).waitFor()
@@ -365,6 +373,20 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
     { projectId, deploymentId: second.deployment.id },
   )
   for (const line of actions) assert.match(line, / 404$/, line)
+  // Bob deletes a project of his own, once its slug is typed.
+  await bobPage.getByLabel('Name', { exact: true }).fill('Scratch')
+  await bobPage.getByLabel('Slug').fill('scratch')
+  await Promise.all([
+    bobPage.waitForURL(/\/dashboard\/projects\/prj_/),
+    bobPage.getByRole('button', { name: 'Create project' }).click(),
+  ])
+  await bobPage.goto(`${bobPage.url()}/settings`)
+  const remove = bobPage.getByRole('button', { name: 'Delete project' })
+  assert.equal(await remove.isDisabled(), true)
+  await bobPage.getByLabel('Type the slug to confirm').fill('scratch')
+  await Promise.all([bobPage.waitForURL(`${origin}/dashboard/`), remove.click()])
+  await bobPage.getByText('No projects yet').waitFor()
+  assert.equal(await app.repos.projects.findBySlug('scratch'), undefined)
   await bob.close()
   assert.deepEqual(pageErrors, [])
   t.diagnostic(`local-provider walkthrough took ${Date.now() - started} ms`)
