@@ -66,7 +66,8 @@ export const dashboardRoutes: ApiRoutes = async (app) => {
   /** The signed-in user of a page request, from the session cookie only (a page is never bearer-authenticated). */
   async function sessionUser(request: FastifyRequest) {
     const token = sessionTokenOf(request)
-    if (!token || request.actor?.kind !== 'user') return undefined
+    if (!token || request.headers.authorization !== undefined || request.actor?.kind !== 'user')
+      return undefined
     const user = await app.repos.users.findById(request.actor.userId)
     return user ? { user, csrfToken: csrfTokenFor(token) } : undefined
   }
