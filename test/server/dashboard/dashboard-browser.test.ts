@@ -20,6 +20,7 @@ import { fromPackageRoot } from '../../../compiler/assets.js'
 import { defaultConfig } from '../../../server/config.js'
 import { launchChromium, noChromium } from '../../chromium.js'
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcIssuer } from '../auth/oidc-issuer.js'
+import { startTestDnsServer } from '../domains/dns-server.js'
 import { fixtureSite, testApp } from '../helper.js'
 
 const axeSource = readFileSync(fromPackageRoot('node_modules', 'axe-core', 'axe.min.js'), 'utf8')
@@ -95,7 +96,13 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
 }, async (t) => {
   const port = await getPort({ host: '127.0.0.1' })
   const host = `localhost:${port}`
-  const app = await testApp(t, 'sqlite', { baseDomain: host, apiHost: host })
+  const dns = await startTestDnsServer()
+  t.after(() => dns.close())
+  const app = await testApp(t, 'sqlite', {
+    baseDomain: host,
+    apiHost: host,
+    domains: { ...defaultConfig().domains, dnsResolver: dns.address },
+  })
   await app.listen({ port, host: '127.0.0.1' })
   const origin = `http://127.0.0.1:${port}`
   mkdirSync(screenshots, { recursive: true })
@@ -273,6 +280,17 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
   await page.getByRole('button', { name: 'Add domain' }).click()
   await page.getByRole('heading', { name: 'docs.example.com' }).waitFor()
   assert.ok((await page.locator('#domain-list tbody tr').count()) >= 2)
+  // Verify now with no records: failed, and why; with the records from the table: verified.
+  await page.getByRole('button', { name: 'Verify now' }).click()
+  await page.locator('#domain-list .badge.failed').waitFor()
+  assert.match((await page.locator('#domain-list p.error').textContent()) ?? '', /^record_missing: /)
+  const txt = page.locator('#domain-list tbody tr', { hasText: 'TXT' })
+  dns.set((await txt.locator('td').nth(1).locator('code').textContent()) ?? '', 'TXT', [
+    (await txt.locator('td').nth(2).locator('code').textContent()) ?? '',
+  ])
+  dns.set('docs.example.com', 'CNAME', ['acme.localhost'])
+  await page.getByRole('button', { name: 'Verify now' }).click()
+  await page.locator('#domain-list .badge.verified').waitFor()
 
   // axe and screenshots on every page.
   // (A context that lets Playwright inject the axe script past the pages' CSP, with Ada's cookies.)
