@@ -159,10 +159,19 @@ export function notFound(message: string): void {
   )
 }
 
-/** Runs `task` every `ms` while the page is open, one at a time. */
+/**
+ * Runs `task` every `ms` while the page is open, one at a time, until it answers false. A passing
+ * failure (the network) is tried again; an ended session goes back to the sign-in page.
+ */
 export function every(ms: number, task: () => Promise<unknown>): void {
   const tick = async () => {
-    const again = await task().catch(() => true)
+    const again = await task().catch((failure: unknown) => {
+      if (failure instanceof ApiFailure && failure.status === 401) {
+        location.assign('/dashboard/')
+        return false
+      }
+      return true
+    })
     if (again !== false) setTimeout(tick, ms)
   }
   setTimeout(tick, ms)
