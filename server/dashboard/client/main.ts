@@ -20,6 +20,20 @@ document.getElementById('sign-out')?.addEventListener('click', async () => {
   location.assign('/dashboard/')
 })
 
+// A button's action the API refused (a deployment no longer ready, a key already revoked): say why.
+window.addEventListener('unhandledrejection', (event) => {
+  const failure: unknown = event.reason
+  if (!(failure instanceof ApiFailure)) return
+  event.preventDefault()
+  if (failure.status === 401) return location.assign('/dashboard/')
+  let banner = document.getElementById('action-error')
+  if (!banner) {
+    banner = h('p', { id: 'action-error', class: 'error', role: 'alert' })
+    main().prepend(banner)
+  }
+  banner.textContent = failure.message
+})
+
 const page = pages[main().dataset.page ?? '']
 if (page) {
   page().catch((failure: unknown) => {

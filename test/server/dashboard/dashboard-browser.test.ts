@@ -264,6 +264,16 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
   await page.getByRole('button', { name: 'Save', exact: true }).click()
   await page.getByRole('heading', { name: 'Acme handbook' }).waitFor()
 
+  // A key revoked elsewhere meanwhile: the dashboard says what the API answered.
+  await page.getByLabel('Key name').fill('Spare')
+  await page.getByRole('button', { name: 'Create key' }).click()
+  await page.getByRole('cell', { name: 'Spare', exact: true }).waitFor()
+  const spare = (await app.repos.deployKeys.listActive(projectId)).find((key) => key.name === 'Spare')
+  assert.ok(spare && (await app.repos.deployKeys.revoke(projectId, spare.id)))
+  await page.getByRole('button', { name: 'Revoke Spare' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click()
+  assert.match((await page.locator('#action-error').textContent()) ?? '', /\S/)
+
   // Revoke the key: a push with it is refused.
   await page.getByRole('button', { name: 'Revoke CI' }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click()
