@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { csrfTokenFor } from '../../../server/dashboard/session.js'
+import { GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, startGitHubStandIn } from '../auth/github-stand-in.js'
 import { Browser, buildTestApp, PUBLIC_URL, readForm } from '../auth/harness.js'
 import { engines } from '../helper.js'
 
@@ -203,4 +204,27 @@ test('behind TLS the dashboard’s cookies are Secure, and sign-in starts on the
   const authorize = new URL(String(start.headers.location))
   assert.equal(authorize.origin, 'https://api.docs.example.com')
   assert.equal(authorize.searchParams.get('redirect_uri'), 'https://api.docs.example.com/dashboard/callback')
+})
+
+test('signing in to the dashboard through GitHub, as `docsctl login` does', async (t) => {
+  const github = await startGitHubStandIn(t, {
+    login: 'octocat',
+    name: 'The Octocat',
+    emails: [{ email: 'octo@example.com', primary: true, verified: true }],
+  })
+  const { app } = await buildTestApp(t, {
+    signIn: {
+      githubClientId: GITHUB_CLIENT_ID,
+      githubClientSecret: GITHUB_CLIENT_SECRET,
+      githubUrl: github.url,
+    },
+  })
+  const signedOut = await app.inject({ url: '/dashboard/', headers: { host } })
+  assert.match(signedOut.body, /Sign in with GitHub/)
+  const browser = new Browser(app)
+  const dashboard = await browser.navigate(`${PUBLIC_URL}/dashboard/sign-in`, 'never:')
+  assert.equal(dashboard.url, `${PUBLIC_URL}/dashboard/`)
+  assert.equal(dashboard.status, 200)
+  assert.match(dashboard.body, /<span class="who">octo@example.com<\/span>/)
+  assert.ok(browser.visited.some((url) => url.startsWith(github.url)))
 })
