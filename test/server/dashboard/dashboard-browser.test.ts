@@ -4,7 +4,8 @@
  * deployment page change status without a reload; open the preview; roll back; create and revoke a
  * deploy key (the revoked key is refused by a push); sign out. A second user reaches none of it, by
  * page or by API call; a cross-site form post and a request without the CSRF header are refused.
- * axe-core runs on every page; screenshots at 390 and 1280 px in light and dark go to docs/screenshots.
+ * axe-core runs on every page; screenshots at 390 and 1280 px in light and dark go to
+ * test-artifacts/dashboard/ (to docs/screenshots/dashboard/ with UPDATE=1).
  */
 import assert from 'node:assert/strict'
 import { mkdirSync, readFileSync } from 'node:fs'
@@ -24,7 +25,11 @@ import { startTestDnsServer } from '../domains/dns-server.js'
 import { fixtureSite, testApp } from '../helper.js'
 
 const axeSource = readFileSync(fromPackageRoot('node_modules', 'axe-core', 'axe.min.js'), 'utf8')
-const screenshots = fromPackageRoot('docs', 'screenshots', 'dashboard')
+/** Checked in under docs/ when regenerated on purpose (UPDATE=1), else beside the other test artefacts. */
+const screenshots =
+  process.env.UPDATE === '1'
+    ? fromPackageRoot('docs', 'screenshots', 'dashboard')
+    : fromPackageRoot('test-artifacts', 'dashboard')
 
 const quiet: PushReporter = {
   line: () => {},
