@@ -32,6 +32,8 @@ export interface Deployment {
   live: boolean
   branch: string
   commitMessage: string | null
+  /** Only on deployments made from a Git commit (the Git-connected deploys of issue 19). */
+  commitAuthor?: string | null
   url: string | null
   previewUrl: string | null
   fileCount: number

@@ -122,6 +122,8 @@ export async function deploymentPage(): Promise<void> {
         h('dd', {}, deployment.branch),
         h('dt', {}, 'Commit message'),
         h('dd', {}, deployment.commitMessage ?? '–'),
+        h('dt', {}, 'Author'),
+        h('dd', {}, deployment.commitAuthor ?? '–'),
         h('dt', {}, 'Created'),
         h('dd', {}, when(deployment.createdAt)),
         h('dt', {}, 'Duration'),

@@ -70,6 +70,7 @@ export async function projectPage(): Promise<void> {
           ),
           h('td', {}, deployment.branch),
           h('td', { class: 'message' }, deployment.commitMessage ?? ''),
+          h('td', {}, deployment.commitAuthor ?? '–'),
           h('td', {}, duration(deployment)),
           h('td', {}, bytes(deployment.totalBytes)),
           h('td', {}, String(deployment.fileCount)),
@@ -95,9 +96,17 @@ export async function projectPage(): Promise<void> {
           h(
             'tr',
             {},
-            ...['Created', 'Status', 'Branch', 'Commit message', 'Duration', 'Size', 'Files', 'Changed'].map(
-              (title) => h('th', { scope: 'col' }, title),
-            ),
+            ...[
+              'Created',
+              'Status',
+              'Branch',
+              'Commit message',
+              'Author',
+              'Duration',
+              'Size',
+              'Files',
+              'Changed',
+            ].map((title) => h('th', { scope: 'col' }, title)),
           ),
         ),
         rows,
