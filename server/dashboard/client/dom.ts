@@ -38,6 +38,12 @@ export const bytes = (count: number): string =>
 
 export const when = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : 'never')
 
+/** Names each cell by its column, so a narrow screen can show a row as a card (see dashboard.css). */
+export function labelCells(row: HTMLTableRowElement, titles: readonly string[]): HTMLTableRowElement {
+  for (const [index, cell] of [...row.cells].entries()) cell.dataset.label = titles[index] ?? ''
+  return row
+}
+
 export const statusBadge = (status: string): HTMLElement => h('span', { class: `badge ${status}` }, status)
 
 export function copyButton(value: string, label: string): HTMLButtonElement {

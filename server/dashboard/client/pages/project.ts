@@ -1,6 +1,6 @@
 /** A project's overview: its live deployment and the last deployments, refreshed while open. */
 import { api } from '../api.js'
-import { bytes, every, h, render, statusBadge, when } from '../dom.js'
+import { bytes, every, h, labelCells, render, statusBadge, when } from '../dom.js'
 import type { Deployment, DeploymentFiles, Project } from '../types.js'
 import { loadProject, projectHeader, projectIdOfPage } from './project-nav.js'
 
@@ -11,6 +11,18 @@ export const duration = (deployment: Deployment): string => {
 
 export const listDeployments = (project: Project) =>
   api<{ deployments: Deployment[] }>('GET', `/projects/slug/${project.slug}/deployments?limit=20`)
+
+const columns = [
+  'Created',
+  'Status',
+  'Branch',
+  'Commit message',
+  'Author',
+  'Duration',
+  'Size',
+  'Files',
+  'Changed',
+]
 
 export async function projectPage(): Promise<void> {
   const project = await loadProject(projectIdOfPage())
@@ -49,34 +61,36 @@ export async function projectPage(): Promise<void> {
         : h('p', { class: 'muted' }, 'Nothing live yet. Push with: docsctl push'),
     )
     rows.replaceChildren(
-      ...deployments.map((deployment) =>
-        h(
-          'tr',
-          { 'data-deployment': deployment.id },
+      ...deployments
+        .map((deployment) =>
           h(
-            'td',
-            {},
+            'tr',
+            { 'data-deployment': deployment.id },
             h(
-              'a',
-              { href: `/dashboard/projects/${project.id}/deployments/${deployment.id}` },
-              when(deployment.createdAt),
+              'td',
+              {},
+              h(
+                'a',
+                { href: `/dashboard/projects/${project.id}/deployments/${deployment.id}` },
+                when(deployment.createdAt),
+              ),
             ),
+            h(
+              'td',
+              {},
+              statusBadge(deployment.status),
+              deployment.live ? h('span', { class: 'badge live' }, 'live') : null,
+            ),
+            h('td', {}, deployment.branch),
+            h('td', { class: 'message' }, deployment.commitMessage ?? ''),
+            h('td', {}, deployment.commitAuthor ?? '–'),
+            h('td', {}, duration(deployment)),
+            h('td', {}, bytes(deployment.totalBytes)),
+            h('td', {}, String(deployment.fileCount)),
+            changedCount(deployment),
           ),
-          h(
-            'td',
-            {},
-            statusBadge(deployment.status),
-            deployment.live ? h('span', { class: 'badge live' }, 'live') : null,
-          ),
-          h('td', {}, deployment.branch),
-          h('td', { class: 'message' }, deployment.commitMessage ?? ''),
-          h('td', {}, deployment.commitAuthor ?? '–'),
-          h('td', {}, duration(deployment)),
-          h('td', {}, bytes(deployment.totalBytes)),
-          h('td', {}, String(deployment.fileCount)),
-          changedCount(deployment),
-        ),
-      ),
+        )
+        .map((row) => labelCells(row, columns)),
     )
   }
   show((await listDeployments(project)).deployments)
@@ -89,7 +103,7 @@ export async function projectPage(): Promise<void> {
       { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Deployments' },
       h(
         'table',
-        {},
+        { class: 'cards-on-phone' },
         h(
           'thead',
           {},
