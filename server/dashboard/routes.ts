@@ -7,6 +7,7 @@
  *   GET /dashboard/sign-in ─▶ /oauth/authorize?client_id=docs-dashboard (PKCE) ─▶ provider or local form
  *   GET /dashboard/callback?code&state ─▶ new session, cookie ─▶ /dashboard/
  */
+import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { fromPackageRoot } from '../../compiler/assets.js'
@@ -57,7 +58,7 @@ export const dashboardRoutes: ApiRoutes = async (app) => {
   const providerLabel =
     identity.kind === 'upstream' ? identity.provider.label : identity.kind === 'local' ? 'email' : 'none'
   const authorization = new AuthorizationServer(app.repos)
-  const assets = new Map<string, Buffer>()
+  const assets = new Map<string, { body: Buffer; etag: string }>()
 
   const isSecure = (request: FastifyRequest) => apiOrigin(publicUrl, request).startsWith('https:')
   const page = (reply: FastifyReply, status: number, body: string) =>
@@ -169,18 +170,21 @@ export const dashboardRoutes: ApiRoutes = async (app) => {
     },
     async (request, reply) => {
       const file = request.params.file as keyof typeof ASSETS
-      let body = assets.get(file)
-      if (!body) {
-        body = await readFile(fromPackageRoot('dist', 'server', 'dashboard', 'assets', file))
-        assets.set(file, body)
+      let asset = assets.get(file)
+      if (!asset) {
+        const body = await readFile(fromPackageRoot('dist', 'server', 'dashboard', 'assets', file))
+        asset = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` }
+        assets.set(file, asset)
       }
-      return reply
-        .headers({
-          'content-type': ASSETS[file],
-          'cache-control': 'no-cache',
-          'x-content-type-options': 'nosniff',
-        })
-        .send(body)
+      // Revalidated on every page (a new build must show at once), but a 304 costs no bytes.
+      reply.headers({
+        'content-type': ASSETS[file],
+        'cache-control': 'no-cache',
+        etag: asset.etag,
+        'x-content-type-options': 'nosniff',
+      })
+      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send()
+      return reply.send(asset.body)
     },
   )
 

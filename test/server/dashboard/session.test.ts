@@ -175,6 +175,11 @@ test('dashboard pages: the sign-in page when signed out, 404 for a project that 
   assert.equal(script.statusCode, 200)
   assert.ok(script.rawPayload.length < 100_000, `${script.rawPayload.length} bytes`)
   t.diagnostic(`dashboard.js: ${script.rawPayload.length} bytes`)
+  const again = await app.inject({
+    url: '/dashboard/assets/dashboard.js',
+    headers: { host, 'if-none-match': String(script.headers.etag) },
+  })
+  assert.equal(again.statusCode, 304)
   const { token } = await dashboardSignIn(app, 'bob@example.com')
   const other = await app.repos.users.findOrCreate('ada@example.com')
   const project = await app.repos.projects.create({
