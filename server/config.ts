@@ -38,6 +38,8 @@ export interface ServerConfig {
   /** How long a session token made by `docs-server token create` stays valid. */
   tokenTtlSeconds: number
   rateLimitPerMinute: number
+  /** Requests a minute each client address may send to a site's MCP endpoint (`<site>/mcp`). */
+  mcpRateLimitPerMinute: number
   /**
    * Proxies whose `X-Forwarded-For` is believed (addresses, CIDRs or proxy-addr's names), so rate
    * limits key on the real client; empty: the socket's address is the client, whatever the headers say.
@@ -186,6 +188,12 @@ export const settings = {
     env: 'DOCS_RATE_LIMIT',
     description: 'API requests a minute per token or IP',
     default: '600',
+  },
+  mcpRateLimitPerMinute: {
+    flag: 'mcp-rate-limit',
+    env: 'DOCS_MCP_RATE_LIMIT',
+    description: "requests a minute per client address to a site's /mcp endpoint",
+    default: '120',
   },
   trustProxy: {
     flag: 'trust-proxy',
@@ -343,6 +351,7 @@ export function loadConfig(
     uploadExpirySeconds: integer('uploadExpirySeconds', 60, 365 * 24 * 3600),
     tokenTtlSeconds: integer('tokenTtlSeconds', 60, 10 * 365 * 24 * 3600),
     rateLimitPerMinute: integer('rateLimitPerMinute', 1, 1_000_000),
+    mcpRateLimitPerMinute: integer('mcpRateLimitPerMinute', 1, 1_000_000),
     trustProxy,
     cdnMaxAgeSeconds: integer('cdnMaxAgeSeconds', 0, 365 * 24 * 3600),
     memoryCacheBytes: integer('memoryCacheBytes', 0, 2 ** 40),
