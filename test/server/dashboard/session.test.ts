@@ -18,6 +18,7 @@ const host = new URL(PUBLIC_URL).host
 async function dashboardSignIn(app: FastifyInstance, email: string, browser = new Browser(app)) {
   const form = await browser.navigate(`${PUBLIC_URL}/dashboard/sign-in`, 'never:')
   assert.equal(form.status, 200, form.body)
+  assert.match(form.body, /<h1>Sign in to the dashboard<\/h1>/)
   const { action, fields } = readForm(form.body)
   const back = await browser.request('POST', `${PUBLIC_URL}${action}`, { ...fields, email })
   assert.equal(back.status, 303, back.body)
