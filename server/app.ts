@@ -30,6 +30,7 @@ import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
 import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue } from './errors.js'
+import { gitDeploys } from './git/plugin.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
 import { deploymentFileRoutes } from './routes/deployment-files.js'
@@ -176,6 +177,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(deployKeyRoutes)
     await app.register(analyticsRoutes)
     await app.register(domainRoutes)
+    await app.register(gitDeploys)
     await app.register(deploymentFileRoutes)
     await app.register(dashboardRoutes)
   },

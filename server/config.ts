@@ -8,6 +8,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readSignInConfig, type SignInConfig, signInSettings } from './auth/oauth/settings.js'
 import { type DomainConfig, domainSettings, readDomainConfig } from './domains/settings.js'
+import { type GitConfig, gitSettings, readGitConfig } from './git/settings.js'
 
 export interface ServerConfig {
   port: number
@@ -54,6 +55,8 @@ export interface ServerConfig {
   signIn: SignInConfig
   /** DNS checks and background re-checks of custom domains. */
   domains: DomainConfig
+  /** Git-connected deploys: the GitHub App, webhook secrets, limits. */
+  git: GitConfig
 }
 
 export interface DeploymentQuotas {
@@ -216,6 +219,7 @@ export const settings = {
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', description: 'pino log level', default: 'info' },
   ...signInSettings,
   ...domainSettings,
+  ...gitSettings,
 } satisfies Record<string, Setting>
 
 type SettingName = keyof typeof settings
@@ -358,6 +362,7 @@ export function loadConfig(
     logLevel,
     signIn: readSignInConfig(raw, hostName('apiHost')),
     domains: readDomainConfig(raw),
+    git: readGitConfig(raw),
   }
   const extra: Record<string, string> = {}
   for (const key of ['email', 'name']) {

@@ -22,6 +22,7 @@ import {
   ManifestEntry,
 } from './deployments.js'
 import { DnsRecord, Domain, DomainCreate, DomainList, DomainVerification, TlsAsk } from './domains.js'
+import { GitConnection, GitConnectionUpdate, GitDelivery, GitSettings, WebhookAccepted } from './git.js'
 import {
   OAuthError,
   OAuthRevokeRequest,
@@ -38,6 +39,7 @@ export * from './deploy-keys.js'
 export * from './deployment-files.js'
 export * from './deployments.js'
 export * from './domains.js'
+export * from './git.js'
 export * from './oauth.js'
 export * from './projects.js'
 export * from './users.js'
@@ -66,6 +68,10 @@ export const apiSchemas = [
   FailedBuild,
   FilesBatchResult,
   Finalize,
+  GitConnection,
+  GitConnectionUpdate,
+  GitDelivery,
+  GitSettings,
   Health,
   ManifestEntry,
   Me,
@@ -79,6 +85,7 @@ export const apiSchemas = [
   ProjectList,
   ProjectUpdate,
   TlsAsk,
+  WebhookAccepted,
 ] as const
 
 /** The named schemas, as the `references` that resolve `{$ref: 'Name#'}` in types. */

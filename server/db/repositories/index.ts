@@ -7,6 +7,7 @@ import { dashboardSessionsRepository } from './dashboard-sessions.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
 import { domainsRepository } from './domains.js'
+import { gitRepository } from './git.js'
 import { healthRepository } from './health.js'
 import { projectsRepository } from './projects.js'
 import { signInsRepository } from './sign-ins.js'
@@ -23,6 +24,7 @@ export function createRepositories(db: Kysely<Database>) {
     analytics: analyticsRepository(db),
     health: healthRepository(db),
     domains: domainsRepository(db),
+    git: gitRepository(db),
     dashboardSessions: dashboardSessionsRepository(db),
   }
 }
