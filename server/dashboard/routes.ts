@@ -148,6 +148,18 @@ export const dashboardRoutes: ApiRoutes = async (app) => {
     (request, reply) => showPage(request, reply, 'domains', request.params),
   )
   app.get(
+    '/dashboard/projects/:projectId/git',
+    {
+      schema: {
+        tags,
+        summary: 'Dashboard: a project’s Git connection and recent deliveries',
+        params: projectPage,
+        ...html,
+      },
+    },
+    (request, reply) => showPage(request, reply, 'git', request.params),
+  )
+  app.get(
     '/dashboard/projects/:projectId/deployments/:deploymentId',
     { schema: { tags, summary: 'Dashboard: one deployment', params: deploymentPage, ...html } },
     (request, reply) => showPage(request, reply, 'deployment', request.params),

@@ -147,7 +147,7 @@ const routes: RouteCase[] = [
     ok: 200,
     request: async () => ({ url: '/dashboard/assets/dashboard.css' }),
   },
-  ...(['', '/settings', '/domains'] as const).map(
+  ...(['', '/settings', '/domains', '/git'] as const).map(
     (page): RouteCase => ({
       method: 'GET',
       path: `/dashboard/projects/{projectId}${page}`,

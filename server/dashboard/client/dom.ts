@@ -62,6 +62,8 @@ export interface Field {
   type?: string
   hint?: string
   required?: boolean
+  /** A choice among these values (a select) instead of free text. */
+  options?: readonly string[]
 }
 
 /**
@@ -89,14 +91,22 @@ export function apiForm(options: {
         'div',
         { class: 'field' },
         h('label', { for: inputId }, field.label),
-        h('input', {
-          id: inputId,
-          name: field.name,
-          type: field.type ?? 'text',
-          value: field.value,
-          required: field.required,
-          'aria-describedby': describedBy,
-        }),
+        field.options
+          ? h(
+              'select',
+              { id: inputId, name: field.name, 'aria-describedby': describedBy },
+              ...field.options.map((option) =>
+                h('option', { value: option, selected: option === field.value }, option),
+              ),
+            )
+          : h('input', {
+              id: inputId,
+              name: field.name,
+              type: field.type ?? 'text',
+              value: field.value,
+              required: field.required,
+              'aria-describedby': describedBy,
+            }),
         field.hint ? h('p', { class: 'hint', id: `${inputId}-hint` }, field.hint) : null,
         error,
       ),

@@ -3,6 +3,7 @@ import { ApiFailure, signOut } from './api.js'
 import { h, main, notFound, render } from './dom.js'
 import { deploymentPage } from './pages/deployment.js'
 import { domainsPage } from './pages/domains.js'
+import { gitPage } from './pages/git.js'
 import { projectPage } from './pages/project.js'
 import { projectsPage } from './pages/projects.js'
 import { settingsPage } from './pages/settings.js'
@@ -13,6 +14,7 @@ const pages: Record<string, () => Promise<void>> = {
   deployment: deploymentPage,
   settings: settingsPage,
   domains: domainsPage,
+  git: gitPage,
 }
 
 document.getElementById('sign-out')?.addEventListener('click', async () => {

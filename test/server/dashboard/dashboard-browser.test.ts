@@ -307,6 +307,17 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
   await page.getByRole('button', { name: 'Verify now' }).click()
   await page.locator('#domain-list .badge.verified').waitFor()
 
+  // Git: a bad clone URL is refused beside its field; a good one connects and shows the webhook.
+  await page.goto(`${projectUrl}/git`)
+  await page.getByText('Not connected').waitFor()
+  await page.getByLabel('Repository URL').fill('git@github.com:acme/docs.git')
+  await page.getByRole('button', { name: 'Connect' }).click()
+  await page.locator('#git-connection-repositoryUrl-error').filter({ hasText: /./ }).waitFor()
+  await page.getByLabel('Repository URL').fill('https://github.com/acme/docs.git')
+  await page.getByRole('button', { name: 'Connect' }).click()
+  await page.getByText('github: https://github.com/acme/docs').waitFor()
+  assert.match((await page.locator('dd code').first().textContent()) ?? '', /\/webhooks\/github$/)
+
   // axe and screenshots on every page.
   // (A context that lets Playwright inject the axe script past the pages' CSP, with Ada's cookies.)
   const problems: string[] = []
@@ -316,12 +327,14 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
   await checkPage(audit, `${projectUrl}/deployments/${second.deployment.id}`, 'deployment', problems)
   await checkPage(audit, `${projectUrl}/settings`, 'settings', problems)
   await checkPage(audit, `${projectUrl}/domains`, 'domains', problems)
+  await checkPage(audit, `${projectUrl}/git`, 'git', problems)
   await audit.close()
   const signedOut = await browser.newContext({ bypassCSP: true })
   await checkPage(signedOut, `${origin}/dashboard/`, 'sign-in', problems)
   await signedOut.close()
   assert.deepEqual(problems, [])
 
+  await page.goto(`${projectUrl}/domains`)
   await page.getByRole('button', { name: 'Remove' }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click()
   await page.getByText('No custom domains.').waitFor()
@@ -376,7 +389,7 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
   const bobPage = await bob.newPage()
   await signInLocally(bobPage, origin, 'bob@example.com')
   assert.equal(await bobPage.locator('#project-list li').count(), 0)
-  for (const path of ['', '/settings', '/domains', `/deployments/${first.deployment.id}`]) {
+  for (const path of ['', '/settings', '/domains', '/git', `/deployments/${first.deployment.id}`]) {
     const response = await bobPage.goto(`${projectUrl}${path}`)
     assert.equal(response?.status(), 404, path)
   }
@@ -400,6 +413,8 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
         await call('POST', `/projects/slug/acme/deployments/${deploymentId}/promote`),
         await call('POST', `/projects/${projectId}/deploy-keys`, { name: 'stolen' }),
         await call('GET', `/projects/${projectId}/domains`),
+        await call('GET', `/projects/${projectId}/git`),
+        await call('DELETE', `/projects/${projectId}/git`),
         await call('DELETE', `/projects/${projectId}`),
       ]
     },

@@ -8,7 +8,10 @@ export const projectIdOfPage = (): string => decodeURIComponent(location.pathnam
 export const loadProject = (projectId: string) =>
   api<Project>('GET', `/projects/${encodeURIComponent(projectId)}`)
 
-export function projectHeader(project: Project, current: 'overview' | 'settings' | 'domains'): HTMLElement {
+export function projectHeader(
+  project: Project,
+  current: 'overview' | 'settings' | 'domains' | 'git',
+): HTMLElement {
   const base = `/dashboard/projects/${project.id}`
   const tab = (name: typeof current, href: string, label: string) =>
     h('a', { href, 'aria-current': current === name ? 'page' : undefined }, label)
@@ -24,6 +27,7 @@ export function projectHeader(project: Project, current: 'overview' | 'settings'
       tab('overview', base, 'Overview'),
       tab('settings', `${base}/settings`, 'Settings'),
       tab('domains', `${base}/domains`, 'Domains'),
+      tab('git', `${base}/git`, 'Git'),
     ),
   )
 }
