@@ -13,6 +13,7 @@ import { type FrontMatter, readFrontMatter } from './content/frontmatter.js'
 import type { RenderedPage } from './content/render-page.js'
 import { capDiagnostics, type Diagnostic, hasErrors, sortDiagnostics } from './diagnostics.js'
 import type { SiteFiles, SourceFiles } from './files.js'
+import { expandApiReference, parseOperationReference } from './openapi/index.js'
 import { type LlmsPage, renderLlmsFullTxt, renderLlmsTxt } from './outputs/llms.js'
 import { renderMarkdownExport } from './outputs/markdown-export.js'
 import { renderNotFoundBody } from './outputs/not-found.js'
@@ -49,13 +50,15 @@ const POOL_THRESHOLD = 32
 /** The number of render workers a command-line build should use: one per core. */
 export const defaultWorkers = (): number => availableParallelism()
 
-export async function buildSite(files: SourceFiles, options: BuildOptions): Promise<BuildResult> {
+export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions): Promise<BuildResult> {
   const started = performance.now()
   const { mode } = options
-  const loaded = loadConfig(files, { mode })
+  const loaded = loadConfig(sourceFiles, { mode })
   const diagnostics: Diagnostic[] = [...loaded.diagnostics]
   const emptyCache: BuildCache = { compilerVersion: compilerVersion(), entries: {} }
-  const { config, navigation } = loaded
+  const { config } = loaded
+  let { navigation } = loaded
+  let files = sourceFiles
   // A docs.json error fails the build now, before minutes of rendering pages it would fail anyway.
   if (!config || !navigation || hasErrors(loaded.diagnostics)) {
     return {
@@ -74,6 +77,12 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
       },
     }
   }
+
+  // API reference pages become ordinary page sources (and navigation entries) before pages are found.
+  const reference = await expandApiReference(files, config, navigation, mode)
+  files = reference.files
+  navigation = reference.navigation
+  diagnostics.push(...reference.diagnostics)
 
   const discovered = discoverPages(files, navigation, mode)
   diagnostics.push(...discovered.diagnostics)
@@ -220,6 +229,8 @@ function siteContext(
     if (front.tag) summary.tag = front.tag
     if (front.deprecated) summary.deprecated = true
     if (front.hidden) summary.hidden = true
+    const method = apiMethodOf(front)
+    if (method) summary.method = method
     const icon = front.icon ? iconSvg(front.icon, front.iconType) : undefined
     if (icon) summary.iconSvg = icon
     summaries.set(page.slug, summary)
@@ -243,6 +254,14 @@ function siteContext(
   }
   if (options.analytics) context.analytics = options.analytics
   return context
+}
+
+/** The HTTP method an API page documents (`openapi:` or `api:`), for its sidebar badge; none with `hideApiMarker`. */
+function apiMethodOf(front: FrontMatter): string | undefined {
+  if (front.hideApiMarker === true) return undefined
+  const written =
+    typeof front.openapi === 'string' ? front.openapi : typeof front.api === 'string' ? front.api : undefined
+  return written ? parseOperationReference(written)?.method : undefined
 }
 
 /**

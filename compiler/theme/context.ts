@@ -12,6 +12,8 @@ export interface PageSummary {
   /** Front matter `url`: the navigation entry links out instead of to the page. */
   url?: string
   tag?: string
+  /** `GET`, `POST`… of an API page, shown as a badge (front matter `hideApiMarker` leaves it out). */
+  method?: string
   deprecated?: boolean
   hidden?: boolean
 }
