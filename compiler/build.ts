@@ -127,7 +127,10 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   const sitePages: SitePages = { pages: allPages, rendered }
   const context = siteContext(config, navigation, sitePages, files, options)
   const output: SiteFiles = new Map()
-  for (const [path, bytes] of themeFiles().files) output.set(path, bytes)
+  const theme = themeFiles()
+  // The API pages' script only in sites with a "Try it" panel, so other sites' files stay as they were.
+  for (const [path, bytes] of theme.files)
+    if (path !== theme.apiJsPath || reference.playgroundOrigins.length > 0) output.set(path, bytes)
   const assetPaths = new Set<string>()
   for (const page of selected) {
     const body = rendered.get(page.slug)
@@ -144,7 +147,6 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     output.set(markdownOutputPath(page.slug), encoder.encode(renderMarkdownExport(body)))
     for (const asset of body.assets) assetPaths.add(asset)
   }
-  const theme = themeFiles()
   // An author's file never takes the place of the theme's hashed assets (nor their year-long caching).
   for (const [path, bytes] of collectStaticAssets(files, config, assetPaths, !wanted))
     if (!theme.files.has(path)) output.set(path, bytes)
@@ -158,8 +160,10 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     hashedAssets: new Set(theme.files.keys()),
     contentSecurityPolicy: sitePagePolicy({
       inlineScripts: shellInlineScripts(sorted),
+      connectSources: reference.playgroundOrigins,
       ...(options.analytics?.posthog ? { analyticsHost: options.analytics.posthog.host } : {}),
     }),
+    ...(reference.playgroundOrigins.length > 0 ? { playgroundOrigins: reference.playgroundOrigins } : {}),
     diagnostics: allDiagnostics,
     cache: { compilerVersion: compilerVersion(), entries: nextEntries },
     stats: {
@@ -249,7 +253,7 @@ function siteContext(
     firstPageOfTab,
     locations: indexLocations(navigation),
     neighbours: indexNeighbours(navigation, (slug) => summaries.has(slug) && !summaries.get(slug)?.hidden),
-    assets: { css: theme.cssPath, js: theme.jsPath, searchIndex: SEARCH_INDEX_PATH },
+    assets: { css: theme.cssPath, js: theme.jsPath, apiJs: theme.apiJsPath, searchIndex: SEARCH_INDEX_PATH },
     iconSvg: (name) => iconSvg(name, undefined),
   }
   if (options.analytics) context.analytics = options.analytics

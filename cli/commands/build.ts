@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { Command, Option, UsageError } from 'clipanion'
 import pc from 'picocolors'
 import { type Diagnostic, formatDiagnostic } from '../../compiler/diagnostics.js'
+import { fetchRemoteSpecs } from '../remote-specs.js'
 import { BUILD_MARKER, readSiteFiles, resolveSiteDir } from '../site-dir.js'
 
 export class BuildCommand extends Command {
@@ -40,6 +41,7 @@ export class BuildCommand extends Command {
         `cannot read the docs folder ${siteDir}: ${error.code === 'ENOENT' ? 'it does not exist' : error.message}`,
       )
     })
+    read.problems.push(...(await fetchRemoteSpecs(read.files)))
     for (const problem of read.problems) stderr.write(`${pc.yellow('warning')} ${problem}\n`)
     // Do not read an earlier build inside the docs folder back in as source.
     const outInside = relative(siteDir, outDir)

@@ -91,6 +91,8 @@ export interface ApiReference {
   diagnostics: Diagnostic[]
   /** Slugs of generated operation pages. */
   generated: string[]
+  /** Origins (`https://api.example.com`) of the servers that generated "Try it" panels send requests to. */
+  playgroundOrigins: string[]
 }
 
 interface SpecIndex {
@@ -115,9 +117,10 @@ export async function expandApiReference(
   const frontPages = apiFrontMatterPages(files)
   const sources = configSpecSources(config)
   if (sources.length === 0 && frontPages.length === 0 && !hasOperationEntries(rawConfig(config).navigation))
-    return { files, navigation, diagnostics, generated: [] }
+    return { files, navigation, diagnostics, generated: [], playgroundOrigins: [] }
 
   const output = new Map(files)
+  const origins = new Set<string>()
   const specs = new Map<string, Promise<SpecIndex | undefined>>()
   const reported = new Set<string>()
   const specFor = (source: string): Promise<SpecIndex | undefined> => {
@@ -160,6 +163,7 @@ export async function expandApiReference(
       ),
     )
     generated.push(slug)
+    addPlaygroundOrigins(origins, operation, settings)
     return slug
   }
 
@@ -254,6 +258,7 @@ export async function expandApiReference(
       config,
       diagnostics,
       mode,
+      origins,
     })
     if (completed !== undefined) output.set(page.file, encoder.encode(completed))
   }
@@ -263,6 +268,24 @@ export async function expandApiReference(
     navigation: changed && isRecord(rewritten) ? normalizeNavigation(rewritten) : navigation,
     diagnostics,
     generated,
+    playgroundOrigins: [...origins].sort(),
+  }
+}
+
+/** Origins of an operation's servers, when its page has a "Try it" panel: what the site's CSP lets pages connect to. */
+function addPlaygroundOrigins(
+  origins: Set<string>,
+  operation: ApiOperation,
+  settings: ApiPageSettings,
+): void {
+  if ((settings.playground ?? 'interactive') !== 'interactive' || operation.webhook) return
+  for (const server of operation.servers) {
+    try {
+      const url = new URL(server.url)
+      if (url.protocol === 'https:' || url.protocol === 'http:') origins.add(url.origin)
+    } catch {
+      // A relative server URL is on the site's own origin, which 'self' covers.
+    }
   }
 }
 
@@ -453,6 +476,7 @@ interface FrontMatterContext {
   config: DocsConfig
   diagnostics: Diagnostic[]
   mode: ValidationMode
+  origins: Set<string>
 }
 
 async function completeFrontMatterPage(
@@ -483,6 +507,7 @@ async function completeFrontMatterPage(
       )
       return undefined
     }
+    addPlaygroundOrigins(context.origins, match.operation, context.settings)
     const merged = { ...operationFrontMatter(match.operation, front.openapi), ...front }
     return (
       frontMatterBlock(merged) +

@@ -135,7 +135,7 @@ function examplePanels(operation: ApiOperation, settings: ApiPageSettings): stri
   const requests: string[] = []
   if (operation.codeSamples.length > 0) {
     for (const sample of operation.codeSamples)
-      requests.push(fence(sample.lang, sample.label ?? sample.lang, sample.source))
+      requests.push(fence(fenceLanguage(sample.lang), sample.label ?? sample.lang, sample.source))
   } else if (settings.autogenerate !== false && !operation.webhook) {
     const languages = languagesOf(settings.languages)
     const shape = requestShape(operation, settings.defaults === 'all')
@@ -168,6 +168,12 @@ const LANGUAGE_FENCE: Record<ExampleLanguage, [string, string]> = {
   javascript: ['javascript', 'JavaScript'],
   python: ['python', 'Python'],
   go: ['go', 'Go'],
+}
+
+/** A code sample's `lang` as a fence language: `cURL` and `shell` are bash, `Node` is JavaScript. */
+function fenceLanguage(lang: string): string {
+  const known = exampleLanguage(lang)
+  return known ? LANGUAGE_FENCE[known][0] : lang.toLowerCase()
 }
 
 function languagesOf(names: readonly string[] | undefined): ExampleLanguage[] {

@@ -22,6 +22,8 @@ export interface PageSummary {
 export interface ThemeAssetPaths {
   css: string
   js: string
+  /** The API pages' "Try it" script, loaded only by pages with a playground. */
+  apiJs: string
   searchIndex: string
 }
 
