@@ -63,7 +63,8 @@ export class ValidateCommand extends Command {
       ...result.diagnostics,
     ]
     const ok = !hasErrors(diagnostics)
-    const pages = result.navigation?.pages.length ?? 0
+    // Pages rendered (API pages generated from specs included), or those docs.json lists when none were.
+    const pages = result.pagesChecked || (result.navigation?.pages.length ?? 0)
 
     if (this.json) {
       stdout.write(`${JSON.stringify({ ok, dir, pages, diagnostics }, null, 2)}\n`)

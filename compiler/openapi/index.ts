@@ -495,7 +495,7 @@ async function completeFrontMatterPage(
     const reference = parseOperationReference(front.openapi)
     if (!reference) {
       problem(`Unexpected openapi: "${front.openapi}", expected "METHOD /path" or "spec.yaml METHOD /path"`)
-      return undefined
+      return withTitle(page, front.openapi)
     }
     const candidates = reference.spec
       ? [resolveRelative(reference.spec, page.file, context.files)]
@@ -505,7 +505,7 @@ async function completeFrontMatterPage(
       problem(
         `Unexpected openapi: "${front.openapi}", expected an operation of ${candidates.length > 0 ? [...new Set(candidates)].join(', ') : 'an OpenAPI document in the site'}`,
       )
-      return undefined
+      return withTitle(page, front.openapi)
     }
     addPlaygroundOrigins(context.origins, match.operation, context.settings)
     const merged = { ...operationFrontMatter(match.operation, front.openapi), ...front }
@@ -542,7 +542,7 @@ async function completeFrontMatterPage(
       )
     }
     problem(`Unexpected openapi-schema: "${written}", expected the name of a schema under components.schemas`)
-    return undefined
+    return withTitle(page, name)
   }
   if (typeof front.api === 'string') {
     const reference = parseOperationReference(front.api)
@@ -550,6 +550,12 @@ async function completeFrontMatterPage(
     return `${page.source.slice(0, page.source.length - page.body.length)}${handWrittenEndpoint(reference, context.config)}\n\n${page.body}`
   }
   return undefined
+}
+
+/** A page whose operation or schema was not found keeps its own content, titled by what it names if it has no title. */
+function withTitle(page: FrontMatterPage, fallback: string): string | undefined {
+  if (typeof page.front.title === 'string') return undefined
+  return frontMatterBlock({ title: fallback, ...page.front }) + page.body
 }
 
 /** `api: "POST /x"` pages: the endpoint line from `api.mdx.server` (else `api.url`), and `api.mdx.auth`. */

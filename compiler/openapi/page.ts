@@ -446,8 +446,9 @@ function constraints(schema: Schema): string {
 const valueText = (value: unknown): string =>
   typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))
 
-/** A JSX attribute holding any string, as a JS string literal (read by the static-value reader). */
-const attr = (value: string): string => `{${JSON.stringify(value)}}`
+/** A JSX attribute holding any string: quoted as it is when it can be (parsing an expression costs more), else as a JS string literal. */
+const attr = (value: string): string =>
+  /^[^"{}<>&\\\n]*$/.test(value) ? `"${value}"` : `{${JSON.stringify(value)}}`
 
 /** Inline code that holds any text: a fence of more backticks than the text has in a row. */
 export function code(text: string): string {
