@@ -248,6 +248,7 @@ export async function expandApiReference(
   )
 
   // Pages whose front matter names an operation, a schema, or an endpoint written by hand.
+  let discovered: string[] | undefined
   for (const page of frontPages) {
     const completed = await completeFrontMatterPage(page, {
       files,
@@ -259,6 +260,10 @@ export async function expandApiReference(
       diagnostics,
       mode,
       origins,
+      discovered: () => {
+        discovered ??= discoveredSpecs(files)
+        return discovered
+      },
     })
     if (completed !== undefined) output.set(page.file, encoder.encode(completed))
   }
@@ -477,6 +482,8 @@ interface FrontMatterContext {
   diagnostics: Diagnostic[]
   mode: ValidationMode
   origins: Set<string>
+  /** Spec files docs.json does not name, found once per build when a page needs them. */
+  discovered: () => string[]
 }
 
 async function completeFrontMatterPage(
@@ -499,7 +506,7 @@ async function completeFrontMatterPage(
     }
     const candidates = reference.spec
       ? [resolveRelative(reference.spec, page.file, context.files)]
-      : [...context.defaultSources, ...context.sources, ...discoveredSpecs(context.files)]
+      : [...context.defaultSources, ...context.sources, ...context.discovered()]
     const match = await findOperation([...new Set(candidates)], reference, context.specFor)
     if (!match) {
       problem(
@@ -522,7 +529,7 @@ async function completeFrontMatterPage(
     const candidates =
       parts.length > 1
         ? [resolveRelative(parts[0]!, page.file, context.files)]
-        : [...context.defaultSources, ...context.sources, ...discoveredSpecs(context.files)]
+        : [...context.defaultSources, ...context.sources, ...context.discovered()]
     for (const source of new Set(candidates)) {
       const index = await context.specFor(source)
       const document = index?.spec.document
@@ -594,19 +601,13 @@ function resolveRelative(source: string, page: string, files: SourceFiles): stri
   return files.has(beside) ? beside : clean
 }
 
-const discovered = new WeakMap<SourceFiles, string[]>()
-
 /** Spec files in the site that docs.json does not name (front matter `openapi:` may use any). */
 function discoveredSpecs(files: SourceFiles): string[] {
-  let found = discovered.get(files)
-  if (found) return found
-  found = []
+  const found: string[] = []
   for (const [path, bytes] of files) {
     if (!/\.(json|ya?ml)$/i.test(path) || path === 'docs.json' || path.includes('node_modules/')) continue
     const head = new TextDecoder().decode(bytes.subarray(0, 400))
     if (/["']?(openapi|swagger)["']?\s*:\s*["']?[23]\./.test(head)) found.push(path)
   }
-  found.sort()
-  discovered.set(files, found)
-  return found
+  return found.sort()
 }

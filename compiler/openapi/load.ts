@@ -43,10 +43,16 @@ function sitePathOf(url: string): string | undefined {
   return decodeURIComponent(url.slice(SITE_ORIGIN.length).replace(/[?#].*$/, ''))
 }
 
-/** Per file map (one build, or one state of the dev server's files), so a spec referring to other files is never stale. */
-const cache = new WeakMap<SourceFiles, Map<string, Promise<LoadedSpec>>>()
+/**
+ * Loaded specs by file map, each with the bytes of every site file it read: `docsctl dev` changes its
+ * map in place, so an entry counts only while all those files are unchanged.
+ */
+const cache = new WeakMap<
+  SourceFiles,
+  Map<string, { loading: Promise<LoadedSpec>; read: Map<string, Uint8Array | undefined> }>
+>()
 
-/** Loads `file` once per file map. */
+/** Loads `file` once per state of its files. */
 export function loadSpec(files: SourceFiles, file: string): Promise<LoadedSpec> {
   const bytes = files.get(file)
   if (!bytes) {
@@ -68,15 +74,20 @@ export function loadSpec(files: SourceFiles, file: string): Promise<LoadedSpec> 
     loaded = new Map()
     cache.set(files, loaded)
   }
-  let loading = loaded.get(file)
-  if (!loading) {
-    loading = readSpec(files, file, bytes)
-    loaded.set(file, loading)
-  }
+  const known = loaded.get(file)
+  if (known && [...known.read].every(([path, seen]) => files.get(path) === seen)) return known.loading
+  const read = new Map<string, Uint8Array | undefined>([[file, bytes]])
+  const loading = readSpec(files, file, bytes, read)
+  loaded.set(file, { loading, read })
   return loading
 }
 
-async function readSpec(files: SourceFiles, file: string, bytes: Uint8Array): Promise<LoadedSpec> {
+async function readSpec(
+  files: SourceFiles,
+  file: string,
+  bytes: Uint8Array,
+  read: Map<string, Uint8Array | undefined>,
+): Promise<LoadedSpec> {
   const diagnostics: Diagnostic[] = []
   const text = decodeUtf8(bytes)
   if (text === undefined) {
@@ -134,6 +145,7 @@ async function readSpec(files: SourceFiles, file: string, bytes: Uint8Array): Pr
           read: (info: { url: string }) => {
             const path = sitePathOf(info.url)
             const found = path === undefined ? undefined : files.get(path)
+            if (path !== undefined) read.set(path, found)
             if (!found) throw new Error(`"${path ?? info.url}" is not a file of the site`)
             return Buffer.from(found.buffer, found.byteOffset, found.byteLength)
           },

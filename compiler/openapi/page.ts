@@ -9,7 +9,6 @@ import {
   contentExample,
   type ExampleLanguage,
   exampleLanguage,
-  exampleOf,
   LANGUAGES,
   requestExample,
   requestShape,
@@ -503,5 +502,3 @@ const escapeMdx = (text: string): string =>
   text.replace(/(\\*)([{}<])/g, (_, slashes: string, char: string) =>
     slashes.length % 2 === 0 ? `${slashes}\\${char}` : `${slashes}${char}`,
   )
-
-export { exampleOf }

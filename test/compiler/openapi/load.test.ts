@@ -84,3 +84,27 @@ test('a spec that does not parse, or is not OpenAPI, is a diagnostic with its pl
   const missing = await loadSpec(site({}), 'nowhere.yaml')
   assert.equal(missing.diagnostics[0]!.rule, 'openapi-missing')
 })
+
+test('a file map changed in place (as docsctl dev does) reads a changed referenced file again', async () => {
+  const files = site({
+    'openapi.yaml': withRef('./thing.yaml#/Thing'),
+    'thing.yaml': 'Thing: { type: string }',
+  })
+  const schemaOf = async () => {
+    const spec = await loadSpec(files, 'openapi.yaml')
+    const paths = spec.document!.paths as Record<string, Record<string, Record<string, unknown>>>
+    const responses = paths['/x']!.get!.responses as Record<
+      string,
+      { content: Record<string, { schema: Record<string, unknown> }> }
+    >
+    return responses['200']!.content['application/json']!.schema
+  }
+  assert.equal((await schemaOf()).type, 'string')
+  assert.equal(
+    await loadSpec(files, 'openapi.yaml'),
+    await loadSpec(files, 'openapi.yaml'),
+    'unchanged: read once',
+  )
+  files.set('thing.yaml', encoder.encode('Thing: { type: integer }'))
+  assert.equal((await schemaOf()).type, 'integer')
+})
