@@ -11,8 +11,8 @@ import type { Component } from './types.js'
 export const ApiEndpoint: Component = (context) => {
   const method = (str(context.props.method) ?? 'GET').toUpperCase()
   const path = str(context.props.path) ?? '/'
-  const servers = stringList(context.props.servers)
-  const playground = context.props.playground
+  const servers = stringList(jsonProp(context.props.servers))
+  const playground = jsonProp(context.props.playground)
   return h('div', { className: ['d-api-endpoint'], dataMethod: method.toLowerCase() }, [
     h('div', { className: ['d-api-endpoint-line'] }, [
       methodBadge(method),
@@ -29,13 +29,13 @@ export const ApiEndpoint: Component = (context) => {
           servers.map((server) => h('li', {}, [h('code', {}, [server])])),
         ),
       ]),
-    playground !== undefined &&
-      playground !== null &&
+    playground !== null &&
       typeof playground === 'object' &&
+      !Array.isArray(playground) &&
       servers[0] !== undefined &&
       h('div', {
         className: ['d-try-it'],
-        dataPlayground: JSON.stringify({ ...playground, method, path, servers }),
+        dataPlayground: JSON.stringify({ ...(playground as object), method, path, servers }),
       }),
   ])
 }
@@ -63,7 +63,17 @@ function pathParts(path: string): ElementContent[] {
     )
 }
 
-const stringList = (value: StaticValue): string[] =>
+/** Generated pages pass arrays and objects as JSON strings (faster to parse than expressions); authors may write either. */
+function jsonProp(value: StaticValue): unknown {
+  if (typeof value !== 'string' || !/^[[{]/.test(value)) return value
+  try {
+    return JSON.parse(value) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+const stringList = (value: unknown): string[] =>
   Array.isArray(value)
     ? value.filter((entry): entry is string => typeof entry === 'string')
     : typeof value === 'string'

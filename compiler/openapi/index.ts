@@ -18,6 +18,8 @@ import {
   type ApiPageSettings,
   code,
   frontMatterBlock,
+  jsonAttr,
+  jsxTag,
   markdown,
   operationBody,
   operationFrontMatter,
@@ -571,8 +573,8 @@ function handWrittenEndpoint(reference: { method: string; path: string }, config
   const mdx = isRecord(api.mdx) ? api.mdx : {}
   const servers = sourceList(mdx.server ?? api.url).filter(isSpecUrl)
   const props = [`method={${JSON.stringify(reference.method)}}`, `path={${JSON.stringify(reference.path)}}`]
-  if (servers.length > 0) props.push(`servers={${JSON.stringify(servers)}}`)
-  const parts = [`<ApiEndpoint ${props.join(' ')} />`]
+  if (servers.length > 0) props.push(`servers=${jsonAttr(servers)}`)
+  const parts = [jsxTag('ApiEndpoint', props)]
   const auth = isRecord(mdx.auth) ? mdx.auth : undefined
   if (auth && typeof auth.method === 'string') {
     const method = auth.method.toLowerCase()
