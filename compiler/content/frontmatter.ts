@@ -185,10 +185,10 @@ export function readFrontMatter(text: string, file: string, mode: ValidationMode
 
   for (const required of schema.required) {
     if (data[required] !== undefined) continue
-    // An API page's title comes from its spec (compiler/openapi/ writes it in before the page renders).
+    // An API page's title comes from its spec or AsyncAPI document (compiler/openapi/ writes it in before the page renders).
     if (
       required === 'title' &&
-      (typeof data.openapi === 'string' || typeof data['openapi-schema'] === 'string')
+      ['openapi', 'openapi-schema', 'asyncapi'].some((key) => typeof data[key] === 'string')
     )
       continue
     diagnostics.push({

@@ -12,10 +12,12 @@ import { normalizeNavigation } from '../config/navigation.js'
 import type { DocsConfig, NavigationTree, ValidationMode } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 import { decodeUtf8, type SourceFiles } from '../files.js'
+import { type ApiChannel, listChannels } from './channels.js'
 import { type LoadedSpec, loadSpec } from './load.js'
 import { type ApiOperation, listOperations, operationKey, type Schema } from './operations.js'
 import {
   type ApiPageSettings,
+  channelBody,
   code,
   frontMatterBlock,
   jsonAttr,
@@ -56,12 +58,17 @@ export function configSpecSources(config: DocsConfig): string[] {
     }
   }
   const api = rawConfig(config).api
-  if (isRecord(api)) add(api.openapi)
+  if (isRecord(api)) {
+    add(api.openapi)
+    add(api.asyncapi)
+  }
   const walk = (node: unknown) => {
     if (Array.isArray(node)) for (const entry of node) walk(entry)
     else if (isRecord(node)) {
       if (node.openapi !== undefined) add(node.openapi)
-      for (const [key, value] of Object.entries(node)) if (key !== 'openapi') walk(value)
+      if (node.asyncapi !== undefined) add(node.asyncapi)
+      for (const [key, value] of Object.entries(node))
+        if (key !== 'openapi' && key !== 'asyncapi') walk(value)
     }
   }
   walk(rawConfig(config).navigation)
@@ -101,6 +108,8 @@ interface SpecIndex {
   file: string
   spec: LoadedSpec
   operations: Map<string, ApiOperation>
+  /** AsyncAPI documents' channels (empty for OpenAPI). */
+  channels: ApiChannel[]
 }
 
 interface Section {
@@ -169,6 +178,27 @@ export async function expandApiReference(
     return slug
   }
 
+  const generateChannel = (index: SpecIndex, channel: ApiChannel, directory: string | undefined): string => {
+    const base = [directory ?? 'asyncapi', slugify(channel.title ?? channel.name)]
+      .map((part) => part.replace(/^\/+|\/+$/g, ''))
+      .filter(Boolean)
+      .join('/')
+    let slug = base
+    for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`
+    taken.add(slug)
+    output.set(
+      `${slug}.mdx`,
+      encoder.encode(
+        frontMatterBlock({
+          title: channel.title ?? channel.name,
+          asyncapi: `${index.file} ${channel.name}`,
+        }) + channelBody(channel, settings),
+      ),
+    )
+    generated.push(slug)
+    return slug
+  }
+
   const rawNavigation = rawConfig(config).navigation
   let changed = false
   const rewriteEntries = async (pages: unknown[], section: Section, path: string): Promise<unknown[]> => {
@@ -213,7 +243,8 @@ export async function expandApiReference(
     for (const [key, value] of Object.entries(node)) {
       if (key === 'pages' && Array.isArray(value))
         copy.pages = await rewriteEntries(value, section, `${path}.pages`)
-      else if (key === 'openapi' || typeof value !== 'object' || value === null) copy[key] = value
+      else if (key === 'openapi' || key === 'asyncapi' || typeof value !== 'object' || value === null)
+        copy[key] = value
       else copy[key] = await rewrite(value, section, `${path}.${key}`)
     }
     // A section with a spec and nothing listed shows every operation, grouped by tag.
@@ -241,6 +272,21 @@ export async function expandApiReference(
         }
       }
     }
+    // A section with an AsyncAPI document and nothing listed shows a page per channel.
+    if (
+      node.asyncapi !== undefined &&
+      asArray(node.pages).length === 0 &&
+      asArray(node.groups).length === 0
+    ) {
+      const channels = sectionOf(node.asyncapi, outer)
+      const index = channels.spec ? await specFor(channels.spec) : undefined
+      if (index) {
+        changed = true
+        const pages = index.channels.map((channel) => generateChannel(index, channel, channels.directory))
+        if (typeof node.group === 'string') copy.pages = pages
+        else copy.groups = [{ group: 'Channels', pages }]
+      }
+    }
     return copy
   }
   const rewritten = await rewrite(
@@ -262,6 +308,7 @@ export async function expandApiReference(
       diagnostics,
       mode,
       origins,
+      asyncDefaults: sourceList(api.asyncapi),
       discovered: () => {
         discovered ??= discoveredSpecs(files)
         return discovered
@@ -372,7 +419,8 @@ async function openSpec(
     const key = operationKey(operation.webhook ? 'webhook' : operation.method, operation.path)
     if (!operations.has(key)) operations.set(key, operation)
   }
-  return { file, spec, operations }
+  const channels = typeof spec.document.asyncapi === 'string' ? listChannels(spec.document) : []
+  return { file, spec, operations, channels }
 }
 
 async function findOperation(
@@ -460,7 +508,7 @@ function apiFrontMatterPages(files: SourceFiles): FrontMatterPage[] {
     const end = /^---[ \t]*$/m.exec(source.slice(3))
     if (!end) continue
     const block = source.slice(3, 3 + end.index)
-    if (!/^(openapi|openapi-schema|api)\s*:/m.test(block)) continue
+    if (!/^(openapi|openapi-schema|asyncapi|api)\s*:/m.test(block)) continue
     let front: unknown
     try {
       front = parseYaml(block)
@@ -484,6 +532,8 @@ interface FrontMatterContext {
   diagnostics: Diagnostic[]
   mode: ValidationMode
   origins: Set<string>
+  /** `api.asyncapi`: where `asyncapi: "channel"` front matter looks first. */
+  asyncDefaults: string[]
   /** Spec files docs.json does not name, found once per build when a page needs them. */
   discovered: () => string[]
 }
@@ -553,6 +603,30 @@ async function completeFrontMatterPage(
     problem(`Unexpected openapi-schema: "${written}", expected the name of a schema under components.schemas`)
     return withTitle(page, name)
   }
+  if (typeof front.asyncapi === 'string') {
+    const parts = front.asyncapi.trim().split(/\s+/)
+    const name = parts.length > 1 ? parts.slice(1).join(' ') : parts[0]!
+    const candidates =
+      parts.length > 1
+        ? [resolveRelative(parts[0]!, page.file, context.files)]
+        : [...context.asyncDefaults, ...context.sources, ...context.discovered()]
+    for (const source of new Set(candidates)) {
+      const channel = (await context.specFor(source))?.channels.find(
+        (entry) => entry.name === name || entry.address === name,
+      )
+      if (!channel) continue
+      const merged = { title: channel.title ?? channel.name, ...front }
+      return (
+        frontMatterBlock(merged) +
+        channelBody(channel, context.settings) +
+        (page.body.trim() ? `\n${page.body}` : '')
+      )
+    }
+    problem(
+      `Unexpected asyncapi: "${front.asyncapi}", expected a channel of an AsyncAPI document in the site`,
+    )
+    return withTitle(page, name)
+  }
   if (typeof front.api === 'string') {
     const reference = parseOperationReference(front.api)
     if (!reference) return undefined
@@ -609,7 +683,7 @@ function discoveredSpecs(files: SourceFiles): string[] {
   for (const [path, bytes] of files) {
     if (!/\.(json|ya?ml)$/i.test(path) || path === 'docs.json' || path.includes('node_modules/')) continue
     const head = new TextDecoder().decode(bytes.subarray(0, 400))
-    if (/["']?(openapi|swagger)["']?\s*:\s*["']?[23]\./.test(head)) found.push(path)
+    if (/["']?(openapi|swagger|asyncapi)["']?\s*:\s*["']?[23]\./.test(head)) found.push(path)
   }
   return found.sort()
 }

@@ -113,16 +113,27 @@ async function readSpec(
     })
     return { file, document: undefined, diagnostics }
   }
-  if (!isRecord(root) || (typeof root.openapi !== 'string' && typeof root.swagger !== 'string')) {
+  if (
+    !isRecord(root) ||
+    (typeof root.openapi !== 'string' &&
+      typeof root.swagger !== 'string' &&
+      typeof root.asyncapi !== 'string')
+  ) {
     diagnostics.push({
       severity: 'error',
       file,
       rule: 'openapi-invalid',
-      message: 'Unexpected document, expected an object with an `openapi` (3.x) or `swagger` (2.0) version',
+      message:
+        'Unexpected document, expected an object with an `openapi` (3.x), `swagger` (2.0) or `asyncapi` version',
     })
     return { file, document: undefined, diagnostics }
   }
-  if (!isRecord(root.paths) && !isRecord(root.webhooks) && !isRecord(root.components)) {
+  if (
+    typeof root.asyncapi !== 'string' &&
+    !isRecord(root.paths) &&
+    !isRecord(root.webhooks) &&
+    !isRecord(root.components)
+  ) {
     diagnostics.push({
       severity: 'warning',
       file,

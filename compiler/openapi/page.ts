@@ -5,10 +5,12 @@
  * Markdown: it is escaped so that nothing in it reads as MDX (no expressions, no JSX).
  */
 import { stringify as stringifyYaml } from 'yaml'
+import type { ApiChannel } from './channels.js'
 import {
   contentExample,
   type ExampleLanguage,
   exampleLanguage,
+  exampleOf,
   LANGUAGES,
   requestExample,
   requestShape,
@@ -521,3 +523,30 @@ const escapeMdx = (text: string): string =>
   text.replace(/(\\*)([{}<])/g, (_, slashes: string, char: string) =>
     slashes.length % 2 === 0 ? `${slashes}\\${char}` : `${slashes}${char}`,
   )
+
+/** An AsyncAPI channel page: its address and servers, description, and each message's payload as a tree. */
+export function channelBody(channel: ApiChannel, settings: ApiPageSettings): string {
+  const props = [`method="channel"`, `path=${attr(channel.address)}`]
+  if (channel.servers.length > 0)
+    props.push(`servers=${jsonAttr(channel.servers.map((server) => server.url))}`)
+  const parts = [jsxTag('ApiEndpoint', props)]
+  const examples = channel.messages.flatMap((message) => {
+    const example = message.example !== undefined ? message.example : exampleOf(message.payload)
+    return example === undefined ? [] : [fence('json', message.name, JSON.stringify(example, null, 2))]
+  })
+  if (examples.length > 0) parts.push(`<ResponseExample>\n\n${examples.join('\n\n')}\n\n</ResponseExample>`)
+  if (channel.description) parts.push(markdown(channel.description))
+  if (channel.messages.length > 0) parts.push('## Messages')
+  for (const message of channel.messages) {
+    parts.push(`### ${message.title ?? message.name}`)
+    const facts = [
+      message.action ? `Action: ${code(message.action)}` : '',
+      message.contentType ? `Content type: ${code(message.contentType)}` : '',
+    ].filter(Boolean)
+    if (facts.length > 0) parts.push(facts.join(' · '))
+    if (message.summary) parts.push(markdown(message.summary))
+    if (message.description) parts.push(markdown(message.description))
+    if (message.payload) parts.push(responseFields({ contentType: '', schema: message.payload }, settings))
+  }
+  return `${parts.join('\n\n')}\n`
+}

@@ -1,6 +1,6 @@
 /**
  * fixtures/api-reference: an OpenAPI 3.1 YAML spec split across two files (with a circular schema),
- * a 3.0 JSON spec, and a broken one, used every way docs.json and front matter allow. The body HTML
+ * a 3.0 JSON spec, a broken one and an AsyncAPI 2.6 document, used every way docs.json and front matter allow. The body HTML
  * of each API page is pinned in expected/<slug>.snap.html (regenerate on purpose with UPDATE=1); the pages
  * reach the sidebar (with method badges), search, llms.txt, `.md` exports and the sitemap.
  */
@@ -23,6 +23,7 @@ const API_PAGES = [
   'reference/get-plant',
   'reference/plant-schema',
   'reference/hand-written',
+  'asyncapi/plant-watered',
 ]
 
 /**
@@ -93,7 +94,7 @@ test('API pages from the fixture specs render as pinned, everywhere a page goes'
   for (const slug of API_PAGES) assert.ok(sitemap.includes(`https://docs.example/${slug}/`), slug)
 })
 
-test('api.playground display none leaves out Try it and its script; hideApiMarker drops the badge', async () => {
+test('api.playground display none leaves out Try it; hideApiMarker drops the badge; asyncapi: pages', async () => {
   const files = readFixture(fromPackageRoot('fixtures', 'api-reference'))
   const config = JSON.parse(new TextDecoder().decode(files.get('docs.json')))
   config.api.playground = { display: 'none', proxy: true }
@@ -103,7 +104,14 @@ test('api.playground display none leaves out Try it and its script; hideApiMarke
     'reference/get-plant.mdx',
     new TextEncoder().encode('---\nopenapi: "GET /plants/{plantId}"\nhideApiMarker: true\n---\n'),
   )
+  files.set(
+    'reference/events.mdx',
+    new TextEncoder().encode('---\nasyncapi: plant/watered\n---\n\nSee also the REST API.\n'),
+  )
   const result = await buildSite(files, { mode: 'lenient' })
+  const events = text(result.files, 'reference/events/index.html')
+  assert.match(events, /<h1 class="d-title">plant\/watered<\/h1>/, 'asyncapi: front matter finds the channel')
+  assert.match(events, /PlantWatered[\s\S]*See also the REST API\./)
   assert.ok(
     result.diagnostics.some((diagnostic) => diagnostic.rule === 'openapi-proxy'),
     'proxy: true is warned about',

@@ -79,7 +79,7 @@ test('a spec that does not parse, or is not OpenAPI, is a diagnostic with its pl
   const other = await loadSpec(site({ 'package.json': '{ "name": "x" }' }), 'package.json')
   assert.match(
     other.diagnostics[0]!.message,
-    /expected an object with an `openapi` \(3\.x\) or `swagger` \(2\.0\) version/,
+    /expected an object with an `openapi` \(3\.x\), `swagger` \(2\.0\) or `asyncapi` version/,
   )
   const missing = await loadSpec(site({}), 'nowhere.yaml')
   assert.equal(missing.diagnostics[0]!.rule, 'openapi-missing')
