@@ -3,7 +3,7 @@
  * PATCH, DELETE; shared component schemas by `$ref`, one circular) listed by a navigation tab's
  * `openapi`, built cold with one render worker per core, as `docsctl build` does. Prints the time to
  * read and dereference the spec, to generate the pages, the whole build, pages/s, and the ratio to the
- * issue's budget of 10 s on 2 cores. `--operations N` sets the size. It prints figures; it does not assert.
+ * issue's budget of 10 s on 2 cores. `--operations N` sets the size; `--in-thread` renders without workers (for profiling). It prints figures; it does not assert.
  */
 import { availableParallelism } from 'node:os'
 import { performance } from 'node:perf_hooks'
