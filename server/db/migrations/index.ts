@@ -10,6 +10,7 @@ import * as previewTokens from './004_preview_tokens.js'
 import * as domains from './005_domains.js'
 import * as retention from './007_retention.js'
 import * as git from './008_git.js'
+import * as dashboardSessions from './009_dashboard_sessions.js'
 
 export const migrations: Record<string, Migration> = {
   '001_core': core,
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '005_domains': domains,
   '007_retention': retention,
   '008_git': git,
+  '009_dashboard_sessions': dashboardSessions,
 }
 
 export class StaticMigrationProvider implements MigrationProvider {

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../schema.js'
 import { accessTokensRepository } from './access-tokens.js'
 import { analyticsRepository } from './analytics.js'
+import { dashboardSessionsRepository } from './dashboard-sessions.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
 import { domainsRepository } from './domains.js'
@@ -26,6 +27,7 @@ export function createRepositories(db: Kysely<Database>) {
     domains: domainsRepository(db),
     retention: retentionRepository(db),
     git: gitRepository(db),
+    dashboardSessions: dashboardSessionsRepository(db),
   }
 }
 
