@@ -6,7 +6,6 @@
  */
 import { createServer, type Server } from 'node:http'
 import { isIP } from 'node:net'
-import { join } from 'node:path'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, {
   type FastifyError,
@@ -20,16 +19,19 @@ import { LRUCache } from 'lru-cache'
 import { apiSchemas } from '../schemas/api/index.js'
 import { actor } from './auth/actor.js'
 import { hashToken } from './auth/tokens.js'
-import { FilesystemBlobStore } from './blobs/filesystem.js'
+import { openBlobStore } from './blobs/open.js'
 import type { BlobStore } from './blobs/store.js'
 import { BuildPipeline } from './builds/pipeline.js'
 import { UploadExpiry } from './builds/upload-expiry.js'
+import { CdnPurger, deploymentTag } from './cdn/purger.js'
 import type { ServerConfig } from './config.js'
 import { dashboardRoutes } from './dashboard/routes.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
 import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue } from './errors.js'
+import { GarbageCollector } from './gc/collector.js'
+import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
@@ -52,6 +54,8 @@ declare module 'fastify' {
     builds: BuildPipeline
     sites: SiteServer
     domains: DomainVerifier
+    cdn: CdnPurger
+    gc: GarbageCollector
   }
 }
 
@@ -103,15 +107,24 @@ export const docsApp = fp<{ config: ServerConfig }>(
     app.decorate('config', config)
     await app.register(database, { config })
     await app.repos.deployments.failInterrupted()
-    const blobs = new FilesystemBlobStore(join(config.dataDir, 'blobs'))
+    const blobs = openBlobStore(config)
     app.decorate('blobs', blobs)
+    // Registered after the database, so it runs before it: nothing reads blobs once this closes.
+    app.addHook('onClose', () => blobs.close())
     const sites = new SiteServer(config, app.repos, blobs)
     sites.onError = (error, request) =>
       app.log.error({ err: error, host: request.headers.host, url: request.url }, 'site request failed')
     app.decorate('sites', sites)
-    // DNS checks of custom domains; a domain that starts or stops serving is forgotten by the site router.
+    const cdn = new CdnPurger(config.cdnPurge, app.log)
+    app.decorate('cdn', cdn)
+    app.addHook('onClose', () => cdn.close())
+    // DNS checks of custom domains; a domain that starts or stops serving is forgotten by the site
+    // router and purged from the CDN.
     const domains = new DomainVerifier(config, app.repos)
-    domains.onServingChange = (hostname) => sites.hosts.forgetHost(hostname)
+    domains.onServingChange = (hostname, projectId) => {
+      sites.hosts.forgetHost(hostname)
+      void cdn.purgeProject(projectId, 'domain')
+    }
     domains.onError = (error) => app.log.error({ err: error }, 'domain re-check failed')
     app.decorate('domains', domains)
     // Registered after the database, so it runs before the database closes: a round writes to it.
@@ -126,8 +139,22 @@ export const docsApp = fp<{ config: ServerConfig }>(
     app.decorate('builds', builds)
     const uploadExpiry = new UploadExpiry(app.repos, blobs, config.uploadExpirySeconds * 1000, app.log)
     uploadExpiry.start()
+    // Retention and garbage collection: deleted deployments leave the site router and the CDN.
+    const gc = new GarbageCollector(app.repos, blobs, config.retention)
+    gc.onDeploymentsDeleted = (deleted) => {
+      for (const projectId of new Set(deleted.map((deployment) => deployment.projectId)))
+        sites.hosts.forgetProject(projectId)
+      void cdn.purge(
+        deleted.map((deployment) => deploymentTag(deployment.id)),
+        'gc',
+      )
+    }
+    app.decorate('gc', gc)
+    const gcSchedule = new GcSchedule(app.repos, gc, config.retention.intervalSeconds, app.log)
+    app.addHook('onReady', async () => gcSchedule.start())
     // Registered after the database, so they run before the database closes: builds still write to it.
     app.addHook('onClose', async () => {
+      await gcSchedule.stop()
       await uploadExpiry.stop()
       await builds.close()
     })

@@ -7,7 +7,11 @@ import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readSignInConfig, type SignInConfig, signInSettings } from './auth/oauth/settings.js'
+import { type BlobStoreConfig, blobSettings, readBlobConfig } from './blobs/settings.js'
+import { type CdnPurgeTarget, cdnSettings, readCdnConfig } from './cdn/settings.js'
+import { ConfigError } from './config-error.js'
 import { type DomainConfig, domainSettings, readDomainConfig } from './domains/settings.js'
+import { type RetentionConfig, readRetentionConfig, retentionSettings } from './gc/settings.js'
 import { type GitConfig, gitSettings, readGitConfig } from './git/settings.js'
 
 export interface ServerConfig {
@@ -50,11 +54,21 @@ export interface ServerConfig {
   cdnMaxAgeSeconds: number
   /** Bytes of hot site files kept in memory. */
   memoryCacheBytes: number
+  /** Bytes of site manifests (counted as their JSON) kept in memory. */
+  manifestCacheBytes: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Identity provider, public URL and brute-force limit of the CLI sign-in. */
   signIn: SignInConfig
   /** DNS checks and background re-checks of custom domains. */
   domains: DomainConfig
+  /** Where blobs live: the data dir's `blobs/` folder or an S3-compatible bucket. */
+  blobStore: BlobStoreConfig
+  /** Bytes of S3 blobs kept in the data dir for serving; unused with the filesystem store. */
+  blobCacheBytes: number
+  /** Which deployments are kept and when unreferenced blobs are deleted. */
+  retention: RetentionConfig
+  /** Where CDN purges go when a site changes; `none` sends none. */
+  cdnPurge: CdnPurgeTarget
   /** Git-connected deploys: the GitHub App, webhook secrets, limits. */
   git: GitConfig
 }
@@ -216,15 +230,24 @@ export const settings = {
     description: 'bytes of hot site files held in memory',
     default: String(64 * 1024 * 1024),
   },
+  manifestCacheBytes: {
+    flag: 'manifest-cache-bytes',
+    env: 'DOCS_MANIFEST_CACHE_BYTES',
+    description: 'bytes of site manifests (as JSON) held in memory',
+    default: String(32 * 1024 * 1024),
+  },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', description: 'pino log level', default: 'info' },
   ...signInSettings,
   ...domainSettings,
+  ...blobSettings,
+  ...retentionSettings,
+  ...cdnSettings,
   ...gitSettings,
 } satisfies Record<string, Setting>
 
 type SettingName = keyof typeof settings
 
-export class ConfigError extends Error {}
+export { ConfigError }
 
 /** The text of `docs-server --help`. */
 export function configHelp(): string {
@@ -238,6 +261,7 @@ export function configHelp(): string {
     'Usage: docs-server [start] [options]',
     '       docs-server token create --email <email> [options]',
     '       docs-server migrate [options]',
+    '       docs-server gc [--dry-run] [options]',
     '',
     'Options (each also an environment variable; flags win):',
     ...rows,
@@ -264,8 +288,18 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 export function loadConfig(
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-): { config: ServerConfig; positionals: string[]; extra: Record<string, string>; help: boolean } {
-  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } }
+): {
+  config: ServerConfig
+  positionals: string[]
+  extra: Record<string, string>
+  help: boolean
+  /** `gc --dry-run`: report what would be deleted, delete nothing. */
+  dryRun: boolean
+} {
+  const options: Record<string, { type: 'string' | 'boolean' }> = {
+    help: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+  }
   for (const setting of Object.values(settings) as Setting[]) options[setting.flag] = { type: 'string' }
   options.email = { type: 'string' }
   options.name = { type: 'string' }
@@ -359,9 +393,13 @@ export function loadConfig(
     trustProxy,
     cdnMaxAgeSeconds: integer('cdnMaxAgeSeconds', 0, 365 * 24 * 3600),
     memoryCacheBytes: integer('memoryCacheBytes', 0, 2 ** 40),
+    manifestCacheBytes: integer('manifestCacheBytes', 0, 2 ** 40),
     logLevel,
     signIn: readSignInConfig(raw, hostName('apiHost')),
     domains: readDomainConfig(raw),
+    ...readBlobConfig(raw),
+    retention: readRetentionConfig(raw, integer('buildTimeoutSeconds', 1, 24 * 3600)),
+    cdnPurge: readCdnConfig(raw),
     git: readGitConfig(raw),
   }
   const extra: Record<string, string> = {}
@@ -369,7 +407,13 @@ export function loadConfig(
     const value = parsed.values[key]
     if (typeof value === 'string') extra[key] = value
   }
-  return { config, positionals: parsed.positionals, extra, help: parsed.values.help === true }
+  return {
+    config,
+    positionals: parsed.positionals,
+    extra,
+    help: parsed.values.help === true,
+    dryRun: parsed.values['dry-run'] === true,
+  }
 }
 
 /** Settings for tests and embedding: the defaults with a few overrides. */

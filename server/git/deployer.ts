@@ -357,7 +357,7 @@ export class GitDeployer {
       environment: role,
       commit: { sha: delivery.commit_sha, author: delivery.commit_author },
       files: manifest,
-      blobExists: (sha256) => blobs.has(sha256),
+      blobExists: (sha256) => blobs.touch(sha256),
     })
     await repos.git.setDeployment(delivery.id, deployment.id)
     // Only what no earlier deployment of the project stored: unchanged files are not stored twice.

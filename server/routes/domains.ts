@@ -34,7 +34,10 @@ export const domainRoutes: ApiRoutes = async (app) => {
     if (!row) throw notFound(`No domain "${params.domainId}" in project ${project.slug}`)
     return { project, row }
   }
-  const forget = (row: DomainRow) => app.sites.hosts.forgetHost(row.hostname)
+  const forget = (row: DomainRow) => {
+    app.sites.hosts.forgetHost(row.hostname)
+    void app.cdn.purgeProject(row.project_id, 'domain')
+  }
 
   app.get(
     '/projects/:projectId/domains',

@@ -1,12 +1,15 @@
 /** The docs-server binary's log: readable lines on a terminal, one JSON object a line otherwise. */
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type TestContext, test } from 'node:test'
+import { promisify } from 'node:util'
+import { S3BlobStore } from '../../server/blobs/s3.js'
 import { freePort } from '../cli/helpers/docs-server.js'
 import { builtBinary, needs } from '../tier.js'
+import { startS3Server } from './blobs/s3-server.js'
 
 /** Run docs-server with only --port (and a data folder) until it logs that it is ready. */
 async function readyLog(t: TestContext, tty: boolean): Promise<{ port: number; log: string }> {
@@ -65,4 +68,40 @@ test('without a terminal each log line is JSON, for collectors', {
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .find((r) => r.msg === 'docs-server ready')
   assert.equal(ready?.api, `http://localhost:${port}/`)
+})
+
+test('docs-server gc --dry-run says what would go; gc deletes blobs nothing references from the bucket', {
+  skip: needs('a built binary'),
+}, async (t) => {
+  const s3 = await startS3Server(t)
+  const dataDir = await mkdtemp(join(tmpdir(), 'docs-server-gc-'))
+  t.after(() => rm(dataDir, { recursive: true, force: true }))
+  const blobs = new S3BlobStore(s3.blobStore('site'), join(dataDir, 'scratch'), 0)
+  t.after(() => blobs.close())
+  const stray = [await blobs.put(Buffer.from('an orphan')), await blobs.put(Buffer.alloc(1024, 7))]
+  for (const sha256 of stray)
+    await s3.backdate(s3.bucket, blobs.keyOf(sha256), new Date(Date.now() - 7200_000))
+  const fresh = await blobs.put(Buffer.from('written a moment ago'))
+  const gc = (...args: string[]) =>
+    promisify(execFile)(
+      process.execPath,
+      [builtBinary('docs-server'), 'gc', '--data-dir', dataDir, ...args],
+      {
+        env: { ...process.env, ...s3.env('site') },
+      },
+    )
+  const dry = await gc('--dry-run')
+  assert.match(
+    dry.stdout,
+    /^Dry run: nothing deleted\. Blob store s3:\/\/docs-[0-9a-f]+\/site at http:\/\/127\.0\.0\.1:\d+$/m,
+  )
+  assert.match(dry.stdout, /before: 3 blobs/)
+  assert.match(dry.stdout, /would delete 0 deployment\(s\) and 2 blob\(s\)/)
+  assert.deepEqual((await s3.usage('site')).objects, 3)
+  const run = await gc()
+  t.diagnostic(run.stdout.trim().split('\n').join(' | '))
+  assert.match(run.stdout, /deleted 0 deployment\(s\) and 2 blob\(s\), freeing 1\.0 KB/)
+  assert.match(run.stdout, /after: {2}1 blobs/)
+  assert.deepEqual(await s3.usage('site'), { objects: 1, bytes: 'written a moment ago'.length })
+  assert.equal(await blobs.has(fresh), true, 'younger than the grace period: kept')
 })

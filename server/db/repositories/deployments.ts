@@ -92,6 +92,7 @@ export function deploymentsRepository(db: Kysely<Database>) {
         site_manifest_sha256: null,
         build_cache_sha256: null,
         preview_token: newPreviewToken(),
+        live_at: null,
         commit_sha: input.commit?.sha ?? null,
         commit_author: input.commit?.author ?? null,
         created_at: now,

@@ -10,6 +10,7 @@ import { domainsRepository } from './domains.js'
 import { gitRepository } from './git.js'
 import { healthRepository } from './health.js'
 import { projectsRepository } from './projects.js'
+import { retentionRepository } from './retention.js'
 import { signInsRepository } from './sign-ins.js'
 import { usersRepository } from './users.js'
 
@@ -24,6 +25,7 @@ export function createRepositories(db: Kysely<Database>) {
     analytics: analyticsRepository(db),
     health: healthRepository(db),
     domains: domainsRepository(db),
+    retention: retentionRepository(db),
     git: gitRepository(db),
     dashboardSessions: dashboardSessionsRepository(db),
   }
