@@ -29,7 +29,7 @@ import {
   OAuthTokenResponse,
 } from './oauth.js'
 import { Project, ProjectCreate, ProjectList, ProjectUpdate } from './projects.js'
-import { Health, Me } from './users.js'
+import { Health, Me, Readiness } from './users.js'
 
 export * from './analytics.js'
 export * from './common.js'
@@ -75,6 +75,7 @@ export const apiSchemas = [
   ProjectCreate,
   ProjectList,
   ProjectUpdate,
+  Readiness,
   TlsAsk,
 ] as const
 

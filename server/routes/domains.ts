@@ -34,7 +34,8 @@ export const domainRoutes: ApiRoutes = async (app) => {
     if (!row) throw notFound(`No domain "${params.domainId}" in project ${project.slug}`)
     return { project, row }
   }
-  const forget = (row: DomainRow) => app.sites.hosts.forgetHost(row.hostname)
+  // Every replica forgets the host, not just this one.
+  const forget = (row: DomainRow) => app.siteChanges.publish({ hostname: row.hostname })
 
   app.get(
     '/projects/:projectId/domains',
@@ -101,7 +102,7 @@ export const domainRoutes: ApiRoutes = async (app) => {
     async (request, reply) => {
       const { row } = await ownedDomain(request, request.params)
       await app.repos.domains.remove(row.id)
-      forget(row)
+      await forget(row)
       return reply.code(204).send(null)
     },
   )

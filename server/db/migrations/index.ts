@@ -8,6 +8,7 @@ import * as oauth from './002_oauth.js'
 import * as analytics from './003_analytics.js'
 import * as previewTokens from './004_preview_tokens.js'
 import * as domains from './005_domains.js'
+import * as buildJobs from './006_build_jobs.js'
 
 export const migrations: Record<string, Migration> = {
   '001_core': core,
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   '003_analytics': analytics,
   '004_preview_tokens': previewTokens,
   '005_domains': domains,
+  '006_build_jobs': buildJobs,
 }
 
 export class StaticMigrationProvider implements MigrationProvider {

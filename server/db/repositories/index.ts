@@ -3,12 +3,14 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../schema.js'
 import { accessTokensRepository } from './access-tokens.js'
 import { analyticsRepository } from './analytics.js'
+import { buildJobsRepository } from './build-jobs.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
 import { domainsRepository } from './domains.js'
 import { healthRepository } from './health.js'
 import { projectsRepository } from './projects.js'
 import { signInsRepository } from './sign-ins.js'
+import { siteChangesRepository } from './site-changes.js'
 import { usersRepository } from './users.js'
 
 export function createRepositories(db: Kysely<Database>) {
@@ -22,6 +24,8 @@ export function createRepositories(db: Kysely<Database>) {
     analytics: analyticsRepository(db),
     health: healthRepository(db),
     domains: domainsRepository(db),
+    buildJobs: buildJobsRepository(db),
+    siteChanges: siteChangesRepository(db),
   }
 }
 
