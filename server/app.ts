@@ -246,9 +246,8 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   const audience = new LRUCache<string, boolean>({ max: 10_000 })
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,
-    // Every log line of a request carries its id: the caller's X-Request-Id when it is a sane token
-    // (a proxy's), else a fresh UUID; the answer echoes it.
-    requestIdLogLabel: 'requestId',
+    // Every log line of a request carries its id (`reqId`): the caller's X-Request-Id when it is a sane
+    // token (a proxy's), else a fresh UUID; the answer echoes it.
     genReqId: (request) => {
       const given = request.headers['x-request-id']
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID()

@@ -433,15 +433,20 @@ export class BuildPipeline {
   }
 
   /**
-   * Stop taking jobs; stop this replica's running builds and release their leases, so another replica
-   * (or this one after a restart) takes them at once; then stop the threads.
+   * Stop taking jobs; let this replica's running builds finish for up to `graceMs`, then stop the rest
+   * and release their leases, so another replica (or this one after a restart) takes them at once;
+   * then stop the threads.
    */
-  async close(): Promise<void> {
+  async close(graceMs = 15_000): Promise<void> {
     this.#closing = true
     clearTimeout(this.#pollTimer)
     await this.#pumping
+    const finished = Promise.allSettled([...this.#running.values()].map((build) => build.done))
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([finished, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))])
+    clearTimeout(timer)
     for (const build of this.#running.values()) build.abort.abort(new LeaseEnded('closing'))
-    await Promise.allSettled([...this.#running.values()].map((build) => build.done))
+    await finished
     await this.#pool.close()
   }
 }
