@@ -67,7 +67,15 @@ export function openDatabase(
       connectionTimeoutMillis: 5000,
       ...(config.databaseSchema ? { options: `-c search_path=${config.databaseSchema}` } : {}),
     })
-    pool.on('error', options.onConnectionError ?? reportToStderr)
+    const onError = options.onConnectionError ?? reportToStderr
+    pool.on('error', onError)
+    // The pool listens only while a connection is idle; one ended while checked out between two
+    // statements (inside a transaction) emits on the client itself.
+    pool.on('connect', (client) => {
+      client.on('error', (error) => {
+        if (client.listenerCount('error') === 1) onError(error)
+      })
+    })
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       engine: 'postgres',

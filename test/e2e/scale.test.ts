@@ -233,6 +233,8 @@ test('20 concurrent pushes to 10 projects over the replicas: each built once, th
 })
 
 test("cutting every replica's database connections under read load: none exits, reads answer, /ready recovers", async (t) => {
+  // Every replica has resolved the site (and cached its answer) before the cut.
+  for (const replica of replicas) assert.ok(await says(replica, 'alpha', 'alpha-two'), replica.name)
   const statuses = new Map<number, number>()
   let reads = 0
   let stop = false
@@ -262,8 +264,13 @@ test("cutting every replica's database connections under read load: none exits, 
     `terminated ${terminated} connections; ${reads} reads: ${JSON.stringify(Object.fromEntries(statuses))}`,
   )
   assert.ok(terminated >= 3, 'at least each replica’s listening connection was cut')
+  for (const replica of replicas)
+    assert.equal(
+      replica.process.exitCode,
+      null,
+      `${replica.name} still runs:\n${replica.output().slice(-3000)}`,
+    )
   assert.deepEqual([...statuses.keys()], [200], 'every read answered 200')
-  for (const replica of replicas) assert.equal(replica.process.exitCode, null, `${replica.name} still runs`)
 
   const recovered = await Promise.all(
     replicas.map((replica) =>
