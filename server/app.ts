@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import { isIP } from 'node:net'
-import { join } from 'node:path'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, {
   type FastifyError,
@@ -22,7 +21,7 @@ import { LRUCache } from 'lru-cache'
 import { apiSchemas } from '../schemas/api/index.js'
 import { actor } from './auth/actor.js'
 import { hashToken } from './auth/tokens.js'
-import { FilesystemBlobStore } from './blobs/filesystem.js'
+import { openBlobStore } from './blobs/open.js'
 import type { BlobStore } from './blobs/store.js'
 import { BuildPipeline } from './builds/pipeline.js'
 import { UploadExpiry } from './builds/upload-expiry.js'
@@ -113,8 +112,10 @@ export const docsApp = fp<{ config: ServerConfig }>(
     app.decorate('config', config)
     await app.register(database, { config })
     await app.repos.deployments.failInterrupted()
-    const blobs = new FilesystemBlobStore(join(config.dataDir, 'blobs'))
+    const blobs = openBlobStore(config)
     app.decorate('blobs', blobs)
+    // Registered after the database, so it runs before it: nothing reads blobs once this closes.
+    app.addHook('onClose', () => blobs.close())
     const sites = new SiteServer(config, app.repos, blobs)
     sites.onError = (error, request) =>
       app.log.error({ err: error, host: request.headers.host, url: request.url }, 'site request failed')

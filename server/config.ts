@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readSignInConfig, type SignInConfig, signInSettings } from './auth/oauth/settings.js'
+import { type BlobStoreConfig, blobSettings, readBlobConfig } from './blobs/settings.js'
 import { type DomainConfig, domainSettings, readDomainConfig } from './domains/settings.js'
 
 export interface ServerConfig {
@@ -53,11 +54,17 @@ export interface ServerConfig {
   cdnMaxAgeSeconds: number
   /** Bytes of hot site files kept in memory. */
   memoryCacheBytes: number
+  /** Bytes of site manifests (counted as their JSON) kept in memory. */
+  manifestCacheBytes: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Identity provider, public URL and brute-force limit of the CLI sign-in. */
   signIn: SignInConfig
   /** DNS checks and background re-checks of custom domains. */
   domains: DomainConfig
+  /** Where blobs live: the data dir's `blobs/` folder or an S3-compatible bucket. */
+  blobStore: BlobStoreConfig
+  /** Bytes of S3 blobs kept in the data dir for serving; unused with the filesystem store. */
+  blobCacheBytes: number
 }
 
 export interface DeploymentQuotas {
@@ -229,9 +236,16 @@ export const settings = {
     description: 'bytes of hot site files held in memory',
     default: String(64 * 1024 * 1024),
   },
+  manifestCacheBytes: {
+    flag: 'manifest-cache-bytes',
+    env: 'DOCS_MANIFEST_CACHE_BYTES',
+    description: 'bytes of site manifests (as JSON) held in memory',
+    default: String(32 * 1024 * 1024),
+  },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', description: 'pino log level', default: 'info' },
   ...signInSettings,
   ...domainSettings,
+  ...blobSettings,
 } satisfies Record<string, Setting>
 
 type SettingName = keyof typeof settings
@@ -383,9 +397,11 @@ export function loadConfig(
     trustProxy,
     cdnMaxAgeSeconds: integer('cdnMaxAgeSeconds', 0, 365 * 24 * 3600),
     memoryCacheBytes: integer('memoryCacheBytes', 0, 2 ** 40),
+    manifestCacheBytes: integer('manifestCacheBytes', 0, 2 ** 40),
     logLevel,
     signIn: readSignInConfig(raw, hostName('apiHost')),
     domains: readDomainConfig(raw),
+    ...readBlobConfig(raw),
   }
   const extra: Record<string, string> = {}
   for (const key of ['email', 'name']) {

@@ -4,12 +4,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream, existsSync } from 'node:fs'
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import type { BlobStore, ChunkResult, PutResult } from './store.js'
-import { isSha256 } from './store.js'
+import type { BlobStore, ChunkResult, PutResult, StoredBlob } from './store.js'
+import { isSha256, reuseRefreshMs } from './store.js'
 
 export class FilesystemBlobStore implements BlobStore {
   readonly #objects: string
@@ -31,6 +31,17 @@ export class FilesystemBlobStore implements BlobStore {
     return isSha256(sha256) && existsSync(this.pathOf(sha256))
   }
 
+  async touch(sha256: string): Promise<boolean> {
+    if (!isSha256(sha256)) return false
+    const info = await stat(this.pathOf(sha256)).catch(() => undefined)
+    if (!info) return false
+    if (info.mtimeMs < Date.now() - reuseRefreshMs) {
+      const now = new Date()
+      await utimes(this.pathOf(sha256), now, now).catch(() => undefined)
+    }
+    return true
+  }
+
   async get(sha256: string): Promise<Buffer | undefined> {
     if (!isSha256(sha256)) return undefined
     try {
@@ -40,14 +51,14 @@ export class FilesystemBlobStore implements BlobStore {
     }
   }
 
-  stream(sha256: string): Readable | undefined {
+  async stream(sha256: string): Promise<Readable | undefined> {
     if (!isSha256(sha256) || !existsSync(this.pathOf(sha256))) return undefined
     return createReadStream(this.pathOf(sha256))
   }
 
   async put(bytes: Uint8Array): Promise<string> {
     const sha256 = createHash('sha256').update(bytes).digest('hex')
-    if (await this.has(sha256)) return sha256
+    if (await this.touch(sha256)) return sha256
     const temp = await this.#tempPath()
     const handle = await open(temp, 'w')
     try {
@@ -125,7 +136,7 @@ export class FilesystemBlobStore implements BlobStore {
         for await (const chunk of chunks) hash.update(chunk)
       })
       if (hash.digest('hex') !== sha256) return false
-      if (await this.has(sha256)) return true
+      if (await this.touch(sha256)) return true
       await this.#moveIntoPlace(path, sha256)
       return true
     } finally {
@@ -155,6 +166,27 @@ export class FilesystemBlobStore implements BlobStore {
     }
     return deleted
   }
+
+  async *list(): AsyncIterable<StoredBlob> {
+    for (const folder of await readdir(this.#objects).catch(() => [] as string[])) {
+      for (const name of await readdir(join(this.#objects, folder)).catch(() => [] as string[])) {
+        const sha256 = `${folder}${name}`
+        if (!isSha256(sha256)) continue
+        const info = await stat(join(this.#objects, folder, name)).catch(() => undefined)
+        if (info) yield { sha256, size: info.size, modifiedAt: info.mtimeMs }
+      }
+    }
+  }
+
+  async delete(sha256s: readonly string[]): Promise<void> {
+    for (const sha256 of sha256s) if (isSha256(sha256)) await rm(this.pathOf(sha256), { force: true })
+  }
+
+  async check(): Promise<void> {
+    await mkdir(this.#objects, { recursive: true })
+  }
+
+  close(): void {}
 
   #chunkPath(uploadKey: string): string {
     if (!/^[A-Za-z0-9_-]{1,200}$/.test(uploadKey)) throw new Error(`bad upload key: ${uploadKey}`)

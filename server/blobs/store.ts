@@ -1,16 +1,23 @@
 /**
  * Content-addressed storage: every uploaded source file and every built site file is a blob named by
- * the sha256 of its bytes. The filesystem store is the default; an object store can implement this
- * interface later without touching routes or builds.
+ * the sha256 of its bytes. The filesystem store (filesystem.ts) is the default; the S3 store (s3.ts)
+ * keeps them in an S3-compatible bucket, so several replicas share them. Routes and builds see only
+ * this interface; test/server/blobs/contract.ts holds both stores to it.
  */
 import type { Readable } from 'node:stream'
 
 export interface BlobStore {
   has(sha256: string): Promise<boolean>
+  /**
+   * `has`, and a blob found counts as just written (its `modifiedAt` is refreshed when older than
+   * `reuseRefreshMs`), so garbage collection's grace period spares a blob a new deployment reuses.
+   * Every write of bytes already stored does the same.
+   */
+  touch(sha256: string): Promise<boolean>
   /** The bytes, or undefined when absent. */
   get(sha256: string): Promise<Buffer | undefined>
   /** A stream of the bytes, or undefined when absent. */
-  stream(sha256: string): Readable | undefined
+  stream(sha256: string): Promise<Readable | undefined>
   /** Store bytes (idempotent) and return their sha256. */
   put(bytes: Uint8Array): Promise<string>
   /**
@@ -27,6 +34,21 @@ export interface BlobStore {
    * chunk or temp file last written before `modifiedBefore` (epoch ms). Returns how many were deleted.
    */
   sweepUploads(options: { modifiedBefore: number; uploadKeyPrefixes: readonly string[] }): Promise<number>
+  /** Every stored blob, with its size and when it was written: what garbage collection sweeps. */
+  list(): AsyncIterable<StoredBlob>
+  /** Delete blobs (absent ones are ignored). Only garbage collection calls this. */
+  delete(sha256s: readonly string[]): Promise<void>
+  /** Throws when the store cannot be reached. */
+  check(): Promise<void>
+  /** Release connections; the store is not used afterwards. */
+  close(): void
+}
+
+export interface StoredBlob {
+  sha256: string
+  size: number
+  /** When it was written, epoch ms. */
+  modifiedAt: number
 }
 
 export type PutResult =
@@ -34,5 +56,8 @@ export type PutResult =
   | { ok: false; reason: 'too-large' | 'hash-mismatch'; sha256?: string; size: number }
 
 export type ChunkResult = { ok: true; received: number } | { ok: false; expectedOffset: number }
+
+/** A reused blob older than this is marked as written now (see `touch`); GC's grace must exceed it. */
+export const reuseRefreshMs = 10 * 60_000
 
 export const isSha256 = (value: string): boolean => /^[0-9a-f]{64}$/.test(value)

@@ -152,7 +152,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         commitMessage: request.body.commitMessage,
         environment: request.body.environment,
         files,
-        blobExists: (sha256) => blobs.has(sha256),
+        blobExists: (sha256) => blobs.touch(sha256),
       })
       return reply.code(201).send({ deployment: presentDeployment(config, project, deployment), missing })
     },

@@ -51,8 +51,7 @@ export const healthRoutes: ApiRoutes = async (app) => {
             return 'unreachable' as const
           },
         ),
-        // Any well-formed name will do: the store must answer, not hold it.
-        withinTimeout(app.blobs.has('0'.repeat(64))).then(
+        withinTimeout(app.blobs.check()).then(
           () => 'ok' as const,
           (error: unknown) => {
             app.log.warn({ err: error }, 'readiness: blob store unreachable')

@@ -70,7 +70,8 @@ const preparedOverhead = 1024
 
 export class SiteServer {
   readonly hosts: HostResolver
-  readonly #manifests = new LRUCache<string, SiteManifest>({ max: 256 })
+  /** Site manifests by deployment, bounded by the bytes of their JSON (a 10,000-page site's is ~3 MB). */
+  readonly #manifests: LRUCache<string, { manifest: SiteManifest; bytes: number }>
   /** docs.json redirects of a deployment, by the sha256 of its `_redirects` file. */
   readonly #redirectRules = new LRUCache<string, RedirectMatcher>({ max: 256 })
   readonly #files: LRUCache<string, Buffer>
@@ -92,6 +93,10 @@ export class SiteServer {
     private readonly blobs: BlobStore,
   ) {
     this.hosts = new HostResolver(config, repos)
+    this.#manifests = new LRUCache({
+      maxSize: Math.max(1, config.manifestCacheBytes),
+      sizeCalculation: (cached) => Math.max(1, cached.bytes),
+    })
     // Half the memory budget for file bytes, half for prepared answers (which mostly share those bytes).
     const half = Math.max(1, Math.floor(config.memoryCacheBytes / 2))
     this.#files = new LRUCache<string, Buffer>({
@@ -238,7 +243,7 @@ export class SiteServer {
     if (!body && variant.size > maxCachedFile) {
       if (status === 200 && request.headers['if-none-match'] === etag)
         return this.#notModified(response, headers)
-      const stream = this.blobs.stream(variant.sha256)
+      const stream = await this.blobs.stream(variant.sha256)
       if (!stream) return this.#text(response, 500, 'A file of this deployment is missing from storage\n')
       response.writeHead(status, headers)
       if (request.method === 'HEAD') return void response.end()
@@ -368,7 +373,7 @@ export class SiteServer {
 
   async #manifest(deploymentId: string): Promise<SiteManifest | undefined> {
     const cached = this.#manifests.get(deploymentId)
-    if (cached) return cached
+    if (cached) return cached.manifest
     const row = await this.repos.deployments.findById(deploymentId)
     if (!row?.site_manifest_sha256) return undefined
     const bytes = await this.blobs.get(row.site_manifest_sha256)
@@ -380,7 +385,7 @@ export class SiteServer {
       ...parsed,
       files: Object.assign(Object.create(null) as SiteManifest['files'], parsed.files),
     }
-    this.#manifests.set(deploymentId, manifest)
+    this.#manifests.set(deploymentId, { manifest, bytes: bytes.length })
     return manifest
   }
 

@@ -1,11 +1,11 @@
 /**
  * Several `docs-server` processes as separate machines would run them: each its own data folder and
- * port, all on one PostgreSQL schema and one blob store, the same base domain and API host (a load
+ * port, all on one PostgreSQL schema and one S3 bucket, the same base domain and API host (a load
  * balancer in front would send any request to any of them). Requests name the Host, as a browser or
  * the CLI behind that balancer would.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -72,8 +72,8 @@ export interface Replica {
 export interface ReplicaSettings {
   databaseUrl: string
   databaseSchema: string
-  /** Folder every replica's `blobs` folder links to: one store for all. */
-  sharedBlobs: string
+  /** The one blob store of all replicas: `--blob-store` and its S3 flags. */
+  blobStoreArgs: string[]
   extraArgs?: string[]
 }
 
@@ -84,14 +84,12 @@ function argsOf(settings: ReplicaSettings, port: number, dataDir: string): strin
     ...['--base-domain', baseDomain, '--api-host', apiHost],
     ...['--database-url', settings.databaseUrl, '--database-schema', settings.databaseSchema],
     ...['--log-level', 'warn', '--build-workers', '1', '--rate-limit', '100000'],
+    ...settings.blobStoreArgs,
     ...(settings.extraArgs ?? []),
   ]
 }
 
-/**
- * Start (or restart, given its port and folder) one replica and wait until it answers /ready. Its data
- * folder's `blobs` is a link to the shared store, the way a network mount would be.
- */
+/** Start (or restart, given its port and folder) one replica and wait until it answers /ready. */
 export async function startReplica(
   name: string,
   settings: ReplicaSettings,
@@ -99,11 +97,7 @@ export async function startReplica(
 ): Promise<Replica> {
   const port = reuse?.port ?? (await freePort())
   let dataDir = reuse?.dataDir
-  if (!dataDir) {
-    dataDir = await mkdtemp(join(tmpdir(), `docs-replica-${name}-`))
-    await mkdir(dataDir, { recursive: true })
-    await symlink(settings.sharedBlobs, join(dataDir, 'blobs'))
-  }
+  dataDir ??= await mkdtemp(join(tmpdir(), `docs-replica-${name}-`))
   const child = spawn(process.execPath, [builtBinary('docs-server'), ...argsOf(settings, port, dataDir)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: cleanEnv(),

@@ -1,8 +1,8 @@
 /**
- * Three docs-server replicas on one PostgreSQL schema and one blob store (a shared folder each replica
- * links as its `blobs`), each with its own data folder and port: a push through one is read through the
- * others; a promotion through one reaches the others within a second; a replica killed mid-build has
- * its build finished by another; concurrent pushes over all of them each build once; and cutting every
+ * Three docs-server replicas on one PostgreSQL schema and one S3 bucket (s3rver, started here), each
+ * with its own data folder and port: a push through one is read through the
+ * others; a promotion through one reaches the others within a second; concurrent pushes over all of
+ * them each build once; a replica killed mid-build has its build finished by another; and cutting every
  * replica's database connections under read load crashes none, keeps reads answering and /ready
  * recovers.
  *
@@ -11,11 +11,9 @@
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import pg from 'pg'
+import { startS3Server } from '../server/blobs/s3-server.js'
 import { postgresUrl } from '../server/helper.js'
 import {
   operatorToken,
@@ -29,7 +27,7 @@ import {
 
 const full = process.env.DOCS_SCALE === 'full'
 const readLoadMs = full ? 10_000 : 2_000
-const bigSitePages = full ? 300 : 30
+const bigSitePages = full ? 300 : 20
 
 const afterAll: (() => Promise<void>)[] = []
 after(async () => {
@@ -51,13 +49,12 @@ before(async () => {
   const databaseSchema = `scale_${randomBytes(6).toString('hex')}`
   await admin.query(`create schema ${databaseSchema}`)
   afterAll.push(async () => void (await admin.query(`drop schema if exists ${databaseSchema} cascade`)))
-  const sharedBlobs = await mkdtemp(join(tmpdir(), 'docs-scale-blobs-'))
-  afterAll.push(() => rm(sharedBlobs, { recursive: true, force: true }))
+  const s3 = await startS3Server({ after: (fn) => afterAll.push(fn) })
   const separator = postgresUrl.includes('?') ? '&' : '?'
   settings = {
     databaseUrl: `${postgresUrl}${separator}application_name=${applicationName}`,
     databaseSchema,
-    sharedBlobs,
+    blobStoreArgs: s3.args('scale'),
     extraArgs: ['--build-lease', '2'],
   }
   const started = performance.now()
@@ -126,56 +123,6 @@ test('a promotion through replica 2 is served by replicas 1 and 3 within a secon
   for (const ms of seen) assert.ok(ms < 10_000, `${ms.toFixed(0)} ms`)
 })
 
-test('the replica holding a build lease is killed mid-build; another replica finishes the build', async (t) => {
-  await createProject(r1, 'beta')
-  const target = replicas[0] as Replica
-  const pushed = await push(target, token, 'beta', siteSaying('beta-big', bigSitePages), { waitSeconds: 0 })
-  assert.equal(pushed.finalized.status, 202, pushed.finalized.text())
-  const job = async () =>
-    (
-      await admin.query<{ status: string; lease_owner: string | null; attempts: number }>(
-        `select status, lease_owner, attempts from ${settings.databaseSchema}.build_jobs where deployment_id = $1`,
-        [pushed.id],
-      )
-    ).rows[0]
-  await until(async () => (await job())?.status === 'leased', 10_000)
-  const holderPid = Number((await job())?.lease_owner?.split(':')[1])
-  const holder = replicas.find((replica) => replica.process.pid === holderPid)
-  assert.ok(holder, `the lease holder ${holderPid} is one of the replicas`)
-  holder.process.kill('SIGKILL')
-  await holder.exited
-  const killedAt = performance.now()
-  const atKill = await job()
-  assert.equal(atKill?.status, 'leased', 'killed while building (make the site bigger if this fails)')
-  t.diagnostic(`killed ${holder.name} holding the lease of a ${bigSitePages}-page build`)
-
-  const other = replicas.find((replica) => replica !== holder) as Replica
-  await until(
-    async () => {
-      const answer = await other.api('GET', `/projects/slug/beta/deployments/${pushed.id}`, token)
-      return answer.json().status !== 'building'
-    },
-    60_000,
-    100,
-  )
-  const finished = await job()
-  t.diagnostic(
-    `another replica finished it ${((performance.now() - killedAt) / 1000).toFixed(1)} s after the kill (lease 2 s), attempt ${finished?.attempts}`,
-  )
-  const record = (await other.api('GET', `/projects/slug/beta/deployments/${pushed.id}`, token)).json()
-  assert.equal(record.status, 'ready')
-  assert.equal(record.live, true)
-  assert.equal(finished?.status, 'done')
-  assert.equal(finished?.attempts, 2)
-  assert.notEqual(finished?.lease_owner?.split(':')[1], String(holderPid))
-  for (const replica of replicas.filter((replica) => replica !== holder))
-    assert.ok(await says(replica, 'beta', 'beta-big'), replica.name)
-
-  // Back on its port and folder, as an orchestrator would restart it.
-  const index = replicas.indexOf(holder)
-  replicas[index] = await startReplica(holder.name, settings, { port: holder.port, dataDir: holder.dataDir })
-})
-
 test('20 concurrent pushes to 10 projects over the replicas: each built once, the newest of each live', async (t) => {
   const slugs = Array.from({ length: 10 }, (_, index) => `load-${index}`)
   for (const slug of slugs) await createProject(r1, slug)
@@ -230,6 +177,56 @@ test('20 concurrent pushes to 10 projects over the replicas: each built once, th
     const count = promotions.rowCount ?? 0
     assert.ok(count >= 1 && count <= built, `${slug}: ${count} promotions for ${built} builds`)
   }
+})
+
+test('the replica holding a build lease is killed mid-build; another replica finishes the build', async (t) => {
+  await createProject(r1, 'beta')
+  const target = replicas[0] as Replica
+  const pushed = await push(target, token, 'beta', siteSaying('beta-big', bigSitePages), { waitSeconds: 0 })
+  assert.equal(pushed.finalized.status, 202, pushed.finalized.text())
+  const job = async () =>
+    (
+      await admin.query<{ status: string; lease_owner: string | null; attempts: number }>(
+        `select status, lease_owner, attempts from ${settings.databaseSchema}.build_jobs where deployment_id = $1`,
+        [pushed.id],
+      )
+    ).rows[0]
+  await until(async () => (await job())?.status === 'leased', 10_000)
+  const holderPid = Number((await job())?.lease_owner?.split(':')[1])
+  const holder = replicas.find((replica) => replica.process.pid === holderPid)
+  assert.ok(holder, `the lease holder ${holderPid} is one of the replicas`)
+  holder.process.kill('SIGKILL')
+  await holder.exited
+  const killedAt = performance.now()
+  const atKill = await job()
+  assert.equal(atKill?.status, 'leased', 'killed while building (make the site bigger if this fails)')
+  t.diagnostic(`killed ${holder.name} holding the lease of a ${bigSitePages}-page build`)
+
+  const other = replicas.find((replica) => replica !== holder) as Replica
+  await until(
+    async () => {
+      const answer = await other.api('GET', `/projects/slug/beta/deployments/${pushed.id}`, token)
+      return answer.json().status !== 'building'
+    },
+    60_000,
+    100,
+  )
+  const finished = await job()
+  t.diagnostic(
+    `another replica finished it ${((performance.now() - killedAt) / 1000).toFixed(1)} s after the kill (lease 2 s), attempt ${finished?.attempts}`,
+  )
+  const record = (await other.api('GET', `/projects/slug/beta/deployments/${pushed.id}`, token)).json()
+  assert.equal(record.status, 'ready')
+  assert.equal(record.live, true)
+  assert.equal(finished?.status, 'done')
+  assert.equal(finished?.attempts, 2)
+  assert.notEqual(finished?.lease_owner?.split(':')[1], String(holderPid))
+  for (const replica of replicas.filter((replica) => replica !== holder))
+    assert.ok(await says(replica, 'beta', 'beta-big'), replica.name)
+
+  // Back on its port and folder, as an orchestrator would restart it.
+  const index = replicas.indexOf(holder)
+  replicas[index] = await startReplica(holder.name, settings, { port: holder.port, dataDir: holder.dataDir })
 })
 
 test("cutting every replica's database connections under read load: none exits, reads answer, /ready recovers", async (t) => {

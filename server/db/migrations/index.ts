@@ -9,6 +9,7 @@ import * as analytics from './003_analytics.js'
 import * as previewTokens from './004_preview_tokens.js'
 import * as domains from './005_domains.js'
 import * as buildJobs from './006_build_jobs.js'
+import * as retention from './007_retention.js'
 
 export const migrations: Record<string, Migration> = {
   '001_core': core,
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '004_preview_tokens': previewTokens,
   '005_domains': domains,
   '006_build_jobs': buildJobs,
+  '007_retention': retention,
 }
 
 export class StaticMigrationProvider implements MigrationProvider {

@@ -90,6 +90,7 @@ export function deploymentsRepository(db: Kysely<Database>) {
         site_manifest_sha256: null,
         build_cache_sha256: null,
         preview_token: newPreviewToken(),
+        live_at: null,
         created_at: now,
         updated_at: now,
       }

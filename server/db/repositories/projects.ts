@@ -5,6 +5,10 @@ import type { Database, ProjectsTable } from '../schema.js'
 export type ProjectRow = Selectable<ProjectsTable>
 
 export function projectsRepository(db: Kysely<Database>) {
+  /** Remembered for retention: the last N deployments that went live are kept as rollback targets. */
+  const markLive = async (deploymentId: string): Promise<void> => {
+    await db.updateTable('deployments').set({ live_at: nowIso() }).where('id', '=', deploymentId).execute()
+  }
   return {
     listByOwner: (ownerId: string): Promise<ProjectRow[]> =>
       db
@@ -91,7 +95,9 @@ export function projectsRepository(db: Kysely<Database>) {
           ]),
         )
         .executeTakeFirst()
-      return Number(result.numUpdatedRows) > 0
+      const promoted = Number(result.numUpdatedRows) > 0
+      if (promoted) await markLive(deploymentId)
+      return promoted
     },
 
     /** Deployments, files, keys, domains and analytics go with it (ON DELETE CASCADE); blobs stay shared. */
@@ -106,6 +112,7 @@ export function projectsRepository(db: Kysely<Database>) {
         .set({ live_deployment_id: deploymentId, updated_at: nowIso() })
         .where('id', '=', projectId)
         .execute()
+      await markLive(deploymentId)
     },
   }
 }

@@ -1,0 +1,22 @@
+/** The blob store a server's settings choose: the data dir's `blobs/` folder, or an S3 bucket. */
+import { join } from 'node:path'
+import type { ServerConfig } from '../config.js'
+import { FilesystemBlobStore } from './filesystem.js'
+import { S3BlobStore } from './s3.js'
+import type { BlobStore } from './store.js'
+
+export function openBlobStore(
+  config: Pick<ServerConfig, 'dataDir' | 'blobStore' | 'blobCacheBytes'>,
+): BlobStore {
+  if (config.blobStore.kind === 's3') {
+    return new S3BlobStore(config.blobStore, join(config.dataDir, 's3-blobs'), config.blobCacheBytes)
+  }
+  return new FilesystemBlobStore(join(config.dataDir, 'blobs'))
+}
+
+/** Where a store keeps its blobs, for logs and `gc` output. */
+export function describeBlobStore(config: Pick<ServerConfig, 'dataDir' | 'blobStore'>): string {
+  const store = config.blobStore
+  if (store.kind === 'filesystem') return join(config.dataDir, 'blobs')
+  return `s3://${store.bucket}${store.prefix ? `/${store.prefix}` : ''}${store.endpoint ? ` at ${store.endpoint}` : ''}`
+}
