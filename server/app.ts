@@ -198,6 +198,17 @@ export const docsApp = fp<{ config: ServerConfig }>(
       redis.on('error', (error: Error) =>
         app.log.warn({ err: error }, 'Redis unreachable; rate limits skipped'),
       )
+      // Counted from the first request when Redis answers within 2 s; a Redis that is down delays no start.
+      app.addHook('onReady', async () => {
+        if (redis.status === 'ready') return
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 2000)
+          redis.once('ready', () => {
+            clearTimeout(timer)
+            resolve()
+          })
+        })
+      })
       app.addHook('onClose', async () => {
         await redis.quit().catch(() => redis.disconnect())
       })

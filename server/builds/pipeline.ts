@@ -71,6 +71,7 @@ export class BuildPipeline {
   #pumping: Promise<void> | undefined
   #pumpAgain = false
   #pollTimer: NodeJS.Timeout | undefined
+  #cleanupTimer: NodeJS.Timeout | undefined
   #closing = false
   /** Consecutive failed looks for jobs (database unreachable): the next poll waits longer. */
   #failedPolls = 0
@@ -108,6 +109,13 @@ export class BuildPipeline {
     }
     poll()
     void this.wake()
+    // Done jobs only matter for whose turn it is; a day of them is plenty.
+    this.#cleanupTimer = setInterval(() => {
+      this.app.repos.buildJobs
+        .forgetDone(new Date(Date.now() - 24 * 3600_000).toISOString())
+        .catch((error: unknown) => this.app.log.warn({ err: error }, 'could not delete old build jobs'))
+    }, 600_000)
+    this.#cleanupTimer.unref()
   }
 
   /** Builds running on this replica now. */
@@ -440,6 +448,7 @@ export class BuildPipeline {
   async close(graceMs = 15_000): Promise<void> {
     this.#closing = true
     clearTimeout(this.#pollTimer)
+    clearInterval(this.#cleanupTimer)
     await this.#pumping
     const finished = Promise.allSettled([...this.#running.values()].map((build) => build.done))
     let timer: NodeJS.Timeout | undefined
