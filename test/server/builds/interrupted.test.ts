@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { buildApp } from '../../../server/app.js'
-import { bearer, createAndUpload, createProject, manifestOf, signIn, testConfig } from '../helper.js'
+import { bearer, createAndUpload, createProject, deploy, manifestOf, signIn, testConfig } from '../helper.js'
 
 test('a build claimed without a job (left by an older version) is failed with the reason at start', async (t) => {
   const config = await testConfig(t, 'sqlite')
@@ -81,4 +81,40 @@ test('a build leased by a replica that died is built by the next one once its le
   const built = await read()
   assert.equal(built.status, 'ready')
   assert.equal(built.live, true)
+})
+
+test('a replica shutting down releases the lease of a build it cannot finish; the next one builds it', async (t) => {
+  const config = await testConfig(t, 'sqlite')
+  const before = await buildApp(config)
+  const token = await signIn(before)
+  await createProject(before, token, 'released')
+  const files = new Map([
+    [
+      'docs.json',
+      new TextEncoder().encode(JSON.stringify({ name: 'Released', navigation: { pages: ['index'] } })),
+    ],
+    ['index.mdx', new TextEncoder().encode('---\ntitle: Released\n---\n\nAgain.\n')],
+  ])
+  const pushed = await deploy(before, token, 'released', files, { waitSeconds: 0 })
+  assert.equal(pushed.finalized.statusCode, 202, pushed.finalized.body)
+  // No grace period: the running build stops and its lease goes back to the queue.
+  await before.builds.close(0)
+  const job = await before.db
+    .selectFrom('build_jobs')
+    .select(['status', 'lease_token', 'attempts'])
+    .where('deployment_id', '=', pushed.id)
+    .executeTakeFirstOrThrow()
+  assert.deepEqual(job, { status: 'queued', lease_token: null, attempts: 0 })
+  await before.close()
+
+  const after = await buildApp(config)
+  t.after(() => after.close())
+  await after.ready()
+  await after.builds.settled(pushed.id, 30_000)
+  const built = await after.inject({
+    url: `/projects/slug/released/deployments/${pushed.id}`,
+    headers: bearer(token),
+  })
+  assert.equal(built.json().status, 'ready')
+  assert.equal(built.json().live, true)
 })
