@@ -156,3 +156,20 @@ test('with Redis configured two replicas share one rate limit; without it each c
   }
   assert.deepEqual(separate, [401, 401, 401, 401], 'per process: two each is under the limit')
 })
+
+test("every API answer carries its request id: a proxy's X-Request-Id when sane, else a new UUID", async (t) => {
+  const app = await testApp(t)
+  const given = await app.inject({ url: '/health', headers: { 'x-request-id': 'lb-4f2a.9' } })
+  assert.equal(given.headers['x-request-id'], 'lb-4f2a.9')
+  const made = await app.inject({
+    url: '/health',
+    headers: { 'x-request-id': 'no spaces or <tags> allowed' },
+  })
+  assert.match(
+    String(made.headers['x-request-id']),
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+  )
+  const failed = await app.inject({ url: '/projects/' })
+  assert.equal(failed.statusCode, 401)
+  assert.ok(failed.headers['x-request-id'], 'errors carry it too')
+})
