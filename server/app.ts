@@ -25,12 +25,15 @@ import { openBlobStore } from './blobs/open.js'
 import type { BlobStore } from './blobs/store.js'
 import { BuildPipeline } from './builds/pipeline.js'
 import { UploadExpiry } from './builds/upload-expiry.js'
+import { CdnPurger, deploymentTag } from './cdn/purger.js'
 import type { ServerConfig } from './config.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
 import { isDatabaseUnavailable } from './db/retry.js'
 import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue } from './errors.js'
+import { GarbageCollector } from './gc/collector.js'
+import { GcSchedule } from './gc/schedule.js'
 import { metrics } from './ops/metrics.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
@@ -54,6 +57,8 @@ declare module 'fastify' {
     sites: SiteServer
     siteChanges: SiteChangeFeed
     domains: DomainVerifier
+    cdn: CdnPurger
+    gc: GarbageCollector
   }
 }
 
@@ -135,9 +140,16 @@ export const docsApp = fp<{ config: ServerConfig }>(
     app.decorate('siteChanges', siteChanges)
     app.addHook('onReady', async () => siteChanges.start())
     app.addHook('onClose', () => siteChanges.close())
-    // DNS checks of custom domains; a domain that starts or stops serving is forgotten by the site router.
+    const cdn = new CdnPurger(config.cdnPurge, app.log)
+    app.decorate('cdn', cdn)
+    app.addHook('onClose', () => cdn.close())
+    // DNS checks of custom domains; a domain that starts or stops serving is forgotten by every
+    // replica's site router and purged from the CDN.
     const domains = new DomainVerifier(config, app.repos)
-    domains.onServingChange = (hostname) => void siteChanges.publish({ hostname })
+    domains.onServingChange = (hostname, projectId) => {
+      void siteChanges.publish({ hostname })
+      void cdn.purgeProject(projectId, 'domain')
+    }
     domains.onError = (error) => app.log.error({ err: error }, 'domain re-check failed')
     app.decorate('domains', domains)
     // Registered after the database, so it runs before the database closes: a round writes to it.
@@ -157,8 +169,22 @@ export const docsApp = fp<{ config: ServerConfig }>(
     app.addHook('onReady', async () => builds.start())
     const uploadExpiry = new UploadExpiry(app.repos, blobs, config.uploadExpirySeconds * 1000, app.log)
     uploadExpiry.start()
+    // Retention and garbage collection: deleted deployments leave the site router and the CDN.
+    const gc = new GarbageCollector(app.repos, blobs, config.retention)
+    gc.onDeploymentsDeleted = (deleted) => {
+      for (const projectId of new Set(deleted.map((deployment) => deployment.projectId)))
+        void siteChanges.publish({ projectId })
+      void cdn.purge(
+        deleted.map((deployment) => deploymentTag(deployment.id)),
+        'gc',
+      )
+    }
+    app.decorate('gc', gc)
+    const gcSchedule = new GcSchedule(app.repos, gc, config.retention.intervalSeconds, app.log)
+    app.addHook('onReady', async () => gcSchedule.start())
     // Registered after the database, so they run before the database closes: builds still write to it.
     app.addHook('onClose', async () => {
+      await gcSchedule.stop()
       await uploadExpiry.stop()
       await builds.close()
     })

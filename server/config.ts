@@ -8,7 +8,10 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readSignInConfig, type SignInConfig, signInSettings } from './auth/oauth/settings.js'
 import { type BlobStoreConfig, blobSettings, readBlobConfig } from './blobs/settings.js'
+import { type CdnPurgeTarget, cdnSettings, readCdnConfig } from './cdn/settings.js'
+import { ConfigError } from './config-error.js'
 import { type DomainConfig, domainSettings, readDomainConfig } from './domains/settings.js'
+import { type RetentionConfig, readRetentionConfig, retentionSettings } from './gc/settings.js'
 
 export interface ServerConfig {
   port: number
@@ -65,6 +68,10 @@ export interface ServerConfig {
   blobStore: BlobStoreConfig
   /** Bytes of S3 blobs kept in the data dir for serving; unused with the filesystem store. */
   blobCacheBytes: number
+  /** Which deployments are kept and when unreferenced blobs are deleted. */
+  retention: RetentionConfig
+  /** Where CDN purges go when a site changes; `none` sends none. */
+  cdnPurge: CdnPurgeTarget
 }
 
 export interface DeploymentQuotas {
@@ -246,11 +253,13 @@ export const settings = {
   ...signInSettings,
   ...domainSettings,
   ...blobSettings,
+  ...retentionSettings,
+  ...cdnSettings,
 } satisfies Record<string, Setting>
 
 type SettingName = keyof typeof settings
 
-export class ConfigError extends Error {}
+export { ConfigError }
 
 /** The text of `docs-server --help`. */
 export function configHelp(): string {
@@ -264,6 +273,7 @@ export function configHelp(): string {
     'Usage: docs-server [start] [options]',
     '       docs-server token create --email <email> [options]',
     '       docs-server migrate [options]',
+    '       docs-server gc [--dry-run] [options]',
     '',
     'Options (each also an environment variable; flags win):',
     ...rows,
@@ -290,8 +300,18 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 export function loadConfig(
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-): { config: ServerConfig; positionals: string[]; extra: Record<string, string>; help: boolean } {
-  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } }
+): {
+  config: ServerConfig
+  positionals: string[]
+  extra: Record<string, string>
+  help: boolean
+  /** `gc --dry-run`: report what would be deleted, delete nothing. */
+  dryRun: boolean
+} {
+  const options: Record<string, { type: 'string' | 'boolean' }> = {
+    help: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+  }
   for (const setting of Object.values(settings) as Setting[]) options[setting.flag] = { type: 'string' }
   options.email = { type: 'string' }
   options.name = { type: 'string' }
@@ -402,13 +422,21 @@ export function loadConfig(
     signIn: readSignInConfig(raw, hostName('apiHost')),
     domains: readDomainConfig(raw),
     ...readBlobConfig(raw),
+    retention: readRetentionConfig(raw, integer('buildTimeoutSeconds', 1, 24 * 3600)),
+    cdnPurge: readCdnConfig(raw),
   }
   const extra: Record<string, string> = {}
   for (const key of ['email', 'name']) {
     const value = parsed.values[key]
     if (typeof value === 'string') extra[key] = value
   }
-  return { config, positionals: parsed.positionals, extra, help: parsed.values.help === true }
+  return {
+    config,
+    positionals: parsed.positionals,
+    extra,
+    help: parsed.values.help === true,
+    dryRun: parsed.values['dry-run'] === true,
+  }
 }
 
 /** Settings for tests and embedding: the defaults with a few overrides. */

@@ -1,15 +1,23 @@
 #!/usr/bin/env node
 /**
  * The `docs-server` binary: `start` (the default) listens and shuts down cleanly; `token create
- * --email <email>` prints a session token as its last line; `migrate` runs migrations and exits.
+ * --email <email>` prints a session token as its last line; `migrate` runs migrations and exits;
+ * `gc [--dry-run]` applies retention and deletes unreferenced blobs, printing what it freed.
  */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pretty, { type PrettyStream } from 'pino-pretty'
 import { themeFiles } from '../compiler/theme/assets.js'
 import { buildApp } from './app.js'
 import { secretLogRedaction } from './auth/oauth/log-redaction.js'
+import { describeBlobStore, openBlobStore } from './blobs/open.js'
+import { CdnPurger, deploymentTag } from './cdn/purger.js'
 import { ConfigError, configHelp, loadConfig, type ServerConfig } from './config.js'
 import { migrateToLatest, openDatabase } from './db/index.js'
 import { createRepositories } from './db/repositories/index.js'
+import { describeGcReport, GarbageCollector } from './gc/collector.js'
+import { recordRun } from './gc/schedule.js'
 
 async function start(config: ServerConfig): Promise<void> {
   // Refuse to start without the theme's stylesheet and script: every build would publish unstyled pages.
@@ -98,8 +106,37 @@ async function migrate(config: ServerConfig): Promise<void> {
   }
 }
 
+async function collectGarbage(config: ServerConfig, dryRun: boolean): Promise<void> {
+  const { db, schema } = openDatabase(config)
+  // Its own spool and no read cache: a running server's cache in the data dir stays as it is.
+  const localRoot = await mkdtemp(join(tmpdir(), 'docs-gc-'))
+  const blobs = openBlobStore(config, { localRoot })
+  const say = (details: object, message: string) =>
+    process.stderr.write(`${message} ${JSON.stringify(details)}\n`)
+  const cdn = new CdnPurger(config.cdnPurge, { info: say, warn: say, error: say })
+  try {
+    await migrateToLatest(db, schema)
+    const repos = createRepositories(db)
+    const gc = new GarbageCollector(repos, blobs, config.retention)
+    gc.onDeploymentsDeleted = (deleted) =>
+      void cdn.purge(
+        deleted.map((deployment) => deploymentTag(deployment.id)),
+        'gc',
+      )
+    const runId = await repos.retention.startRun({ dryRun })
+    if (!runId) throw new Error('could not record the garbage collection run')
+    const report = await recordRun(repos, runId, gc, dryRun)
+    process.stdout.write(`${describeGcReport(report, describeBlobStore(config))}\n`)
+  } finally {
+    await cdn.close()
+    blobs.close()
+    await db.destroy()
+    await rm(localRoot, { recursive: true, force: true })
+  }
+}
+
 async function main(args: string[]): Promise<number> {
-  const { config, positionals, extra, help } = loadConfig(args)
+  const { config, positionals, extra, help, dryRun } = loadConfig(args)
   if (help) {
     process.stdout.write(`${configHelp()}\n`)
     return 0
@@ -108,7 +145,8 @@ async function main(args: string[]): Promise<number> {
   if (command === '' || command === 'start') await start(config)
   else if (command === 'token create') await createToken(config, extra.email, extra.name)
   else if (command === 'migrate') await migrate(config)
-  else throw new ConfigError(`Unknown command "${command}": expected start, token create or migrate`)
+  else if (command === 'gc') await collectGarbage(config, dryRun)
+  else throw new ConfigError(`Unknown command "${command}": expected start, token create, migrate or gc`)
   return 0
 }
 

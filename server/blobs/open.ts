@@ -5,11 +5,17 @@ import { FilesystemBlobStore } from './filesystem.js'
 import { S3BlobStore } from './s3.js'
 import type { BlobStore } from './store.js'
 
+/**
+ * `localRoot` moves an S3 store's read cache and upload spool out of the data dir (a one-off command
+ * beside a running server must not empty the server's cache) and turns the cache off.
+ */
 export function openBlobStore(
   config: Pick<ServerConfig, 'dataDir' | 'blobStore' | 'blobCacheBytes'>,
+  options: { localRoot?: string } = {},
 ): BlobStore {
   if (config.blobStore.kind === 's3') {
-    return new S3BlobStore(config.blobStore, join(config.dataDir, 's3-blobs'), config.blobCacheBytes)
+    const localRoot = options.localRoot ?? join(config.dataDir, 's3-blobs')
+    return new S3BlobStore(config.blobStore, localRoot, options.localRoot ? 0 : config.blobCacheBytes)
   }
   return new FilesystemBlobStore(join(config.dataDir, 'blobs'))
 }

@@ -4,7 +4,7 @@
  * start (the LRU order lives in memory), and an evicted file is deleted.
  */
 import { randomBytes } from 'node:crypto'
-import { createReadStream, mkdirSync, rmSync } from 'node:fs'
+import { createReadStream, existsSync, mkdirSync, rmSync } from 'node:fs'
 import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
@@ -50,6 +50,10 @@ export class BlobReadCache {
 
   stream(sha256: string): Readable | undefined {
     if (this.#entries?.get(sha256) === undefined) return undefined
+    if (!existsSync(this.#path(sha256))) {
+      this.#entries.delete(sha256)
+      return undefined
+    }
     return createReadStream(this.#path(sha256))
   }
 

@@ -25,6 +25,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
+import { LRUCache } from 'lru-cache'
 import { BlobReadCache } from './read-cache.js'
 import type { S3BlobStoreConfig } from './settings.js'
 import type { BlobStore, ChunkResult, PutResult, StoredBlob } from './store.js'
@@ -57,6 +58,12 @@ export class S3BlobStore implements BlobStore {
   readonly #bucket: string
   readonly #prefix: string
   readonly #spool: string
+  /**
+   * Blobs this process saw in the bucket lately, with their LastModified. One younger than half the
+   * refresh window can be neither deleted by garbage collection (its grace is longer) nor in need of
+   * a refresh, so a build storing its unchanged pages again asks the bucket nothing.
+   */
+  readonly #fresh = new LRUCache<string, number>({ max: 200_000 })
 
   /** `localRoot` holds the read cache and the temp files of uploads in progress. */
   constructor(
@@ -78,15 +85,21 @@ export class S3BlobStore implements BlobStore {
 
   async has(sha256: string): Promise<boolean> {
     if (!isSha256(sha256)) return false
-    // Always asks the bucket: another replica's garbage collection may have deleted a cached blob.
-    return (await this.#size(this.keyOf(sha256))) !== undefined
+    if (this.#isFresh(sha256)) return true
+    // The read cache is not asked: another replica's garbage collection may have deleted a cached blob.
+    const head = await this.#head(this.keyOf(sha256))
+    if (head) this.#fresh.set(sha256, head.LastModified?.getTime() ?? 0)
+    return head !== undefined
   }
 
   async touch(sha256: string): Promise<boolean> {
     if (!isSha256(sha256)) return false
+    if (this.#isFresh(sha256)) return true
     const head = await this.#head(this.keyOf(sha256))
     if (!head) return false
-    if ((head.LastModified?.getTime() ?? 0) < Date.now() - reuseRefreshMs) {
+    const modifiedAt = head.LastModified?.getTime() ?? 0
+    this.#fresh.set(sha256, modifiedAt)
+    if (modifiedAt < Date.now() - reuseRefreshMs) {
       // Copying an object onto itself with new metadata is S3's way to refresh LastModified.
       await this.client.send(
         new CopyObjectCommand({
@@ -97,6 +110,7 @@ export class S3BlobStore implements BlobStore {
           Metadata: { reused: new Date().toISOString() },
         }),
       )
+      this.#fresh.set(sha256, Date.now())
     }
     return true
   }
@@ -130,15 +144,17 @@ export class S3BlobStore implements BlobStore {
   async put(bytes: Uint8Array): Promise<string> {
     const sha256 = createHash('sha256').update(bytes).digest('hex')
     if (await this.touch(sha256)) return sha256
+    // Content-MD5 makes the bucket check the bytes it received, and refuse them if they differ.
     await this.client.send(
       new PutObjectCommand({
         Bucket: this.#bucket,
         Key: this.keyOf(sha256),
         Body: bytes,
         ContentLength: bytes.length,
+        ContentMD5: createHash('md5').update(bytes).digest('base64'),
       }),
     )
-    await this.#verify(sha256, bytes.length)
+    this.#fresh.set(sha256, Date.now())
     return sha256
   }
 
@@ -154,7 +170,7 @@ export class S3BlobStore implements BlobStore {
       if (options.expectedSha256 !== undefined && sha256 !== options.expectedSha256) {
         return { ok: false, reason: 'hash-mismatch', sha256, size }
       }
-      await this.#upload(temp, sha256, size)
+      await this.#upload(temp, spooled)
       return { ok: true, sha256, size }
     } finally {
       await rm(temp, { force: true })
@@ -190,7 +206,7 @@ export class S3BlobStore implements BlobStore {
       }
       const spooled = await spool(bytes(), temp, Number.POSITIVE_INFINITY)
       if (spooled.sha256 !== sha256) return false
-      await this.#upload(temp, sha256, spooled.size)
+      await this.#upload(temp, spooled)
       return true
     } finally {
       await rm(temp, { force: true })
@@ -235,7 +251,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async delete(sha256s: readonly string[]): Promise<void> {
-    for (const sha256 of sha256s) this.cache.delete(sha256)
+    for (const sha256 of sha256s) this.forget(sha256)
     await this.#deleteKeys(sha256s.filter(isSha256).map((sha256) => this.keyOf(sha256)))
   }
 
@@ -247,18 +263,44 @@ export class S3BlobStore implements BlobStore {
     this.client.destroy()
   }
 
+  /** Drops what this process remembers of a blob (its cached bytes, that it is fresh). */
+  forget(sha256: string): void {
+    this.cache.delete(sha256)
+    this.#fresh.delete(sha256)
+  }
+
+  #isFresh(sha256: string): boolean {
+    const modifiedAt = this.#fresh.get(sha256)
+    return modifiedAt !== undefined && modifiedAt > Date.now() - reuseRefreshMs / 2
+  }
+
   /** Uploads a verified spool file under its sha256 unless the bucket has it already. */
-  async #upload(path: string, sha256: string, size: number): Promise<void> {
+  async #upload(path: string, spooled: { sha256: string; md5: string; size: number }): Promise<void> {
+    const { sha256, size } = spooled
     if (await this.touch(sha256)) return
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.#bucket, Key: this.keyOf(sha256), Body: createReadStream(path) },
-      partSize,
-      queueSize: 2,
-      leavePartsOnError: false,
-    })
-    await upload.done()
-    await this.#verify(sha256, size)
+    if (size <= partSize) {
+      // One request; Content-MD5 makes the bucket refuse bytes that differ from what was hashed here.
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.#bucket,
+          Key: this.keyOf(sha256),
+          Body: createReadStream(path),
+          ContentLength: size,
+          ContentMD5: spooled.md5,
+        }),
+      )
+    } else {
+      const upload = new Upload({
+        client: this.client,
+        params: { Bucket: this.#bucket, Key: this.keyOf(sha256), Body: createReadStream(path) },
+        partSize,
+        queueSize: 2,
+        leavePartsOnError: false,
+      })
+      await upload.done()
+      await this.#verify(sha256, size)
+    }
+    this.#fresh.set(sha256, Date.now())
   }
 
   /** The stored object has the size its bytes had here; a short write is deleted, never kept. */
@@ -343,8 +385,9 @@ async function spool(
   source: AsyncIterable<Buffer>,
   path: string,
   maxBytes: number,
-): Promise<{ tooLarge: boolean; sha256: string; size: number }> {
+): Promise<{ tooLarge: boolean; sha256: string; md5: string; size: number }> {
   const hash = createHash('sha256')
+  const md5 = createHash('md5')
   let size = 0
   let tooLarge = false
   await pipeline(
@@ -357,10 +400,11 @@ async function spool(
           continue
         }
         hash.update(chunk)
+        md5.update(chunk)
         yield chunk
       }
     },
     createWriteStream(path),
   )
-  return { tooLarge, sha256: hash.digest('hex'), size }
+  return { tooLarge, sha256: hash.digest('hex'), md5: md5.digest('base64'), size }
 }

@@ -4,7 +4,7 @@
  * credentials, and the size of the local read cache that keeps hot files off S3. They join the
  * server's settings table (server/config.ts), so each is a flag and an environment variable.
  */
-import { ConfigError } from '../config.js'
+import { ConfigError } from '../config-error.js'
 
 export interface S3BlobStoreConfig {
   kind: 's3'

@@ -15,7 +15,7 @@ const batchSize = 200
 
 export class DomainVerifier {
   /** Called with a host name whose serving state changed; app.ts points it at the site router. */
-  onServingChange: (hostname: string) => void = () => {}
+  onServingChange: (hostname: string, projectId: string) => void = () => {}
   /** Where background failures go; app.ts points it at the server's logger. */
   onError: (error: unknown) => void = () => {}
   #timer: NodeJS.Timeout | undefined
@@ -85,7 +85,8 @@ export class DomainVerifier {
   }
 
   #store(before: DomainRow, after: DomainRow): DomainRow {
-    if ((before.status === 'verified') !== (after.status === 'verified')) this.onServingChange(after.hostname)
+    if ((before.status === 'verified') !== (after.status === 'verified'))
+      this.onServingChange(after.hostname, after.project_id)
     return after
   }
 }

@@ -397,6 +397,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
       }
       await repos.projects.setLiveDeployment(project.id, deployment.id)
       await app.siteChanges.publish({ projectId: project.id })
+      void app.cdn.purgeProject(project.id, 'promote')
       return present(project, deployment)
     },
   )

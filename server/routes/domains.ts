@@ -34,8 +34,11 @@ export const domainRoutes: ApiRoutes = async (app) => {
     if (!row) throw notFound(`No domain "${params.domainId}" in project ${project.slug}`)
     return { project, row }
   }
-  // Every replica forgets the host, not just this one.
-  const forget = (row: DomainRow) => app.siteChanges.publish({ hostname: row.hostname })
+  // Every replica forgets the host, not just this one; the CDN drops the project's pages.
+  const forget = async (row: DomainRow) => {
+    await app.siteChanges.publish({ hostname: row.hostname })
+    void app.cdn.purgeProject(row.project_id, 'domain')
+  }
 
   app.get(
     '/projects/:projectId/domains',

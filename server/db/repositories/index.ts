@@ -9,6 +9,7 @@ import { deploymentsRepository } from './deployments.js'
 import { domainsRepository } from './domains.js'
 import { healthRepository } from './health.js'
 import { projectsRepository } from './projects.js'
+import { retentionRepository } from './retention.js'
 import { signInsRepository } from './sign-ins.js'
 import { siteChangesRepository } from './site-changes.js'
 import { usersRepository } from './users.js'
@@ -26,6 +27,7 @@ export function createRepositories(db: Kysely<Database>) {
     domains: domainsRepository(db),
     buildJobs: buildJobsRepository(db),
     siteChanges: siteChangesRepository(db),
+    retention: retentionRepository(db),
   }
 }
 

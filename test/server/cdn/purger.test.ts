@@ -1,0 +1,207 @@
+/**
+ * CDN purges against a real HTTP server on loopback that checks each provider's documented request
+ * shape (Cloudflare purge by tag, Fastly bulk purge by surrogate key, a signed webhook), answers
+ * failures first to see the retries, and, through the API, receives the purge of a promotion, a
+ * rollback, a domain removal and a project deletion.
+ */
+import assert from 'node:assert/strict'
+import { createHmac } from 'node:crypto'
+import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { type TestContext, test } from 'node:test'
+import { CdnPurger, type PurgeLog } from '../../../server/cdn/purger.js'
+import { readCdnConfig } from '../../../server/cdn/settings.js'
+import { ConfigError } from '../../../server/config.js'
+import { appWithProject, bearer, deploy, fixtureSite } from '../helper.js'
+
+interface Received {
+  method: string
+  path: string
+  headers: IncomingMessage['headers']
+  body: unknown
+}
+
+/** Answers each request with the next status of `statuses` (then 200) and the body `answer` makes. */
+async function purgeServer(
+  t: TestContext,
+  statuses: number[] = [],
+  answer: (received: Received) => unknown = () => ({}),
+) {
+  const received: Received[] = []
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of request) chunks.push(chunk as Buffer)
+    const raw = Buffer.concat(chunks).toString()
+    const entry = {
+      method: request.method ?? '',
+      path: request.url ?? '',
+      headers: request.headers,
+      body: JSON.parse(raw),
+    }
+    received.push(Object.assign(entry, { raw }))
+    response.setHeader('content-type', 'application/json')
+    const status = statuses.shift() ?? 200
+    response.writeHead(status)
+    response.end(
+      JSON.stringify(status === 200 ? answer(entry) : { success: false, errors: [{ message: 'busy' }] }),
+    )
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received }
+}
+
+const quiet: PurgeLog = { info: () => {}, warn: () => {}, error: () => {} }
+const fast = { backoffMs: 5, attempts: 4 }
+
+test('Cloudflare: POST /zones/:zone/purge_cache with a bearer token and at most 30 tags, retried on 5xx', async (t) => {
+  const cdn = await purgeServer(t, [503, 429], () => ({
+    success: true,
+    errors: [],
+    messages: [],
+    result: { id: 'x' },
+  }))
+  const target = readCdnConfig(
+    (name) =>
+      ({
+        cdnPurge: 'cloudflare:023e105f4ecef8ad9ca31a8372d0c353',
+        cdnPurgeToken: 'cf-token',
+        cdnPurgeApi: `${cdn.url}/client/v4`,
+      })[name],
+  )
+  const purger = new CdnPurger(target, quiet, fast)
+  const tags = Array.from({ length: 35 }, (_, index) => `deployment-d${index}`)
+  assert.equal(await purger.purge(tags, 'gc'), true)
+  // 2 failures, then the two batches (one of them after its retries).
+  assert.equal(cdn.received.length, 4)
+  for (const request of cdn.received) {
+    assert.equal(request.method, 'POST')
+    assert.equal(request.path, '/client/v4/zones/023e105f4ecef8ad9ca31a8372d0c353/purge_cache')
+    assert.equal(request.headers.authorization, 'Bearer cf-token')
+    assert.match(request.headers['content-type'] ?? '', /^application\/json/)
+    assert.deepEqual(Object.keys(request.body as object), ['tags'])
+  }
+  const batches = cdn.received.slice(-2).map((request) => (request.body as { tags: string[] }).tags)
+  assert.deepEqual(batches.flat().sort(), [...tags].sort())
+  assert.ok(batches.every((batch) => batch.length <= 30))
+})
+
+test('Cloudflare: a 200 with success false or a 403 is not retried and reports failure', async (t) => {
+  const cdn = await purgeServer(t, [200, 403], () => ({
+    success: false,
+    errors: [{ code: 1134, message: 'bad tag' }],
+  }))
+  const errors: string[] = []
+  const log = { ...quiet, error: (details: object) => errors.push(JSON.stringify(details)) }
+  const purger = new CdnPurger({ kind: 'cloudflare', zoneId: 'z1', token: 't', api: cdn.url }, log, fast)
+  assert.equal(await purger.purge(['project-p1'], 'promote'), false)
+  assert.equal(await purger.purge(['project-p1'], 'promote'), false)
+  assert.equal(cdn.received.length, 2, 'one attempt each')
+  assert.match(errors[0] ?? '', /Cloudflare refused/)
+  assert.match(errors[1] ?? '', /HTTP 403/)
+})
+
+test('Fastly: POST /service/:id/purge with Fastly-Key and surrogate_keys', async (t) => {
+  const cdn = await purgeServer(t, [500], (request) =>
+    Object.fromEntries(
+      (request.body as { surrogate_keys: string[] }).surrogate_keys.map((key) => [key, `purge-${key}`]),
+    ),
+  )
+  const target = readCdnConfig(
+    (name) =>
+      ({ cdnPurge: 'fastly:SU1Z0isxPaozGVKXdv0eY', cdnPurgeToken: 'fastly-key', cdnPurgeApi: cdn.url })[name],
+  )
+  const purger = new CdnPurger(target, quiet, fast)
+  assert.equal(await purger.purgeProject('prj_1', 'promote'), true)
+  assert.equal(cdn.received.length, 2)
+  const request = cdn.received[1]!
+  assert.equal(request.path, '/service/SU1Z0isxPaozGVKXdv0eY/purge')
+  assert.equal(request.headers['fastly-key'], 'fastly-key')
+  assert.equal(request.headers.accept, 'application/json')
+  assert.deepEqual(request.body, { surrogate_keys: ['project-prj_1'] })
+})
+
+test('webhook: the JSON body is signed with HMAC-SHA256 of the secret; failures give up after the attempts', async (t) => {
+  const cdn = await purgeServer(t, [502, 502, 502, 502, 502])
+  const purger = new CdnPurger(
+    { kind: 'webhook', url: `${cdn.url}/hooks/purge`, secret: 's3cret' },
+    quiet,
+    fast,
+  )
+  const started = performance.now()
+  assert.equal(await purger.purge(['project-p1'], 'domain'), false)
+  t.diagnostic(`4 attempts with backoff in ${Math.round(performance.now() - started)} ms`)
+  assert.equal(cdn.received.length, 4)
+  const request = cdn.received[0]! as Received & { raw: string }
+  assert.equal(request.path, '/hooks/purge')
+  assert.deepEqual(request.body, { event: 'purge', reason: 'domain', tags: ['project-p1'] })
+  assert.equal(
+    request.headers['x-docs-signature'],
+    `sha256=${createHmac('sha256', 's3cret').update(request.raw).digest('hex')}`,
+  )
+})
+
+test('purge settings: bad targets are refused with what to write', () => {
+  const read = (values: Record<string, string>) => readCdnConfig((name) => values[name])
+  assert.deepEqual(read({}), { kind: 'none' })
+  for (const [values, message] of [
+    [{ cdnPurge: 'akamai:x' }, /expected cloudflare:<zone id>, fastly:<service id> or webhook:<url>/],
+    [{ cdnPurge: 'cloudflare:' }, /expected cloudflare:<zone id>/],
+    [
+      { cdnPurge: 'cloudflare:abc' },
+      /--cdn-purge-token \/ DOCS_CDN_PURGE_TOKEN: cloudflare purges need an API token/,
+    ],
+    [{ cdnPurge: 'webhook:ftp://x' }, /expected an http:\/\/ or https:\/\/ URL/],
+  ] as const) {
+    assert.throws(
+      () => read(values),
+      (error: unknown) => error instanceof ConfigError && message.test(error.message),
+    )
+  }
+})
+
+test('promote, rollback, domain removal and project deletion purge the project tag', async (t) => {
+  const cdn = await purgeServer(t)
+  const { app, token, project } = await appWithProject(t, 'purged-docs', 'sqlite', {
+    cdnPurge: { kind: 'webhook', url: `${cdn.url}/purge`, secret: undefined },
+  })
+  const site = await fixtureSite('minimal')
+  const first = await deploy(app, token, 'purged-docs', site)
+  assert.equal(first.finalized.statusCode, 200)
+  site.set('index.mdx', Buffer.from('# Changed\n'))
+  assert.equal((await deploy(app, token, 'purged-docs', site)).finalized.statusCode, 200)
+  const rollback = await app.inject({
+    method: 'POST',
+    url: `/projects/slug/purged-docs/deployments/${first.id}/promote`,
+    headers: bearer(token),
+  })
+  assert.equal(rollback.statusCode, 200)
+  const domain = await app.inject({
+    method: 'POST',
+    url: `/projects/${project.id}/domains`,
+    headers: bearer(token),
+    payload: { hostname: 'docs.example.com' },
+  })
+  assert.equal(domain.statusCode, 201, domain.body)
+  const removed = await app.inject({
+    method: 'DELETE',
+    url: `/projects/${project.id}/domains/${(domain.json() as { id: string }).id}`,
+    headers: bearer(token),
+  })
+  assert.equal(removed.statusCode, 204)
+  const deleted = await app.inject({
+    method: 'DELETE',
+    url: `/projects/${project.id}`,
+    headers: bearer(token),
+  })
+  assert.equal(deleted.statusCode, 204)
+  await app.cdn.close()
+  assert.deepEqual(
+    cdn.received.map((request) => request.body),
+    ['promote', 'promote', 'promote', 'domain', 'project-deleted'].map((reason) => ({
+      event: 'purge',
+      reason,
+      tags: [`project-${project.id}`],
+    })),
+  )
+})
