@@ -15,6 +15,7 @@ import { capDiagnostics, type Diagnostic, hasErrors, sortDiagnostics } from './d
 import type { SiteFiles, SourceFiles } from './files.js'
 import { type LlmsPage, renderLlmsFullTxt, renderLlmsTxt } from './outputs/llms.js'
 import { renderMarkdownExport } from './outputs/markdown-export.js'
+import { MCP_PAGES_PATH, type McpPage, mcpEnabled, renderMcpPages } from './outputs/mcp-pages.js'
 import { renderNotFoundBody } from './outputs/not-found.js'
 import { redirectOutputs } from './outputs/redirects.js'
 import { renderRobotsTxt } from './outputs/robots.js'
@@ -265,6 +266,7 @@ function writeSiteOutputs(output: SiteFiles, context: SiteContext, { pages, rend
   const { config } = context
   const listed: LlmsPage[] = []
   const search: SearchEntry[] = []
+  const mcpPages: McpPage[] = []
   const disallowed: string[] = []
   const indexing = config.seo?.indexing ?? 'navigable'
   for (const page of pages) {
@@ -289,11 +291,24 @@ function writeSiteOutputs(output: SiteFiles, context: SiteContext, { pages, rend
     if (body.description) entry.description = body.description
     if (body.frontMatter.keywords) entry.keywords = body.frontMatter.keywords
     search.push(entry)
+    const sections = context.navigation.tabs[location.tab]?.path.map((section) => section.label) ?? []
+    const mcpPage: McpPage = { slug: page.slug, title: body.title, path: [...sections, ...location.groups] }
+    if (body.description) mcpPage.description = body.description
+    mcpPages.push(mcpPage)
   }
   output.set('llms.txt', encoder.encode(renderLlmsTxt(config, listed)))
   output.set('llms-full.txt', encoder.encode(renderLlmsFullTxt(config, listed)))
   output.set('robots.txt', encoder.encode(renderRobotsTxt(disallowed)))
   output.set(SEARCH_INDEX_PATH, renderSearchIndex(search))
+  if (mcpEnabled(config))
+    output.set(
+      MCP_PAGES_PATH,
+      renderMcpPages({
+        name: config.name,
+        ...(config.description ? { description: config.description } : {}),
+        pages: mcpPages,
+      }),
+    )
   const home = context.firstPageOfTab.find((slug) => slug !== undefined)
   output.set(
     '404.html',

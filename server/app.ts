@@ -34,6 +34,7 @@ import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue } from './errors.js'
 import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
+import { gitDeploys } from './git/plugin.js'
 import { metrics } from './ops/metrics.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
@@ -269,6 +270,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(deployKeyRoutes)
     await app.register(analyticsRoutes)
     await app.register(domainRoutes)
+    await app.register(gitDeploys)
   },
   { name: 'docs-app' },
 )

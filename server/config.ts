@@ -12,6 +12,7 @@ import { type CdnPurgeTarget, cdnSettings, readCdnConfig } from './cdn/settings.
 import { ConfigError } from './config-error.js'
 import { type DomainConfig, domainSettings, readDomainConfig } from './domains/settings.js'
 import { type RetentionConfig, readRetentionConfig, retentionSettings } from './gc/settings.js'
+import { type GitConfig, gitSettings, readGitConfig } from './git/settings.js'
 
 export interface ServerConfig {
   port: number
@@ -48,6 +49,8 @@ export interface ServerConfig {
   /** How long a session token made by `docs-server token create` stays valid. */
   tokenTtlSeconds: number
   rateLimitPerMinute: number
+  /** Requests a minute each client address may send to a site's MCP endpoint (`<site>/mcp`). */
+  mcpRateLimitPerMinute: number
   /**
    * Proxies whose `X-Forwarded-For` is believed (addresses, CIDRs or proxy-addr's names), so rate
    * limits key on the real client; empty: the socket's address is the client, whatever the headers say.
@@ -72,6 +75,8 @@ export interface ServerConfig {
   retention: RetentionConfig
   /** Where CDN purges go when a site changes; `none` sends none. */
   cdnPurge: CdnPurgeTarget
+  /** Git-connected deploys: the GitHub App, webhook secrets, limits. */
+  git: GitConfig
 }
 
 export interface DeploymentQuotas {
@@ -225,6 +230,12 @@ export const settings = {
     description: 'API requests a minute per token or IP',
     default: '600',
   },
+  mcpRateLimitPerMinute: {
+    flag: 'mcp-rate-limit',
+    env: 'DOCS_MCP_RATE_LIMIT',
+    description: "requests a minute per client address to a site's /mcp endpoint",
+    default: '120',
+  },
   trustProxy: {
     flag: 'trust-proxy',
     env: 'DOCS_TRUST_PROXY',
@@ -255,6 +266,7 @@ export const settings = {
   ...blobSettings,
   ...retentionSettings,
   ...cdnSettings,
+  ...gitSettings,
 } satisfies Record<string, Setting>
 
 type SettingName = keyof typeof settings
@@ -414,6 +426,7 @@ export function loadConfig(
     uploadExpirySeconds: integer('uploadExpirySeconds', 60, 365 * 24 * 3600),
     tokenTtlSeconds: integer('tokenTtlSeconds', 60, 10 * 365 * 24 * 3600),
     rateLimitPerMinute: integer('rateLimitPerMinute', 1, 1_000_000),
+    mcpRateLimitPerMinute: integer('mcpRateLimitPerMinute', 1, 1_000_000),
     trustProxy,
     cdnMaxAgeSeconds: integer('cdnMaxAgeSeconds', 0, 365 * 24 * 3600),
     memoryCacheBytes: integer('memoryCacheBytes', 0, 2 ** 40),
@@ -424,6 +437,7 @@ export function loadConfig(
     ...readBlobConfig(raw),
     retention: readRetentionConfig(raw, integer('buildTimeoutSeconds', 1, 24 * 3600)),
     cdnPurge: readCdnConfig(raw),
+    git: readGitConfig(raw),
   }
   const extra: Record<string, string> = {}
   for (const key of ['email', 'name']) {

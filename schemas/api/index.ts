@@ -21,6 +21,7 @@ import {
   ManifestEntry,
 } from './deployments.js'
 import { DnsRecord, Domain, DomainCreate, DomainList, DomainVerification, TlsAsk } from './domains.js'
+import { GitConnection, GitConnectionUpdate, GitDelivery, GitSettings, WebhookAccepted } from './git.js'
 import {
   OAuthError,
   OAuthRevokeRequest,
@@ -36,6 +37,7 @@ export * from './common.js'
 export * from './deploy-keys.js'
 export * from './deployments.js'
 export * from './domains.js'
+export * from './git.js'
 export * from './oauth.js'
 export * from './projects.js'
 export * from './users.js'
@@ -63,6 +65,10 @@ export const apiSchemas = [
   FailedBuild,
   FilesBatchResult,
   Finalize,
+  GitConnection,
+  GitConnectionUpdate,
+  GitDelivery,
+  GitSettings,
   Health,
   ManifestEntry,
   Me,
@@ -77,6 +83,7 @@ export const apiSchemas = [
   ProjectUpdate,
   Readiness,
   TlsAsk,
+  WebhookAccepted,
 ] as const
 
 /** The named schemas, as the `references` that resolve `{$ref: 'Name#'}` in types. */

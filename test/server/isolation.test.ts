@@ -193,6 +193,62 @@ const routes: RouteCase[] = [
   },
   {
     method: 'GET',
+    path: '/projects/{projectId}/git',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({ url: `/projects/${world.project.id}/git` }),
+  },
+  {
+    method: 'PUT',
+    path: '/projects/{projectId}/git',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({
+      url: `/projects/${world.project.id}/git`,
+      payload: { provider: 'gitea', repositoryUrl: 'https://git.example.com/acme/docs.git' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: '/projects/{projectId}/git',
+    access: 'project (user only)',
+    ok: 204,
+    request: async (world) => {
+      // A fresh connection for each cell: only the owner's call removes it.
+      await world.app.repos.git.connect(world.project.id, {
+        provider: 'gitlab',
+        repositoryUrl: 'https://gitlab.example.com/acme/docs.git',
+        productionBranch: 'main',
+        docsDirectory: null,
+        previewBranches: [],
+      })
+      return { url: `/projects/${world.project.id}/git` }
+    },
+  },
+  // Webhooks take no bearer token: whoever calls, an unsigned delivery is refused.
+  fixedRoute('POST', '/webhooks/github', 'anyone', 401, { ref: 'refs/heads/main' }),
+  {
+    method: 'POST',
+    path: '/webhooks/gitlab/{projectId}',
+    access: 'anyone',
+    ok: 401,
+    request: async (world) => ({
+      url: `/webhooks/gitlab/${world.project.id}`,
+      payload: { object_kind: 'push' },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/gitea/{projectId}',
+    access: 'anyone',
+    ok: 401,
+    request: async (world) => ({
+      url: `/webhooks/gitea/${world.project.id}`,
+      payload: { ref: 'refs/heads/main' },
+    }),
+  },
+  {
+    method: 'GET',
     path: '/projects/{projectId}/deploy-keys',
     access: 'project (user only)',
     ok: 200,
@@ -438,7 +494,8 @@ async function runMatrix(t: TestContext, engine: Engine) {
           `${route.method} ${route.path} as ${actor}: error body`,
         )
       }
-      if (response.statusCode === 401) assert.equal(response.headers['www-authenticate'], 'Bearer')
+      if (response.statusCode === 401 && !route.path.startsWith('/webhooks/'))
+        assert.equal(response.headers['www-authenticate'], 'Bearer')
     }
   }
   assert.deepEqual(wrong, [])

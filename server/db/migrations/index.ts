@@ -10,6 +10,7 @@ import * as previewTokens from './004_preview_tokens.js'
 import * as domains from './005_domains.js'
 import * as buildJobs from './006_build_jobs.js'
 import * as retention from './007_retention.js'
+import * as git from './008_git.js'
 
 export const migrations: Record<string, Migration> = {
   '001_core': core,
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '005_domains': domains,
   '006_build_jobs': buildJobs,
   '007_retention': retention,
+  '008_git': git,
 }
 
 export class StaticMigrationProvider implements MigrationProvider {

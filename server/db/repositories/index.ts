@@ -7,6 +7,7 @@ import { buildJobsRepository } from './build-jobs.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
 import { domainsRepository } from './domains.js'
+import { gitRepository } from './git.js'
 import { healthRepository } from './health.js'
 import { projectsRepository } from './projects.js'
 import { retentionRepository } from './retention.js'
@@ -28,6 +29,7 @@ export function createRepositories(db: Kysely<Database>) {
     buildJobs: buildJobsRepository(db),
     siteChanges: siteChangesRepository(db),
     retention: retentionRepository(db),
+    git: gitRepository(db),
   }
 }
 
