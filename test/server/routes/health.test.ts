@@ -22,6 +22,7 @@ for (const engine of engines) {
 
 test('with the database gone GET /health still answers and GET /ready answers 503', async (t) => {
   const app = await testApp(t)
+  await app.ready()
   await app.db.destroy()
   const health = await app.inject({ url: '/health' })
   assert.equal(health.statusCode, 200)
