@@ -27,6 +27,7 @@ import { BuildPipeline } from './builds/pipeline.js'
 import { UploadExpiry } from './builds/upload-expiry.js'
 import { CdnPurger, deploymentTag } from './cdn/purger.js'
 import type { ServerConfig } from './config.js'
+import { dashboardRoutes } from './dashboard/routes.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
 import { isDatabaseUnavailable } from './db/retry.js'
@@ -38,6 +39,7 @@ import { gitDeploys } from './git/plugin.js'
 import { metrics } from './ops/metrics.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
+import { deploymentFileRoutes } from './routes/deployment-files.js'
 import { deploymentRoutes } from './routes/deployments.js'
 import { domainRoutes } from './routes/domains.js'
 import { healthRoutes } from './routes/health.js'
@@ -271,6 +273,8 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(analyticsRoutes)
     await app.register(domainRoutes)
     await app.register(gitDeploys)
+    await app.register(deploymentFileRoutes)
+    await app.register(dashboardRoutes)
   },
   { name: 'docs-app' },
 )

@@ -4,6 +4,7 @@ import { Command, Option, UsageError } from 'clipanion'
 import pc from 'picocolors'
 import { type Diagnostic, formatDiagnostic } from '../../compiler/diagnostics.js'
 import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
+import { fetchRemoteSpecs } from '../remote-specs.js'
 import { BUILD_MARKER, readSiteFiles, resolveSiteDir } from '../site-dir.js'
 
 export class BuildCommand extends Command {
@@ -42,6 +43,7 @@ export class BuildCommand extends Command {
         `cannot read the docs folder ${siteDir}: ${error.code === 'ENOENT' ? 'it does not exist' : error.message}`,
       )
     })
+    read.problems.push(...(await fetchRemoteSpecs(read.files)))
     for (const problem of read.problems) stderr.write(`${pc.yellow('warning')} ${problem}\n`)
     // Do not read an earlier build inside the docs folder back in as source.
     const outInside = relative(siteDir, outDir)

@@ -34,6 +34,7 @@ import {
 } from '../../compiler/serving/security-headers.js'
 import { themeFiles } from '../../compiler/theme/assets.js'
 import type { BuildCache, BuildResult } from '../../compiler/types.js'
+import { fetchRemoteSpecs } from '../remote-specs.js'
 import { loadSiteFileFilter, readSiteFiles } from '../site-dir.js'
 import { renderErrorPage } from './error-page.js'
 import { EVENTS_PATH, injectLiveReload, LiveReload, liveReloadSource } from './live-reload.js'
@@ -163,6 +164,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   })
   site.files = initial.files
   for (const problem of initial.problems) options.log(`warning ${problem}`)
+  // Specs docs.json names by URL are fetched once per \`docsctl dev\` and kept across re-reads.
+  for (const problem of await fetchRemoteSpecs(site.files)) options.log(`warning ${problem}`)
+  const fetchedSpecs = [...site.files].filter(([path]) => path.startsWith('_openapi/'))
   const reload = new LiveReload()
   reportConfig(site, options.log, true)
 
@@ -196,6 +200,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (paths.includes('.docsignore')) {
       isSiteFile = await loadSiteFileFilter(options.dir)
       site.files = (await readSiteFiles(options.dir)).files
+      for (const [path, bytes] of fetchedSpecs) if (!site.files.has(path)) site.files.set(path, bytes)
     } else {
       for (const path of paths) {
         const absolute = join(options.dir, ...path.split('/'))
@@ -358,13 +363,20 @@ async function sendPage(
     return send(response, 500, 'text/html; charset=utf-8', renderErrorPage(`${slug} could not be built`, own))
   }
   const html = new TextDecoder().decode(page)
-  return send(response, 200, 'text/html; charset=utf-8', injectLiveReload(html), devPolicy(html))
+  return send(
+    response,
+    200,
+    'text/html; charset=utf-8',
+    injectLiveReload(html),
+    devPolicy(html, result.playgroundOrigins),
+  )
 }
 
 /** A deployment's page policy, plus the live reload script the preview adds. */
-const devPolicy = (html: string): Record<string, string> => ({
+const devPolicy = (html: string, connectSources: readonly string[] = []): Record<string, string> => ({
   'content-security-policy': sitePagePolicy({
     inlineScripts: [...inlineScriptsOfHead(html), liveReloadSource],
+    connectSources,
   }),
 })
 

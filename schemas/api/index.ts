@@ -8,6 +8,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 import { AnalyticsSettings, AnalyticsUpdate } from './analytics.js'
 import { ErrorBody } from './common.js'
 import { DeployKey, DeployKeyCreate, DeployKeyCreated, DeployKeyList } from './deploy-keys.js'
+import { DeploymentFileList } from './deployment-files.js'
 import {
   ChunkResult,
   Deployment,
@@ -35,6 +36,7 @@ import { Health, Me, Readiness } from './users.js'
 export * from './analytics.js'
 export * from './common.js'
 export * from './deploy-keys.js'
+export * from './deployment-files.js'
 export * from './deployments.js'
 export * from './domains.js'
 export * from './git.js'
@@ -52,6 +54,7 @@ export const apiSchemas = [
   DeployKeyCreated,
   DeployKeyList,
   Deployment,
+  DeploymentFileList,
   DeploymentCreate,
   DeploymentCreated,
   DeploymentList,

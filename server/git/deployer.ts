@@ -4,7 +4,7 @@
  * The production branch promotes; a preview branch gets `<branch>--<slug>.<base_domain>`; a deleted
  * preview branch loses its alias. A GitHub App reports each build as a commit status.
  *
- *   webhook route ──enqueue (durable row)──▶ kick() ──takeNext()──▶ #deploy ──▶ builds.start
+ *   webhook route ──enqueue (durable row)──▶ kick() ──takeNext()──▶ #deploy ──▶ builds.enqueue
  */
 import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'

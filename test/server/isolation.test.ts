@@ -134,6 +134,39 @@ const routes: RouteCase[] = [
     ok: 200,
     request: async () => ({ url: '/oauth/revoke', payload: { token: 'dsr_unknown' } }),
   },
+  // The dashboard's pages answer the session cookie only: with a bearer token (or none) they show the
+  // sign-in page, so they reveal nothing to anyone. Its data comes from the routes below, checked here.
+  fixedRoute('GET', '/', 'anyone', 302),
+  fixedRoute('GET', '/dashboard', 'anyone', 302),
+  fixedRoute('GET', '/dashboard/', 'anyone', 200),
+  fixedRoute('GET', '/dashboard/sign-in', 'anyone', 302),
+  fixedRoute('GET', '/dashboard/callback', 'anyone', 400),
+  {
+    method: 'GET',
+    path: '/dashboard/assets/{file}',
+    access: 'anyone',
+    ok: 200,
+    request: async () => ({ url: '/dashboard/assets/dashboard.css' }),
+  },
+  ...(['', '/settings', '/domains', '/git'] as const).map(
+    (page): RouteCase => ({
+      method: 'GET',
+      path: `/dashboard/projects/{projectId}${page}`,
+      access: 'anyone',
+      ok: 200,
+      request: async (world) => ({ url: `/dashboard/projects/${world.project.id}${page}` }),
+    }),
+  ),
+  {
+    method: 'GET',
+    path: '/dashboard/projects/{projectId}/deployments/{deploymentId}',
+    access: 'anyone',
+    ok: 200,
+    request: async (world) => ({
+      url: `/dashboard/projects/${world.project.id}/deployments/${world.readyDeploymentId}`,
+    }),
+  },
+  fixedRoute('POST', '/dashboard/sign-out', 'user', 204),
   { method: 'GET', path: '/me', access: 'user', ok: 200, request: async () => ({ url: '/me' }) },
   fixedRoute('GET', '/projects/', 'user', 200),
   {
@@ -350,6 +383,13 @@ const routes: RouteCase[] = [
     access: 'project (deploy key too)',
     ok: 200,
     request: async (world) => ({ url: `${deploymentsOf(world)}/${world.readyDeploymentId}` }),
+  },
+  {
+    method: 'GET',
+    path: '/projects/slug/{slug}/deployments/{id}/files',
+    access: 'project (deploy key too)',
+    ok: 200,
+    request: async (world) => ({ url: `${deploymentsOf(world)}/${world.readyDeploymentId}/files` }),
   },
   {
     method: 'POST',

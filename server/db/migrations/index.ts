@@ -11,6 +11,7 @@ import * as domains from './005_domains.js'
 import * as buildJobs from './006_build_jobs.js'
 import * as retention from './007_retention.js'
 import * as git from './008_git.js'
+import * as dashboardSessions from './009_dashboard_sessions.js'
 
 export const migrations: Record<string, Migration> = {
   '001_core': core,
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '006_build_jobs': buildJobs,
   '007_retention': retention,
   '008_git': git,
+  '009_dashboard_sessions': dashboardSessions,
 }
 
 export class StaticMigrationProvider implements MigrationProvider {

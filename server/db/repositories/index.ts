@@ -4,6 +4,7 @@ import type { Database } from '../schema.js'
 import { accessTokensRepository } from './access-tokens.js'
 import { analyticsRepository } from './analytics.js'
 import { buildJobsRepository } from './build-jobs.js'
+import { dashboardSessionsRepository } from './dashboard-sessions.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
 import { domainsRepository } from './domains.js'
@@ -30,6 +31,7 @@ export function createRepositories(db: Kysely<Database>) {
     siteChanges: siteChangesRepository(db),
     retention: retentionRepository(db),
     git: gitRepository(db),
+    dashboardSessions: dashboardSessionsRepository(db),
   }
 }
 
