@@ -4,6 +4,7 @@
  * instance around it; main.ts only listens and shuts down. Host decides the audience: the API host (or
  * a bare IP address) reaches the API; any other host is a site, answered by server/sites before routing.
  */
+import { randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import { isIP } from 'node:net'
 import rateLimit from '@fastify/rate-limit'
@@ -15,6 +16,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify'
 import fp from 'fastify-plugin'
+import { Redis } from 'ioredis'
 import { LRUCache } from 'lru-cache'
 import { apiSchemas } from '../schemas/api/index.js'
 import { actor } from './auth/actor.js'
@@ -28,11 +30,13 @@ import type { ServerConfig } from './config.js'
 import { dashboardRoutes } from './dashboard/routes.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
+import { isDatabaseUnavailable } from './db/retry.js'
 import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue } from './errors.js'
 import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
+import { metrics } from './ops/metrics.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
 import { deploymentFileRoutes } from './routes/deployment-files.js'
@@ -44,6 +48,7 @@ import { oauthRoutes } from './routes/oauth.js'
 import { openapiRoutes } from './routes/openapi.js'
 import { projectRoutes } from './routes/projects.js'
 import { schemaRoutes } from './routes/schemas.js'
+import { SiteChangeFeed } from './sites/change-feed.js'
 import { hasSeveralHosts, rejectSeveralHosts } from './sites/host-header.js'
 import { SiteServer } from './sites/site-server.js'
 
@@ -53,6 +58,7 @@ declare module 'fastify' {
     blobs: BlobStore
     builds: BuildPipeline
     sites: SiteServer
+    siteChanges: SiteChangeFeed
     domains: DomainVerifier
     cdn: CdnPurger
     gc: GarbageCollector
@@ -93,6 +99,13 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
     })
     return reply.code(400).send({ error: `Invalid request ${error.validationContext ?? 'body'}`, issues })
   }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unreachable')
+    return reply
+      .code(503)
+      .header('retry-after', '5')
+      .send({ error: 'The database is unreachable; retry shortly' })
+  }
   const status = error.statusCode ?? 500
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed')
@@ -115,14 +128,29 @@ export const docsApp = fp<{ config: ServerConfig }>(
     sites.onError = (error, request) =>
       app.log.error({ err: error, host: request.headers.host, url: request.url }, 'site request failed')
     app.decorate('sites', sites)
+    // Promotions and domain changes reach every replica's site router (LISTEN/NOTIFY on PostgreSQL).
+    const siteChanges = new SiteChangeFeed(app.db, app.repos, {
+      engine: app.dbEngine,
+      databaseUrl: config.databaseUrl,
+      databaseSchema: config.databaseSchema,
+      pollMs: 250,
+    })
+    siteChanges.onChange = (change) =>
+      'projectId' in change
+        ? sites.hosts.forgetProject(change.projectId)
+        : sites.hosts.forgetHost(change.hostname)
+    siteChanges.onError = (error, message) => app.log.warn({ err: error }, message)
+    app.decorate('siteChanges', siteChanges)
+    app.addHook('onReady', async () => siteChanges.start())
+    app.addHook('onClose', () => siteChanges.close())
     const cdn = new CdnPurger(config.cdnPurge, app.log)
     app.decorate('cdn', cdn)
     app.addHook('onClose', () => cdn.close())
-    // DNS checks of custom domains; a domain that starts or stops serving is forgotten by the site
-    // router and purged from the CDN.
+    // DNS checks of custom domains; a domain that starts or stops serving is forgotten by every
+    // replica's site router and purged from the CDN.
     const domains = new DomainVerifier(config, app.repos)
     domains.onServingChange = (hostname, projectId) => {
-      sites.hosts.forgetHost(hostname)
+      void siteChanges.publish({ hostname })
       void cdn.purgeProject(projectId, 'domain')
     }
     domains.onError = (error) => app.log.error({ err: error }, 'domain re-check failed')
@@ -135,15 +163,20 @@ export const docsApp = fp<{ config: ServerConfig }>(
       timeoutMs: config.buildTimeoutSeconds * 1000,
       pageTimeoutMs: config.pageTimeoutSeconds * 1000,
       memoryMb: config.buildMemoryMb,
+      leaseMs: config.buildLeaseSeconds * 1000,
+      pollMs: 1000,
     })
+    builds.onQueued = () => void siteChanges.announceBuild()
+    siteChanges.onBuildQueued = () => void builds.wake()
     app.decorate('builds', builds)
+    app.addHook('onReady', async () => builds.start())
     const uploadExpiry = new UploadExpiry(app.repos, blobs, config.uploadExpirySeconds * 1000, app.log)
     uploadExpiry.start()
     // Retention and garbage collection: deleted deployments leave the site router and the CDN.
     const gc = new GarbageCollector(app.repos, blobs, config.retention)
     gc.onDeploymentsDeleted = (deleted) => {
       for (const projectId of new Set(deleted.map((deployment) => deployment.projectId)))
-        sites.hosts.forgetProject(projectId)
+        void siteChanges.publish({ projectId })
       void cdn.purge(
         deleted.map((deployment) => deploymentTag(deployment.id)),
         'gc',
@@ -169,15 +202,50 @@ export const docsApp = fp<{ config: ServerConfig }>(
         sites.handle(request.raw, reply.raw)
       })
     })
+    app.addHook('onSend', async (request, reply) => {
+      reply.header('x-request-id', request.id)
+    })
     app.setErrorHandler(sendError)
     app.setNotFoundHandler((request, reply) => {
       reply.code(404).send({ error: `No route ${request.method} ${request.url.split('?')[0]}` })
     })
 
+    await app.register(metrics)
+    builds.onBuilt = (seconds, outcome) => app.metrics.buildSeconds.observe({ outcome }, seconds)
+    sites.onCacheLookup = (hit) => app.metrics.cacheLookups.inc({ result: hit ? 'hit' : 'miss' })
+
     await app.register(actor)
+    // Shared by every replica when Redis is configured; per process otherwise.
+    const redis = config.redisUrl
+      ? new Redis(config.redisUrl, {
+          maxRetriesPerRequest: 1,
+          enableOfflineQueue: false,
+          connectTimeout: 2000,
+        })
+      : undefined
+    if (redis) {
+      redis.on('error', (error: Error) =>
+        app.log.warn({ err: error }, 'Redis unreachable; rate limits skipped'),
+      )
+      // Counted from the first request when Redis answers within 2 s; a Redis that is down delays no start.
+      app.addHook('onReady', async () => {
+        if (redis.status === 'ready') return
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 2000)
+          redis.once('ready', () => {
+            clearTimeout(timer)
+            resolve()
+          })
+        })
+      })
+      app.addHook('onClose', async () => {
+        await redis.quit().catch(() => redis.disconnect())
+      })
+    }
     await app.register(rateLimit, {
       max: config.rateLimitPerMinute,
       timeWindow: 60_000,
+      ...(redis ? { redis, nameSpace: 'docs-rate-limit:', skipOnError: true } : {}),
       // Per token when it is valid (hashed, so keys in memory are not credentials), else per client
       // address (the forwarded one behind a trusted proxy): made-up tokens share their address's budget.
       keyGenerator: (request) => {
@@ -222,6 +290,12 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   const audience = new LRUCache<string, boolean>({ max: 10_000 })
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,
+    // Every log line of a request carries its id (`reqId`): the caller's X-Request-Id when it is a sane
+    // token (a proxy's), else a fresh UUID; the answer echoes it.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id']
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID()
+    },
     bodyLimit: config.maxRequestBytes,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     serverFactory: (handler) =>
@@ -234,7 +308,10 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
           audience.set(host, api)
         }
         if (api) handler(request, response)
-        else app.sites.handle(request, response)
+        else {
+          app.metrics.observeSite(response, request)
+          app.sites.handle(request, response)
+        }
       }) as Server,
     // No type coercion: JSON of the wrong shape is a 400, not silently converted.
     ajv: {

@@ -36,6 +36,12 @@ export interface ServerConfig {
   pageTimeoutSeconds: number
   /** Heap limit of each build thread, in MB. */
   buildMemoryMb: number
+  /** Seconds a build's lease holds without renewal: how soon another replica retakes a dead one's build. */
+  buildLeaseSeconds: number
+  /** redis://… to hold rate limits in Redis, shared by every replica (unset: per process). */
+  redisUrl: string | undefined
+  /** Bearer token that `GET /metrics` requires (unset: /metrics is off). */
+  metricsToken: string | undefined
   /** Quotas: bytes one deployment may list; deployments, files and bytes a day per project and user. */
   quotas: DeploymentQuotas
   /** Deployments still uploading this long after creation are expired with their chunk files. */
@@ -157,6 +163,24 @@ export const settings = {
     env: 'DOCS_BUILD_MEMORY',
     description: 'heap limit in MB of each build thread (a page over it fails)',
     default: '512',
+  },
+  buildLeaseSeconds: {
+    flag: 'build-lease',
+    env: 'DOCS_BUILD_LEASE',
+    description: "seconds a build lease holds unrenewed; a dead replica's build is retaken after it",
+    default: '30',
+  },
+  redisUrl: {
+    flag: 'redis-url',
+    env: 'DOCS_REDIS_URL',
+    description: 'redis://… to share rate limits between replicas (unset: per process)',
+    default: undefined,
+  },
+  metricsToken: {
+    flag: 'metrics-token',
+    env: 'DOCS_METRICS_TOKEN',
+    description: 'bearer token for Prometheus GET /metrics on the API host (unset: off)',
+    default: undefined,
   },
   maxDeploymentBytes: {
     flag: 'max-deployment-bytes',
@@ -347,6 +371,16 @@ export function loadConfig(
       `${where('databaseSchema')}: expected a lowercase SQL identifier, got "${databaseSchema}"`,
     )
   }
+  const redisUrl = raw('redisUrl')
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError(`${where('redisUrl')}: expected a redis:// or rediss:// URL, got "${redisUrl}"`)
+  }
+  const metricsToken = raw('metricsToken')
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    throw new ConfigError(
+      `${where('metricsToken')}: expected at least 16 characters, got ${metricsToken.length}`,
+    )
+  }
   const logLevel = raw('logLevel') as ServerConfig['logLevel']
   if (!logLevels.includes(logLevel)) {
     throw new ConfigError(`${where('logLevel')}: expected one of ${logLevels.join(', ')}, got "${logLevel}"`)
@@ -379,6 +413,9 @@ export function loadConfig(
     buildTimeoutSeconds: integer('buildTimeoutSeconds', 1, 24 * 3600),
     pageTimeoutSeconds: integer('pageTimeoutSeconds', 1, 3600),
     buildMemoryMb: integer('buildMemoryMb', 64, 64 * 1024),
+    buildLeaseSeconds: integer('buildLeaseSeconds', 1, 3600),
+    redisUrl,
+    metricsToken,
     quotas: {
       maxDeploymentBytes: integer('maxDeploymentBytes', 1, 2 ** 50),
       projectDeploymentsPerDay: integer('projectDeploymentsPerDay', 1, 1_000_000),

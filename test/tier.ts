@@ -1,6 +1,6 @@
 /**
  * The two test tiers. `npm test` runs everything; `npm run test:unit` (DOCS_TEST_TIER=unit) runs
- * without PostgreSQL, Chromium or spawned `docsctl`/`docs-server` processes. test/run.js leaves out
+ * without PostgreSQL, Redis, Chromium or spawned `docsctl`/`docs-server` processes. test/run.js leaves out
  * test/e2e/, files named `*browser*.test.ts` and the real-world corpus files (`corpus*.test.ts`, minutes
  * of rendering); other tests that need one of these say so with
  * `{ skip: needs(…) }`, and the helpers that reach them refuse in the unit tier, so a test that
@@ -10,7 +10,7 @@ import { fromPackageRoot } from '../compiler/assets.js'
 
 export const unitTier = process.env.DOCS_TEST_TIER === 'unit'
 
-export type Resource = 'PostgreSQL' | 'Chromium' | 'a built binary'
+export type Resource = 'PostgreSQL' | 'Redis' | 'Chromium' | 'a built binary'
 
 /** A test option: skipped in the unit tier, saying what it needs. */
 export const needs = (resource: Resource): string | false =>

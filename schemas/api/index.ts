@@ -31,7 +31,7 @@ import {
   OAuthTokenResponse,
 } from './oauth.js'
 import { Project, ProjectCreate, ProjectList, ProjectUpdate } from './projects.js'
-import { Health, Me } from './users.js'
+import { Health, Me, Readiness } from './users.js'
 
 export * from './analytics.js'
 export * from './common.js'
@@ -84,6 +84,7 @@ export const apiSchemas = [
   ProjectCreate,
   ProjectList,
   ProjectUpdate,
+  Readiness,
   TlsAsk,
   WebhookAccepted,
 ] as const

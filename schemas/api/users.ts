@@ -27,3 +27,20 @@ export const Health = {
     error: { type: 'string' },
   },
 } as const
+
+/** `GET /ready`: whether this replica can take writes and builds; a load balancer routes by it. */
+export const Readiness = {
+  $id: 'Readiness',
+  title: 'Readiness',
+  type: 'object',
+  additionalProperties: false,
+  required: ['ok', 'timestamp', 'database', 'blobStore', 'changes'],
+  properties: {
+    ok: { type: 'boolean' },
+    timestamp: dateTime,
+    database: { enum: ['ok', 'unreachable'] },
+    blobStore: { enum: ['ok', 'unreachable'] },
+    /** How promotions reach this replica: notifications, or polling while that connection is down. */
+    changes: { enum: ['listening', 'polling'] },
+  },
+} as const

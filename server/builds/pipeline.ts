@@ -1,23 +1,30 @@
 /**
- * The finalize pipeline: queue the deployment fairly, read its sources through the BlobStore, build
- * it as a task of the server's one worker pool (its pages render as tasks of the same pool, each with
- * a deadline and a heap limit), store the outputs as blobs, record the outcome, and promote by one row
- * update once every blob is durable. A failed build keeps its diagnostics and never goes live.
+ * The finalize pipeline: finalize queues a build job in the database; this replica's workers (at most
+ * `concurrency` builds at once) take jobs with a lease, from any replica's pushes, renew it while
+ * building, read the sources through the BlobStore, build as a task of the server's one worker pool
+ * (its pages render as tasks of the same pool, each with a deadline and a heap limit), store the
+ * outputs as blobs, and record the outcome and promote in one transaction that holds only while the
+ * lease is still theirs, so a build is recorded and goes live once. A failed build keeps its
+ * diagnostics and never goes live. A job whose replica died is taken again when its lease runs out;
+ * closing releases the leases of unfinished builds so another replica takes them at once.
  */
+import { hostname } from 'node:os'
 import { MessageChannel } from 'node:worker_threads'
 import type { FastifyInstance } from 'fastify'
 import type { Diagnostic } from '../../compiler/diagnostics.js'
 import { RenderPool } from '../../compiler/pool/render-pool.js'
 import { packFiles, sharedSite } from '../../compiler/pool/shared-files.js'
 import type { BlobStore } from '../blobs/store.js'
+import type { BuildLease } from '../db/repositories/build-jobs.js'
 import type { DeploymentRow } from '../db/repositories/deployments.js'
+import { createRepositories } from '../db/repositories/index.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
-import { BuildQueue } from './queue.js'
+import { retryWithBackoff } from '../db/retry.js'
 import type { SiteFileEntry, SiteManifest } from './site-manifest.js'
 import type { BuildTask, BuildTaskResult, RenderRequest } from './worker.js'
 
 export interface BuildLimits {
-  /** Builds at once; the pool holds one thread per build plus as many again for pages. */
+  /** Builds at once on this replica; the pool holds one thread per build plus as many again for pages. */
   concurrency: number
   /** Whole-build deadline. */
   timeoutMs: number
@@ -25,7 +32,14 @@ export interface BuildLimits {
   pageTimeoutMs: number
   /** Heap limit of every pool thread, in MB. */
   memoryMb: number
+  /** How long a lease holds without renewal; renewed every third of it while building. */
+  leaseMs: number
+  /** How often idle workers look for jobs queued by other replicas or left by dead ones. */
+  pollMs: number
 }
+
+/** Leases a job may take before it is failed: a build that kills its replica every time stops. */
+const maxAttempts = 3
 
 const buildWorker = new URL('./worker.js', import.meta.url).href
 
@@ -38,10 +52,36 @@ type Variants = Pick<SiteFileEntry, 'br' | 'gzip'>
 /** Built files stored at once. */
 const blobWriters = 16
 
+/** Why a running build was stopped from outside: the lease went elsewhere, or this replica closes. */
+class LeaseEnded extends Error {
+  constructor(readonly reason: 'lost' | 'closing') {
+    super(reason === 'lost' ? 'the build lease expired and was taken again' : 'the server is shutting down')
+  }
+}
+
+interface RunningBuild {
+  lease: BuildLease
+  abort: AbortController
+  done: Promise<void>
+}
+
 export class BuildPipeline {
   readonly #pool: RenderPool
-  readonly #queue: BuildQueue
-  readonly #running = new Map<string, Promise<void>>()
+  /** Builds this replica runs, by deployment id. */
+  readonly #running = new Map<string, RunningBuild>()
+  /** Names this replica in `build_jobs.lease_owner`. */
+  readonly replica = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
+  #pumping: Promise<void> | undefined
+  #pumpAgain = false
+  #pollTimer: NodeJS.Timeout | undefined
+  #cleanupTimer: NodeJS.Timeout | undefined
+  #closing = false
+  /** Consecutive failed looks for jobs (database unreachable): the next poll waits longer. */
+  #failedPolls = 0
+  /** Called when this replica queued a job, so idle replicas look at once (NOTIFY on PostgreSQL). */
+  onQueued: () => void = () => {}
+  /** Called with each finished build's duration and outcome (metrics). */
+  onBuilt: (seconds: number, outcome: 'ready' | 'failed') => void = () => {}
 
   constructor(
     private readonly app: FastifyInstance,
@@ -55,44 +95,169 @@ export class BuildPipeline {
       pageTimeoutMs: limits.pageTimeoutMs,
       onThreadError: (error) => app.log.warn({ err: error }, 'a build thread ended outside a task'),
     })
-    this.#queue = new BuildQueue(limits.concurrency, (error, build) =>
-      app.log.error({ err: error, deploymentId: build.deploymentId }, 'build queue step failed'),
-    )
   }
 
-  /** The build of `deploymentId`, whether it waits in the queue or runs. */
-  running(deploymentId: string): Promise<void> | undefined {
-    return this.#running.get(deploymentId)
+  /** Start looking for jobs: now, whenever told (`wake`), and every `pollMs` for other replicas' jobs. */
+  start(): void {
+    if (this.#pollTimer || this.#closing) return
+    const poll = () => {
+      // Backs off while the database is unreachable: 1, 2, 4… polls, at most 30 s.
+      const wait = Math.min(30_000, this.limits.pollMs * 2 ** Math.min(this.#failedPolls, 10))
+      this.#pollTimer = setTimeout(() => {
+        void this.wake().finally(() => {
+          if (!this.#closing) poll()
+        })
+      }, wait)
+      this.#pollTimer.unref()
+    }
+    poll()
+    void this.wake()
+    // Done jobs only matter for whose turn it is; a day of them is plenty.
+    this.#cleanupTimer = setInterval(() => {
+      this.app.repos.buildJobs
+        .forgetDone(new Date(Date.now() - 24 * 3600_000).toISOString())
+        .catch((error: unknown) => this.app.log.warn({ err: error }, 'could not delete old build jobs'))
+    }, 600_000)
+    this.#cleanupTimer.unref()
   }
 
-  start(project: ProjectRow, deployment: DeploymentRow, promote: boolean): Promise<void> {
-    const existing = this.#running.get(deployment.id)
-    if (existing) return existing
-    const job = this.#queue
-      .enqueue({
-        ownerId: project.owner_id,
-        projectId: project.id,
-        deploymentId: deployment.id,
-        createdAt: `${deployment.created_at}\0${deployment.id}`,
-        run: () => this.#build(project, deployment, promote),
-        supersede: (by) => this.#supersede(deployment, by),
-      })
-      .finally(() => this.#running.delete(deployment.id))
-    this.#running.set(deployment.id, job)
-    return job
+  /** Builds running on this replica now. */
+  get runningCount(): number {
+    return this.#running.size
   }
 
-  async #supersede(deployment: DeploymentRow, by: string): Promise<void> {
-    const message = `Superseded by the newer deployment ${by} of this project before it was built`
-    await this.#fail(deployment, JSON.parse(deployment.timings) as Record<string, number>, {
-      rule: 'build-superseded',
-      message,
-      error: message,
+  /**
+   * Claim the uploaded deployment for building and queue its job (once, however many finalize calls
+   * race), then let this replica's workers take what they can before answering, so a push started here
+   * builds here when a worker is free. False when another call claimed it first.
+   */
+  async enqueue(
+    project: ProjectRow,
+    deployment: DeploymentRow,
+    promote: boolean,
+    uploadMs: number,
+  ): Promise<boolean> {
+    const { claimed, superseded } = await this.app.repos.buildJobs.enqueue({
+      deployment,
+      ownerId: project.owner_id,
+      promote,
+      uploadMs,
     })
+    for (const { deploymentId, by } of superseded)
+      this.app.log.info({ deploymentId, by }, 'queued build superseded by a newer push')
+    if (claimed) {
+      this.onQueued()
+      await this.wake()
+    }
+    return claimed
   }
 
-  async #build(project: ProjectRow, deployment: DeploymentRow, promote: boolean): Promise<void> {
+  /**
+   * Wait until the deployment is no longer building (here or on any replica) or `waitMs` passed. A
+   * build of this replica answers at once; others are seen by polling its row.
+   */
+  async settled(deploymentId: string, waitMs: number): Promise<void> {
+    const deadline = Date.now() + waitMs
+    while (Date.now() < deadline) {
+      const local = this.#running.get(deploymentId)
+      const remaining = deadline - Date.now()
+      if (local) {
+        let timer: NodeJS.Timeout | undefined
+        await Promise.race([local.done, new Promise((resolve) => (timer = setTimeout(resolve, remaining)))])
+        clearTimeout(timer)
+      }
+      const row = await this.app.repos.deployments.findById(deploymentId)
+      if (row?.status !== 'building') return
+      await new Promise((resolve) => setTimeout(resolve, Math.min(200, Math.max(0, deadline - Date.now()))))
+    }
+  }
+
+  /** Take jobs while a worker is free. Calls while one round runs make it go round once more. */
+  wake(): Promise<void> {
+    if (this.#closing) return Promise.resolve()
+    if (this.#pumping) {
+      this.#pumpAgain = true
+      return this.#pumping
+    }
+    this.#pumping = (async () => {
+      do {
+        this.#pumpAgain = false
+        while (!this.#closing && this.#running.size < this.limits.concurrency) {
+          let lease: BuildLease | undefined
+          try {
+            lease = await this.app.repos.buildJobs.take({
+              replica: this.replica,
+              leaseMs: this.limits.leaseMs,
+              maxAttempts,
+            })
+            this.#failedPolls = 0
+          } catch (error) {
+            this.#failedPolls++
+            this.app.log.warn({ err: error }, 'could not look for build jobs; retrying with backoff')
+            return
+          }
+          if (!lease) break
+          this.#run(lease)
+        }
+      } while (this.#pumpAgain && !this.#closing)
+    })().finally(() => {
+      this.#pumping = undefined
+    })
+    return this.#pumping
+  }
+
+  #run(lease: BuildLease): void {
+    const abort = new AbortController()
+    const { log, repos } = this.app
+    // Renew at a third of the lease, so two missed renewals (a slow database) still keep it.
+    const renewal = setInterval(
+      () => {
+        repos.buildJobs.renew(lease, this.limits.leaseMs).then(
+          (held) => {
+            if (!held) abort.abort(new LeaseEnded('lost'))
+          },
+          (error: unknown) =>
+            log.warn({ err: error, deploymentId: lease.deploymentId }, 'lease renewal failed'),
+        )
+      },
+      Math.max(50, Math.floor(this.limits.leaseMs / 3)),
+    )
+    const done = this.#leased(lease, abort.signal)
+      .catch((error: unknown) =>
+        log.error({ err: error, deploymentId: lease.deploymentId }, 'build job failed'),
+      )
+      .finally(() => {
+        clearInterval(renewal)
+        this.#running.delete(lease.deploymentId)
+        void this.wake()
+      })
+    this.#running.set(lease.deploymentId, { lease, abort, done })
+  }
+
+  async #leased(lease: BuildLease, signal: AbortSignal): Promise<void> {
     const { repos, log } = this.app
+    const project = await repos.projects.findById(lease.projectId)
+    const deployment = await repos.deployments.findById(lease.deploymentId)
+    if (!project || deployment?.status !== 'building') {
+      // Deleted, or already recorded by an earlier holder: nothing to build; close the job.
+      await this.app.db.transaction().execute((trx) => createRepositories(trx).buildJobs.complete(trx, lease))
+      return
+    }
+    log.info(
+      { deploymentId: lease.deploymentId, attempt: lease.attempts, replica: this.replica },
+      'build leased',
+    )
+    await this.#build(project, deployment, lease, signal)
+  }
+
+  async #build(
+    project: ProjectRow,
+    deployment: DeploymentRow,
+    lease: BuildLease,
+    ended: AbortSignal,
+  ): Promise<void> {
+    const { repos, log } = this.app
+    const started = performance.now()
     const timings = JSON.parse(deployment.timings) as Record<string, number>
     const queuedMs = Date.now() - Date.parse(deployment.updated_at)
     try {
@@ -132,7 +297,7 @@ export class BuildPipeline {
       try {
         result = (await this.#pool.piscina.run(task, {
           filename: buildWorker,
-          signal: AbortSignal.timeout(this.limits.timeoutMs),
+          signal: AbortSignal.any([AbortSignal.timeout(this.limits.timeoutMs), ended]),
           transferList: [channel.port2] as unknown as TransferList,
         })) as BuildTaskResult
       } finally {
@@ -169,31 +334,53 @@ export class BuildPipeline {
       })
       const siteManifestSha256 = await this.blobs.put(Buffer.from(JSON.stringify(manifest)))
       const buildCacheSha256 = await this.blobs.put(result.cache)
-      await repos.deployments.finishBuild(deployment.id, {
-        status: result.ok ? 'ready' : 'failed',
+      if (ended.aborted) throw ended.reason
+      const outcome = {
+        status: result.ok ? ('ready' as const) : ('failed' as const),
         diagnostics: result.diagnostics,
         timings: { ...timings, queuedMs, buildMs: result.buildMs },
         stats: result.stats,
         error: result.ok ? null : 'The build failed; see diagnostics',
         siteManifestSha256: result.ok ? siteManifestSha256 : null,
         buildCacheSha256: result.ok ? buildCacheSha256 : null,
-      })
-      if (result.ok && promote) {
-        if (await repos.projects.promoteBuilt(project.id, deployment.id, deployment.created_at)) {
-          this.app.sites.hosts.forgetProject(project.id)
-          void this.app.cdn.purgeProject(project.id, 'promote')
-        } else {
-          log.info(
-            { deploymentId: deployment.id },
-            'build finished after a newer live deployment; not promoted',
-          )
-        }
       }
+      const recorded = await this.#record(lease, async (trx) => {
+        await trx.deployments.finishBuild(deployment.id, outcome)
+        if (!(result.ok && lease.promote)) return false
+        return trx.projects.promoteBuilt(project.id, deployment.id, deployment.created_at)
+      })
+      if (recorded === undefined) {
+        log.warn(
+          { deploymentId: deployment.id },
+          'build finished after its lease was taken again; not recorded',
+        )
+        return
+      }
+      if (recorded) {
+        await this.app.siteChanges.publish({ projectId: project.id })
+        void this.app.cdn.purgeProject(project.id, 'promote')
+      } else if (result.ok && lease.promote)
+        log.info(
+          { deploymentId: deployment.id },
+          'build finished after a newer live deployment; not promoted',
+        )
+      this.onBuilt((performance.now() - started) / 1000, outcome.status)
       log.info(
         { deploymentId: deployment.id, ok: result.ok, ...result.stats, buildMs: result.buildMs, queuedMs },
         'build finished',
       )
     } catch (error) {
+      const stop =
+        error instanceof LeaseEnded ? error : ended.reason instanceof LeaseEnded ? ended.reason : undefined
+      if (stop?.reason === 'closing') {
+        const released = await retryWithBackoff(() => repos.buildJobs.release(lease)).catch(() => false)
+        log.info({ deploymentId: deployment.id, released }, 'build stopped by shutdown; lease released')
+        return
+      }
+      if (stop?.reason === 'lost') {
+        log.warn({ deploymentId: deployment.id }, 'build lease lost to another replica; stopped here')
+        return
+      }
       const message =
         error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')
           ? `it ran longer than the ${Math.round(this.limits.timeoutMs / 1000)} s build limit`
@@ -204,6 +391,7 @@ export class BuildPipeline {
               : String(error)
       log.error({ err: error, deploymentId: deployment.id }, 'build crashed')
       await this.#fail(
+        lease,
         deployment,
         { ...timings, queuedMs },
         {
@@ -212,24 +400,45 @@ export class BuildPipeline {
           error: 'The build crashed',
         },
       )
+      this.onBuilt((performance.now() - started) / 1000, 'failed')
     }
   }
 
+  /**
+   * Run `write` in one transaction with marking the job done, only while this replica holds the lease.
+   * Undefined when the lease was lost (nothing written); retried with backoff while the database is away.
+   */
+  #record<T>(
+    lease: BuildLease,
+    write: (trx: ReturnType<typeof createRepositories>) => Promise<T>,
+  ): Promise<T | undefined> {
+    return retryWithBackoff(() =>
+      this.app.db.transaction().execute(async (trx) => {
+        const repos = createRepositories(trx)
+        if (!(await repos.buildJobs.complete(trx, lease))) return undefined
+        return write(repos)
+      }),
+    )
+  }
+
   async #fail(
+    lease: BuildLease,
     deployment: DeploymentRow,
     timings: Record<string, number>,
     reason: { rule: string; message: string; error: string },
   ): Promise<void> {
     const diagnostic: Diagnostic = { severity: 'error', file: '', rule: reason.rule, message: reason.message }
-    await this.app.repos.deployments.finishBuild(deployment.id, {
-      status: 'failed',
-      diagnostics: [diagnostic],
-      timings,
-      stats: null,
-      error: reason.error,
-      siteManifestSha256: null,
-      buildCacheSha256: null,
-    })
+    await this.#record(lease, (trx) =>
+      trx.deployments.finishBuild(deployment.id, {
+        status: 'failed',
+        diagnostics: [diagnostic],
+        timings,
+        stats: null,
+        error: reason.error,
+        siteManifestSha256: null,
+        buildCacheSha256: null,
+      }),
+    )
   }
 
   /** Compressed variants of the previous build's outputs, by the sha256 of the uncompressed bytes. */
@@ -248,9 +457,22 @@ export class BuildPipeline {
     return bySha
   }
 
-  /** Wait for queued and running builds, then stop the threads. */
-  async close(): Promise<void> {
-    await Promise.allSettled(this.#running.values())
+  /**
+   * Stop taking jobs; let this replica's running builds finish for up to `graceMs`, then stop the rest
+   * and release their leases, so another replica (or this one after a restart) takes them at once;
+   * then stop the threads.
+   */
+  async close(graceMs = 15_000): Promise<void> {
+    this.#closing = true
+    clearTimeout(this.#pollTimer)
+    clearInterval(this.#cleanupTimer)
+    await this.#pumping
+    const finished = Promise.allSettled([...this.#running.values()].map((build) => build.done))
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([finished, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))])
+    clearTimeout(timer)
+    for (const build of this.#running.values()) build.abort.abort(new LeaseEnded('closing'))
+    await finished
     await this.#pool.close()
   }
 }

@@ -46,14 +46,35 @@ function makeSqliteFilesPrivate(path: string): void {
   for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600)
 }
 
+/**
+ * An idle pooled connection that PostgreSQL ends (a restart, `pg_terminate_backend`, a network cut)
+ * emits 'error' on the pool, which ends the process unless someone listens. The pool drops that
+ * connection and opens a fresh one for the next query, so the error is only reported.
+ */
+const reportToStderr = (error: Error): void => {
+  process.stderr.write(`docs-server: a PostgreSQL connection dropped: ${error.message}\n`)
+}
+
 export function openDatabase(
   config: Pick<ServerConfig, 'dataDir' | 'databaseUrl' | 'databaseSchema'>,
+  options: { onConnectionError?: (error: Error) => void } = {},
 ): OpenDatabase {
   if (config.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: 10,
+      // A query waiting for a connection while the database is away fails after this instead of hanging.
+      connectionTimeoutMillis: 5000,
       ...(config.databaseSchema ? { options: `-c search_path=${config.databaseSchema}` } : {}),
+    })
+    const onError = options.onConnectionError ?? reportToStderr
+    pool.on('error', onError)
+    // The pool listens only while a connection is idle; one ended while checked out between two
+    // statements (inside a transaction) emits on the client itself.
+    pool.on('connect', (client) => {
+      client.on('error', (error) => {
+        if (client.listenerCount('error') === 1) onError(error)
+      })
     })
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),

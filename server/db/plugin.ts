@@ -25,7 +25,10 @@ export interface DatabaseOptions {
 
 export const database = fp<DatabaseOptions>(
   async (app, { config }) => {
-    const { db, engine, schema } = openDatabase(config)
+    const { db, engine, schema } = openDatabase(config, {
+      onConnectionError: (error) =>
+        app.log.warn({ err: error }, 'a PostgreSQL connection dropped; the next query opens a new one'),
+    })
     try {
       await migrateToLatest(db, schema)
     } catch (error) {

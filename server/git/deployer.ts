@@ -4,7 +4,7 @@
  * The production branch promotes; a preview branch gets `<branch>--<slug>.<base_domain>`; a deleted
  * preview branch loses its alias. A GitHub App reports each build as a commit status.
  *
- *   webhook route ──enqueue (durable row)──▶ kick() ──takeNext()──▶ #deploy ──▶ builds.start
+ *   webhook route ──enqueue (durable row)──▶ kick() ──takeNext()──▶ #deploy ──▶ builds.enqueue
  */
 import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
@@ -149,7 +149,7 @@ export class GitDeployer {
     if (isZeroSha(delivery.commit_sha)) {
       if (role === 'preview') {
         await repos.git.removeBranchPreview(project.id, branchSlug(delivery.branch))
-        this.app.sites.hosts.forgetProject(project.id)
+        await this.app.siteChanges.publish({ projectId: project.id })
       }
       await repos.git.finish(delivery.id, {
         status: 'skipped',
@@ -221,7 +221,7 @@ export class GitDeployer {
           branchSlug(delivery.branch),
           deploymentId,
         )
-        this.app.sites.hosts.forgetProject(project.id)
+        await this.app.siteChanges.publish({ projectId: project.id })
         targetUrl = branchPreviewUrl(this.app.config.baseDomain, delivery.branch, project.slug)
       } else if (ready && deployment) {
         const fresh = await repos.projects.findById(project.id)
@@ -366,10 +366,9 @@ export class GitDeployer {
       if (bytes) await blobs.put(bytes)
       await repos.deployments.markReceived(deployment.id, sha256)
     }
-    if (await repos.deployments.claimForBuild(deployment.id, 0)) {
-      const claimed = (await repos.deployments.findById(deployment.id)) ?? deployment
-      await this.app.builds.start(project, claimed, role === 'production')
-    }
+    // Queued for any replica's workers; wait for it like a finalize call that waits the whole build.
+    if (await this.app.builds.enqueue(project, deployment, role === 'production', 0))
+      await this.app.builds.settled(deployment.id, (this.app.config.buildTimeoutSeconds + 60) * 1000)
     return deployment.id
   }
 }

@@ -314,18 +314,10 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
           )
         }
         const uploadMs = Date.now() - Date.parse(deployment.created_at)
-        if (await repos.deployments.claimForBuild(deployment.id, uploadMs)) {
-          const claimed = (await repos.deployments.findById(deployment.id)) ?? deployment
-          void app.builds.start(project, claimed, body.promote)
-        }
+        // Queued for any replica's workers; a racing finalize call finds it already claimed.
+        await app.builds.enqueue(project, deployment, body.promote, uploadMs)
       }
-      const job = app.builds.running(deployment.id)
-      if (job) {
-        const waitMs = body.waitSeconds * 1000
-        let timer: NodeJS.Timeout | undefined
-        await Promise.race([job, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))])
-        clearTimeout(timer)
-      }
+      await app.builds.settled(deployment.id, body.waitSeconds * 1000)
       const current = (await repos.deployments.findById(deployment.id)) ?? deployment
       const record = await present(project, current)
       if (current.status === 'failed') {
@@ -404,7 +396,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         throw conflict(`Only a ready deployment can go live; ${deployment.id} is ${deployment.status}`)
       }
       await repos.projects.setLiveDeployment(project.id, deployment.id)
-      app.sites.hosts.forgetProject(project.id)
+      await app.siteChanges.publish({ projectId: project.id })
       void app.cdn.purgeProject(project.id, 'promote')
       return present(project, deployment)
     },

@@ -34,8 +34,9 @@ export const domainRoutes: ApiRoutes = async (app) => {
     if (!row) throw notFound(`No domain "${params.domainId}" in project ${project.slug}`)
     return { project, row }
   }
-  const forget = (row: DomainRow) => {
-    app.sites.hosts.forgetHost(row.hostname)
+  // Every replica forgets the host, not just this one; the CDN drops the project's pages.
+  const forget = async (row: DomainRow) => {
+    await app.siteChanges.publish({ hostname: row.hostname })
     void app.cdn.purgeProject(row.project_id, 'domain')
   }
 
@@ -104,7 +105,7 @@ export const domainRoutes: ApiRoutes = async (app) => {
     async (request, reply) => {
       const { row } = await ownedDomain(request, request.params)
       await app.repos.domains.remove(row.id)
-      forget(row)
+      await forget(row)
       return reply.code(204).send(null)
     },
   )

@@ -154,7 +154,7 @@ export const gitRoutes: ApiRoutes<{ webhookKey: string }> = async (app, { webhoo
       const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
       if (!(await repos.git.disconnect(project.id)))
         throw notFound(`Project "${project.slug}" has no Git connection`)
-      app.sites.hosts.forgetProject(project.id)
+      await app.siteChanges.publish({ projectId: project.id })
       return reply.code(204).send(null)
     },
   )

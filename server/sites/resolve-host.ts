@@ -3,8 +3,10 @@
  * deployment; `<previewToken>--<slug>.<base_domain>` a ready preview (or `<branch>--<slug>`, the latest
  * preview of a Git branch); any other host is a custom
  * domain: the verified mounts on it (one per path prefix, longest first), and `pickTarget` chooses by
- * path. Answers are cached for a moment so the hot path rarely touches the database (and never DNS);
- * a promotion or a domain change in this process clears what it touched at once.
+ * path. A found site's answer stays cached until a promotion or domain change (announced to every
+ * replica, see change-feed.ts) clears it, so serving never waits on the database for a resolved site;
+ * past `ttlMs` it is still served while a background lookup refreshes it, and kept when the database
+ * is unreachable. Misses are cached briefly.
  */
 import { LRUCache } from 'lru-cache'
 import type { ServerConfig } from '../config.js'
@@ -41,8 +43,10 @@ export function pickTarget(targets: readonly SiteTarget[], path: string): SiteTa
 const hostnameOf = (host: string): string => host.replace(/:\d+$/, '').replace(/\.$/, '')
 
 export interface HostCacheOptions {
-  /** How long an answer is trusted; other replicas' promotions show after at most this long. */
+  /** After this long a found site is refreshed in the background (a safety net for lost announcements). */
   ttlMs?: number
+  /** How long "no site here" is trusted. */
+  missTtlMs?: number
   /** Hosts that are sites, remembered at most. */
   maxSites?: number
   /** Hosts that are not sites (or have nothing live), remembered at most. */
@@ -62,31 +66,70 @@ export class HostResolver {
     private readonly repos: Repositories,
     cache: HostCacheOptions = {},
   ) {
-    const ttl = cache.ttlMs ?? 2000
-    this.#sites = new LRUCache({ max: cache.maxSites ?? 10_000, ttl })
-    this.#misses = new LRUCache({ max: cache.maxMisses ?? 10_000, ttl })
+    this.#sites = new LRUCache({
+      max: cache.maxSites ?? 10_000,
+      ttl: cache.ttlMs ?? 30_000,
+      allowStale: true,
+      noDeleteOnStaleGet: true,
+    })
+    this.#misses = new LRUCache({ max: cache.maxMisses ?? 10_000, ttl: cache.missTtlMs ?? 2000 })
   }
 
   async resolve(rawHost: string): Promise<HostLookup> {
     const host = rawHost.toLowerCase()
-    const targets = this.#sites.get(host)
+    const targets = this.#cachedSite(host)
     if (targets) return { targets }
     const miss = this.#misses.get(host)
     if (miss) return miss
+    const generation = this.#generation
     const answer = await this.#lookup(host)
-    if ('targets' in answer) this.#sites.set(host, answer.targets)
-    else this.#misses.set(host, answer)
+    // Not kept when a change was announced during the lookup: it may predate that change.
+    if (generation === this.#generation) this.#remember(host, answer)
     return answer
   }
 
   /** The cached targets of a host, without waiting: the hot path's first look. */
   peek(host: string): readonly SiteTarget[] | undefined {
     // Host names are case-insensitive; clients nearly always send lowercase, so try that first.
-    return this.#sites.get(host) ?? this.#sites.get(host.toLowerCase())
+    return this.#cachedSite(host) ?? this.#cachedSite(host.toLowerCase())
+  }
+
+  /** Hosts whose refresh is under way, so a burst of requests starts one lookup. */
+  readonly #refreshing = new Set<string>()
+  /** Counts forgets, so a background refresh that raced one is not kept. */
+  #generation = 0
+
+  #cachedSite(host: string): SiteTarget[] | undefined {
+    const status: LRUCache.Status<string, SiteTarget[]> = {}
+    const targets = this.#sites.get(host, { status })
+    if (targets && status.get === 'stale' && !this.#refreshing.has(host)) {
+      this.#refreshing.add(host)
+      const generation = this.#generation
+      // The stale answer keeps serving; an unreachable database keeps it until the next try.
+      this.#lookup(host)
+        .then((answer) => {
+          // A change announced meanwhile may make this answer older than the cache: drop it.
+          if (generation === this.#generation) this.#remember(host, answer)
+        })
+        .catch(() => {})
+        .finally(() => this.#refreshing.delete(host))
+    }
+    return targets
+  }
+
+  #remember(host: string, answer: HostLookup): void {
+    if ('targets' in answer) {
+      this.#sites.set(host, answer.targets)
+      this.#misses.delete(host)
+    } else {
+      this.#sites.delete(host)
+      this.#misses.set(host, answer)
+    }
   }
 
   /** Forget cached answers of a project (after a promotion), so the next request reads the new one. */
   forgetProject(projectId: string): void {
+    this.#generation++
     for (const [host, targets] of this.#sites.entries())
       if (targets.some((target) => target.projectId === projectId)) this.#sites.delete(host)
     // A first promotion turns "no live deployment yet" into a site.
@@ -95,6 +138,7 @@ export class HostResolver {
 
   /** Forget cached answers of a custom domain (on any port), after it starts or stops serving. */
   forgetHost(hostname: string): void {
+    this.#generation++
     for (const cache of [this.#sites, this.#misses])
       for (const host of [...cache.keys()]) if (hostnameOf(host) === hostname) cache.delete(host)
   }

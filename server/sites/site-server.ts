@@ -81,6 +81,8 @@ export class SiteServer {
    * lookup and one writeHead: no routing, no header building, no await.
    */
   readonly #prepared: LRUCache<string, PreparedResponse>
+  /** Told whether each GET of a resolved site was answered from the prepared-answer cache (metrics). */
+  onCacheLookup: (hit: boolean) => void = () => {}
   /** Where unexpected failures go; app.ts points this at the server's logger. */
   onError: (error: unknown, request: IncomingMessage) => void = () => {}
   /** sitemap.xml and robots.txt, made per deployment and request host. */
@@ -129,6 +131,7 @@ export class SiteServer {
       const site = targets && pickTarget(targets, request.url ?? '/')
       if (site) {
         const prepared = this.#prepared.get(preparedKey(site, request))
+        this.onCacheLookup(prepared !== undefined)
         if (prepared) {
           this.#writePrepared(request, response, prepared)
           return

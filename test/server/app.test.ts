@@ -1,11 +1,13 @@
 /** The app as a plugin: its wiring, the client address behind a proxy, and the data folder's modes. */
 import assert from 'node:assert/strict'
+import { randomInt } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import Fastify from 'fastify'
 import { buildApp, docsApp } from '../../server/app.js'
 import { openDatabase } from '../../server/db/index.js'
+import { needs } from '../tier.js'
 import {
   appWithProject,
   bearer,
@@ -122,4 +124,52 @@ test('SQLite’s database, WAL and shared-memory files are 0600', async (t) => {
   for (const file of ['docs.sqlite', 'docs.sqlite-wal', 'docs.sqlite-shm']) {
     assert.equal(await modeOf(join(app.config.dataDir, file)), 0o600, file)
   }
+})
+
+test('with Redis configured two replicas share one rate limit; without it each counts its own', {
+  skip: needs('Redis'),
+}, async (t) => {
+  const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+  const limited = { rateLimitPerMinute: 3, trustProxy: ['127.0.0.1'] }
+  const [first, second] = await Promise.all([
+    testApp(t, 'sqlite', { ...limited, redisUrl }),
+    testApp(t, 'sqlite', { ...limited, redisUrl }),
+  ])
+  // A client address of its own, so other runs sharing this Redis never count against it.
+  const client = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`
+  const statuses: number[] = []
+  for (const app of [first, second, first, second]) {
+    const response = await app.inject({ url: '/projects/', headers: { 'x-forwarded-for': client } })
+    statuses.push(response.statusCode)
+  }
+  assert.deepEqual(
+    statuses,
+    [401, 401, 401, 429],
+    'the fourth request, on either replica, is over the shared limit',
+  )
+
+  const [alone, other] = await Promise.all([testApp(t, 'sqlite', limited), testApp(t, 'sqlite', limited)])
+  const separate: number[] = []
+  for (const app of [alone, other, alone, other]) {
+    const response = await app.inject({ url: '/projects/', headers: { 'x-forwarded-for': client } })
+    separate.push(response.statusCode)
+  }
+  assert.deepEqual(separate, [401, 401, 401, 401], 'per process: two each is under the limit')
+})
+
+test("every API answer carries its request id: a proxy's X-Request-Id when sane, else a new UUID", async (t) => {
+  const app = await testApp(t)
+  const given = await app.inject({ url: '/health', headers: { 'x-request-id': 'lb-4f2a.9' } })
+  assert.equal(given.headers['x-request-id'], 'lb-4f2a.9')
+  const made = await app.inject({
+    url: '/health',
+    headers: { 'x-request-id': 'no spaces or <tags> allowed' },
+  })
+  assert.match(
+    String(made.headers['x-request-id']),
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+  )
+  const failed = await app.inject({ url: '/projects/' })
+  assert.equal(failed.statusCode, 401)
+  assert.ok(failed.headers['x-request-id'], 'errors carry it too')
 })

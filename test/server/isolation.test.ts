@@ -112,6 +112,7 @@ const fileEntry = { path: 'notes.txt', sha256: sha256(fileBytes), size: fileByte
 
 const routes: RouteCase[] = [
   fixedRoute('GET', '/health', 'anyone', 200),
+  fixedRoute('GET', '/ready', 'anyone', 200),
   {
     method: 'GET',
     path: '/schemas/{name}',

@@ -8,6 +8,7 @@ import * as oauth from './002_oauth.js'
 import * as analytics from './003_analytics.js'
 import * as previewTokens from './004_preview_tokens.js'
 import * as domains from './005_domains.js'
+import * as buildJobs from './006_build_jobs.js'
 import * as retention from './007_retention.js'
 import * as git from './008_git.js'
 import * as dashboardSessions from './009_dashboard_sessions.js'
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '003_analytics': analytics,
   '004_preview_tokens': previewTokens,
   '005_domains': domains,
+  '006_build_jobs': buildJobs,
   '007_retention': retention,
   '008_git': git,
   '009_dashboard_sessions': dashboardSessions,

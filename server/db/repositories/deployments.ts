@@ -338,7 +338,11 @@ export function deploymentsRepository(db: Kysely<Database>) {
       return expired
     },
 
-    /** Builds left `building` by a server that stopped mid-build are marked failed at start. */
+    /**
+     * Deployments `building` with no waiting or leased job (left by a version before the shared queue,
+     * or claimed without `buildJobs.enqueue`) can never finish: they are failed at start with the reason.
+     * Builds leased by other replicas have jobs, so starting a replica never touches them.
+     */
     async failInterrupted(): Promise<number> {
       const result = await db
         .updateTable('deployments')
@@ -351,6 +355,16 @@ export function deploymentsRepository(db: Kysely<Database>) {
           updated_at: nowIso(),
         })
         .where('status', '=', 'building')
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('build_jobs')
+                .select('build_jobs.deployment_id')
+                .whereRef('build_jobs.deployment_id', '=', 'deployments.id')
+                .where('build_jobs.status', 'in', ['queued', 'leased']),
+            ),
+          ),
+        )
         .executeTakeFirst()
       return Number(result.numUpdatedRows)
     },

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../schema.js'
 import { accessTokensRepository } from './access-tokens.js'
 import { analyticsRepository } from './analytics.js'
+import { buildJobsRepository } from './build-jobs.js'
 import { dashboardSessionsRepository } from './dashboard-sessions.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
@@ -12,6 +13,7 @@ import { healthRepository } from './health.js'
 import { projectsRepository } from './projects.js'
 import { retentionRepository } from './retention.js'
 import { signInsRepository } from './sign-ins.js'
+import { siteChangesRepository } from './site-changes.js'
 import { usersRepository } from './users.js'
 
 export function createRepositories(db: Kysely<Database>) {
@@ -25,6 +27,8 @@ export function createRepositories(db: Kysely<Database>) {
     analytics: analyticsRepository(db),
     health: healthRepository(db),
     domains: domainsRepository(db),
+    buildJobs: buildJobsRepository(db),
+    siteChanges: siteChangesRepository(db),
     retention: retentionRepository(db),
     git: gitRepository(db),
     dashboardSessions: dashboardSessionsRepository(db),

@@ -1,77 +1,152 @@
+/**
+ * The shared build queue in the database, on both engines: fair turns between owners and projects,
+ * one build per project at a time with the newest waiting push winning, leases that run out and are
+ * taken again, and a build recorded only by the holder of the current lease.
+ */
 import assert from 'node:assert/strict'
-import { test } from 'node:test'
-import { BuildQueue, type QueuedBuild } from '../../../server/builds/queue.js'
+import { describe, test } from 'node:test'
+import { migrateToLatest, openDatabase } from '../../../server/db/index.js'
+import type { BuildLease } from '../../../server/db/repositories/build-jobs.js'
+import { createRepositories, type Repositories } from '../../../server/db/repositories/index.js'
+import { ownerWithProject } from '../db/helper.js'
+import { engines, testConfig } from '../helper.js'
 
-/** A queue whose builds record their order and finish when the test says so. */
-function harness(concurrency: number) {
-  const order: string[] = []
-  const superseded: string[] = []
-  const finishers = new Map<string, () => void>()
-  const queue = new BuildQueue(concurrency, (error) => {
-    throw error
-  })
-  let clock = 0
-  const add = (ownerId: string, projectId: string, deploymentId: string): Promise<void> => {
-    const build: QueuedBuild = {
-      ownerId,
-      projectId,
-      deploymentId,
-      createdAt: String(++clock).padStart(6, '0'),
-      run: () =>
-        new Promise<void>((resolve) => {
-          order.push(deploymentId)
-          finishers.set(deploymentId, resolve)
-        }),
-      supersede: async (by) => {
-        superseded.push(`${deploymentId}<${by}`)
-      },
+async function queueHarness(t: Parameters<typeof testConfig>[0], engine: (typeof engines)[number]) {
+  const { db, schema } = openDatabase(await testConfig(t, engine))
+  t.after(() => db.destroy())
+  await migrateToLatest(db, schema)
+  const repos = createRepositories(db)
+  const projects = new Map<string, { id: string; ownerId: string }>()
+  /** A finalized push of `slug` (owned by `email`): its deployment and whether it was claimed. */
+  const push = async (email: string, slug: string) => {
+    let project = projects.get(slug)
+    if (!project) {
+      const made = await ownerWithProject(repos, email, slug, slug)
+      project = { id: made.project.id, ownerId: made.owner.id }
+      projects.set(slug, project)
     }
-    return queue.enqueue(build)
+    const { deployment } = await repos.deployments.create({
+      projectId: project.id,
+      branch: 'main',
+      commitMessage: slug,
+      environment: null,
+      files: [],
+      blobExists: async () => true,
+    })
+    const queued = await repos.buildJobs.enqueue({
+      deployment,
+      ownerId: project.ownerId,
+      promote: true,
+      uploadMs: 1,
+    })
+    return { deployment, ...queued }
   }
-  const finish = async (deploymentId: string) => {
-    finishers.get(deploymentId)?.()
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-  return { queue, order, superseded, add, finish }
+  const take = (leaseMs = 60_000) => repos.buildJobs.take({ replica: 'test', leaseMs, maxAttempts: 3 })
+  const finish = (lease: BuildLease) =>
+    db.transaction().execute((trx) => createRepositories(trx).buildJobs.complete(trx, lease))
+  return { db, repos, push, take, finish }
 }
 
-test("another user's push runs next, not behind fifteen of one user's projects", async () => {
-  const { order, add, finish } = harness(1)
-  for (let index = 0; index < 15; index++) void add('busy', `p${index}`, `busy-${index}`)
-  void add('other', 'q', 'other-1')
-  assert.deepEqual(order, ['busy-0'])
-  await finish('busy-0')
-  assert.deepEqual(order, ['busy-0', 'other-1'])
-  await finish('other-1')
-  assert.deepEqual(order, ['busy-0', 'other-1', 'busy-1'])
-})
+const commitOf = async (repos: Repositories, lease: BuildLease | undefined) =>
+  lease && (await repos.deployments.findById(lease.deploymentId))?.commit_message
 
-test('one project builds one deployment at a time; the newest waiting one supersedes older ones', async () => {
-  const { queue, order, superseded, add, finish } = harness(2)
-  const first = add('u', 'p', 'd1')
-  const settled: string[] = []
-  const second = add('u', 'p', 'd2').then(() => settled.push('d2'))
-  const third = add('u', 'p', 'd3')
-  assert.deepEqual(order, ['d1'], 'the second slot is not used by the same project')
-  await second
-  assert.deepEqual(settled, ['d2'])
-  assert.deepEqual(superseded, ['d2<d3'])
-  assert.equal(queue.waiting, 1)
-  await finish('d1')
-  await first
-  assert.deepEqual(order, ['d1', 'd3'])
-  await finish('d3')
-  await third
-})
+for (const engine of engines) {
+  describe(`shared build queue (${engine})`, () => {
+    test("another user's push is taken next, not behind one user's fifteen projects", async (t) => {
+      const { repos, push, take, finish } = await queueHarness(t, engine)
+      for (let index = 0; index < 15; index++) await push('busy@example.com', `busy-${index}`)
+      const first = await take()
+      assert.equal(await commitOf(repos, first), 'busy-0')
+      await push('other@example.com', 'other')
+      const second = await take()
+      assert.equal(await commitOf(repos, second), 'other', 'the owner never served goes first')
+      assert.ok(first && second)
+      await finish(first)
+      await finish(second)
+      assert.equal(await commitOf(repos, await take()), 'busy-1')
+    })
 
-test('projects of one owner take turns, the least recently built first', async () => {
-  const { order, add, finish } = harness(1)
-  void add('u', 'a', 'a1')
-  void add('u', 'b', 'b1')
-  await finish('a1')
-  void add('u', 'a', 'a2')
-  void add('u', 'c', 'c1')
-  await finish('b1')
-  await finish(order.at(-1)!)
-  assert.deepEqual(order, ['a1', 'b1', 'c1', 'a2'])
-})
+    test('one project builds one deployment at a time; the newest waiting push supersedes older ones', async (t) => {
+      const { repos, push, take, finish } = await queueHarness(t, engine)
+      const d1 = await push('u@example.com', 'p')
+      const running = await take()
+      assert.equal(running?.deploymentId, d1.deployment.id)
+      const d2 = await push('u@example.com', 'p')
+      const d3 = await push('u@example.com', 'p')
+      assert.deepEqual(d3.superseded, [{ deploymentId: d2.deployment.id, by: d3.deployment.id }])
+      const failed = await repos.deployments.findById(d2.deployment.id)
+      assert.equal(failed?.status, 'failed')
+      assert.match(failed?.diagnostics ?? '', /build-superseded/)
+      assert.equal(await take(), undefined, 'the project already has a build running')
+      assert.deepEqual(await repos.buildJobs.depth(), { queued: 1, leased: 1 })
+      assert.ok(running)
+      assert.equal(await finish(running), true)
+      assert.equal((await take())?.deploymentId, d3.deployment.id)
+      // A second finalize of a claimed deployment queues nothing.
+      const again = await repos.buildJobs.enqueue({
+        deployment: d3.deployment,
+        ownerId: 'whoever',
+        promote: true,
+        uploadMs: 1,
+      })
+      assert.deepEqual(again, { claimed: false, superseded: [] })
+    })
+
+    test('projects of one owner take turns, the least recently built first', async (t) => {
+      const { repos, push, take, finish } = await queueHarness(t, engine)
+      await push('u@example.com', 'a')
+      await push('u@example.com', 'b')
+      const order: string[] = []
+      const next = async () => {
+        const lease = await take()
+        order.push((await commitOf(repos, lease)) ?? '-')
+        if (lease) await finish(lease)
+      }
+      await next()
+      await push('u@example.com', 'a')
+      await push('u@example.com', 'c')
+      await next()
+      await next()
+      await next()
+      assert.deepEqual(order, ['a', 'b', 'c', 'a'])
+    })
+
+    test('a lease that runs out is taken again; only the current holder records the build', async (t) => {
+      const { repos, push, take, finish } = await queueHarness(t, engine)
+      const { deployment } = await push('u@example.com', 'p')
+      const dead = await take(50)
+      assert.ok(dead)
+      assert.equal(await take(50), undefined, 'held while the lease lasts')
+      await new Promise((resolve) => setTimeout(resolve, 80))
+      const retaken = await take()
+      assert.equal(retaken?.deploymentId, deployment.id)
+      assert.equal(retaken?.attempts, 2)
+      assert.equal(await repos.buildJobs.renew(dead, 60_000), false, 'the dead holder lost it')
+      assert.equal(await finish(dead), false, 'the dead holder cannot record it')
+      assert.ok(retaken)
+      assert.equal(await repos.buildJobs.renew(retaken, 60_000), true)
+      assert.equal(await finish(retaken), true)
+      assert.equal(await finish(retaken), false, 'recorded once')
+      assert.equal(await take(), undefined)
+    })
+
+    test('a released lease is taken again at once; a job that keeps killing its replica stops', async (t) => {
+      const { repos, push, take } = await queueHarness(t, engine)
+      const { deployment } = await push('u@example.com', 'p')
+      const leased = await take()
+      assert.ok(leased)
+      assert.equal(await repos.buildJobs.release(leased), true)
+      const again = await take(1)
+      assert.equal(again?.attempts, 1, 'a release does not count as an attempt')
+      for (let attempt = 2; attempt <= 3; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 10))
+        assert.equal((await take(1))?.attempts, attempt)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      assert.equal(await take(1), undefined)
+      const failed = await repos.deployments.findById(deployment.id)
+      assert.equal(failed?.status, 'failed')
+      assert.match(failed?.error ?? '', /interrupted/)
+    })
+  })
+}

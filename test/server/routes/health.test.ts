@@ -4,23 +4,33 @@ import { engines, testApp } from '../helper.js'
 
 for (const engine of engines) {
   describe(`health and openapi (${engine})`, () => {
-    test('GET /health checks the database', async (t) => {
+    test('GET /health answers while the process is up; GET /ready checks the database and blob store', async (t) => {
       const app = await testApp(t, engine)
       const response = await app.inject({ url: '/health' })
       assert.equal(response.statusCode, 200)
       const body = response.json()
       assert.equal(body.ok, true)
       assert.equal(new Date(body.timestamp).toISOString(), body.timestamp)
+      const ready = await app.inject({ url: '/ready' })
+      assert.equal(ready.statusCode, 200, ready.body)
+      const { timestamp, ...readiness } = ready.json() as Record<string, unknown>
+      assert.equal(typeof timestamp, 'string')
+      assert.deepEqual(readiness, { ok: true, database: 'ok', blobStore: 'ok', changes: 'listening' })
     })
   })
 }
 
-test('GET /health answers 503 when the database is gone', async (t) => {
+test('with the database gone GET /health still answers and GET /ready answers 503', async (t) => {
   const app = await testApp(t)
+  await app.ready()
   await app.db.destroy()
-  const response = await app.inject({ url: '/health' })
+  const health = await app.inject({ url: '/health' })
+  assert.equal(health.statusCode, 200)
+  const response = await app.inject({ url: '/ready' })
   assert.equal(response.statusCode, 503)
   assert.equal(response.json().ok, false)
+  assert.equal(response.json().database, 'unreachable')
+  assert.equal(response.json().blobStore, 'ok')
 })
 
 test('GET /openapi.json describes every route with its schemas', async (t) => {
