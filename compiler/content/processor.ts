@@ -1,7 +1,8 @@
 /**
  * The unified pipeline that renders one page, with its stages in one place:
  *   remark-parse (behind the nesting limit) → remark-frontmatter → remark-gfm → remark-mdx (behind the JSX tag limit)
- *   → our remark plugins (block JSX out of paragraphs, static MDX, snippets, .md export, code highlighting)
+ *   → our remark plugins (block JSX out of paragraphs, static MDX, snippets, components defined in code
+ *     (run in the sandbox), .md export, code highlighting)
  *   → remark-rehype → our rehype plugins (components, headings, links, task lists)
  *   → the allow-list sanitiser, last, so nothing added after it escapes it → rehype-stringify.
  * Create it once and reuse it: it is frozen, and everything page-specific travels in `file.data.page`.
@@ -19,6 +20,7 @@ import rehypeLinks from './rehype-links.js'
 import rehypeSanitizePage from './rehype-sanitize-page.js'
 import rehypeTaskLists from './rehype-task-lists.js'
 import remarkCode, { codeHandler } from './remark-code.js'
+import remarkCodeComponents from './remark-code-components.js'
 import remarkJsxLimit from './remark-jsx-limit.js'
 import remarkMarkdownExport from './remark-markdown-export.js'
 import remarkNestingLimit from './remark-nesting-limit.js'
@@ -45,6 +47,7 @@ export function createPageProcessor(options: PageProcessorOptions = {}) {
     .use(remarkUnwrapJsx)
     .use(remarkStaticMdx)
     .use(remarkSnippets)
+    .use(remarkCodeComponents)
     .use(remarkMarkdownExport)
     .use(remarkCode)
     .use(remarkRehype, {

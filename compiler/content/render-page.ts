@@ -65,6 +65,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     highlighter: input.highlighter,
     scope: new Map(),
     imports: new Map(),
+    codeModules: new Map(),
     diagnostics: [...frontMatter.diagnostics],
     omitted: { warnings: 0, errors: 0 },
     assets: new Set(),
