@@ -188,9 +188,8 @@ function readEsm(
             estreePlace(statement) ?? placeOf(node),
             file,
           )
-        // The sandbox gives components React's hooks; without components the import does nothing.
-        if (source === 'react') code.refusals.push(refuseImport)
-        else refuseImport()
+        // With components in the file, its code module reports imports (and gives them React's hooks).
+        code.refusals.push(refuseImport)
         continue
       }
       for (const specifier of statement.specifiers) {

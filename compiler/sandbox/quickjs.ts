@@ -36,6 +36,9 @@ const WASM_PAGE_BYTES = 64 * 1024
 
 let quickjs: Promise<QuickJSWASMModule> | undefined
 
+/** Sandboxes opened by this thread, for tests and benchmarks to check that plain pages open none. */
+export const sandboxStats = { opened: 0 }
+
 /** The thread's QuickJS module, loaded on first use (about 15 ms) and reused by every page. */
 function loadQuickJS(): Promise<QuickJSWASMModule> {
   if (quickjs) return quickjs
@@ -77,6 +80,7 @@ export class PageSandbox {
 
   static async open(builtins: readonly string[]): Promise<PageSandbox> {
     const module = await loadQuickJS()
+    sandboxStats.opened++
     const runtime = module.newRuntime()
     runtime.setMemoryLimit(SANDBOX_MEMORY_BYTES)
     runtime.setMaxStackSize(SANDBOX_STACK_BYTES)
