@@ -4,6 +4,7 @@
  * page with sucrase (JSX to `__jsx(...)` calls, imports to `require`, types stripped, lines kept) so
  * it can run in the page's sandbox (compiler/sandbox/). Nothing here runs author code.
  */
+import { LRUCache } from 'lru-cache'
 import type { MdxjsEsm } from 'mdast-util-mdxjs-esm'
 import { transform } from 'sucrase'
 import { decodeUtf8 } from '../files.js'
@@ -50,6 +51,39 @@ export interface CodeModule {
 /** Modules one page may load, counting each file once: real sites use one or two. */
 export const MAX_CODE_MODULES = 64
 
+/**
+ * Compiled code by file and source, per thread: a snippet used by many pages compiles once. An entry
+ * is the code, or the compile error's message.
+ */
+const compiled = new LRUCache<string, { code: string } | { error: string }>({
+  max: 512,
+  maxSize: 16 * 1024 * 1024,
+  sizeCalculation: (value, key) => key.length + ('code' in value ? value.code.length : value.error.length),
+})
+
+function compile(file: string, source: string): { code: string } | { error: string } {
+  const key = `${file}\0${source}`
+  let result = compiled.get(key)
+  if (!result) {
+    try {
+      result = {
+        code: transform(source, {
+          transforms: /\.tsx?$/.test(file) ? ['typescript', 'jsx', 'imports'] : ['jsx', 'imports'],
+          jsxRuntime: 'classic',
+          jsxPragma: '__jsx',
+          jsxFragmentPragma: '__Fragment',
+          production: true,
+          filePath: file,
+        }).code,
+      }
+    } catch (error) {
+      result = { error: error instanceof Error ? error.message : String(error) }
+    }
+    compiled.set(key, result)
+  }
+  return result
+}
+
 /** Extensions of files that are code modules as a whole. */
 export const CODE_FILE = /\.(jsx|tsx|js|mjs)$/
 
@@ -94,18 +128,9 @@ export function registerCodeModule(
     )
     return
   }
-  let code: string
-  try {
-    code = transform(source, {
-      transforms: /\.tsx?$/.test(file) ? ['typescript', 'jsx', 'imports'] : ['jsx', 'imports'],
-      jsxRuntime: 'classic',
-      jsxPragma: '__jsx',
-      jsxFragmentPragma: '__Fragment',
-      production: true,
-      filePath: file,
-    }).code
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
+  const result = compile(file, source)
+  if ('error' in result) {
+    const message = result.error
     const place = /\((\d+):(\d+)\)/.exec(message)
     report(
       page,
@@ -117,6 +142,7 @@ export function registerCodeModule(
     )
     return
   }
+  const code = result.code
   module.code = code
   const lines = code.split('\n')
   lines.forEach((text, index) => {

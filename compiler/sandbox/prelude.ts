@@ -8,7 +8,21 @@
  * writes `<Note>` produces an element the host renders with the built-in component.
  */
 export function sandboxPrelude(builtins: readonly string[]): string {
+  // Plain global strings (fast to declare); a name with members (`Tree.File`) is a String object.
+  const heads = new Map<string, string[]>()
+  for (const name of builtins) {
+    const [head = name, member] = name.split('.')
+    const members = heads.get(head) ?? []
+    if (member) members.push(member)
+    heads.set(head, members)
+  }
+  const globals = [...heads].map(([head, members]) =>
+    members.length === 0
+      ? `${head} = ${JSON.stringify(head)}`
+      : `${head} = Object.assign(new String(${JSON.stringify(head)}), { ${members.map((member) => `${member}: ${JSON.stringify(`${head}.${member}`)}`).join(', ')} })`,
+  )
   return `'use strict';
+var ${globals.join(',\n  ')};
 (() => {
   const SLOT = '$$slot';
   const Fragment = '#fragment';
@@ -88,7 +102,7 @@ export function sandboxPrelude(builtins: readonly string[]): string {
       return out;
     }
     if (node.$$element === true) {
-      const type = node.type instanceof String ? String(node.type) : node.type;
+      const type = node.type instanceof String ? node.type.valueOf() : node.type;
       if (typeof type === 'function') {
         const previous = current;
         current = type.displayName || type.name || 'Anonymous';
@@ -135,16 +149,11 @@ export function sandboxPrelude(builtins: readonly string[]): string {
     return result;
   }
 
-  for (const name of ${JSON.stringify(builtins)}) {
-    const [head, member] = name.split('.');
-    if (!(head in globalThis)) globalThis[head] = new String(head);
-    if (member !== undefined) globalThis[head][member] = new String(name);
-  }
   // Shared prototypes are frozen, so one component cannot change how another behaves: a write to
   // them is a TypeError at the author's line (module code is strict).
-  for (const shared of [Object, Array, Function, String, Number, Boolean, Symbol, Promise, Map, Set, RegExp, Date, JSON, Math, Reflect]) {
+  for (const shared of [Object, Array, Function, String]) {
     Object.freeze(shared);
-    if (shared.prototype) Object.freeze(shared.prototype);
+    Object.freeze(shared.prototype);
   }
   Object.freeze(React);
   globalThis.React = React;
