@@ -95,7 +95,7 @@ function renderIcon(
       page,
       'warning',
       'unknown-icon',
-      `Unknown icon "${icon}", expected a Font Awesome free icon name such as "rocket"`,
+      `Unknown icon "${icon}", expected a Font Awesome free icon name such as "rocket", or a Lucide one`,
       place,
     )
     return undefined
