@@ -26,6 +26,11 @@
  *   d-tooltip, d-tooltip-tip [role=tooltip], d-tooltip-headline
  *   d-update (section), d-update-meta, d-update-label (h2), d-update-description, d-update-tags, d-update-body
  *   d-view [data-view], d-visibility, d-unknown [data-component] (an unknown component's children)
+ *   d-panel (aside); d-tile [d-tile-link], d-tile-preview, d-tile-title, d-tile-description
+ *   d-color d-color-{compact|table}, d-color-row, d-color-row-title, d-color-items, d-color-item,
+ *     d-color-swatch, d-color-name, d-color-value
+ *   d-prompt, d-prompt-description, d-prompt-body, button.copy.d-prompt-copy [data-copy]
+ *   d-preview-button (a); d-banner-inline
  *   d-anchor (the "#" link inside headings)
  *
  * `Snippet` never reaches this table: remark-snippets inlines it (and imported snippet components) earlier.
@@ -33,10 +38,12 @@
 import { Accordion } from './accordion.js'
 import { AccordionGroup } from './accordion-group.js'
 import { Badge } from './badge.js'
+import { Banner } from './banner.js'
 import { Callout, Check, Danger, Info, Note, Tip, Warning } from './callout.js'
 import { Card } from './card.js'
 import { CardGroup } from './card-group.js'
 import { CodeGroup } from './code-group.js'
+import { Color, ColorItem, ColorRow } from './color.js'
 import { Column, Columns } from './columns.js'
 import { Expandable } from './expandable.js'
 import { ParamField, ResponseField } from './field.js'
@@ -44,8 +51,12 @@ import { Frame } from './frame.js'
 import { Icon } from './icon.js'
 import { Installer } from './installer.js'
 import { Link } from './link.js'
+import { Panel } from './panel.js'
+import { PreviewButton } from './preview-button.js'
+import { Prompt } from './prompt.js'
 import { Step, Steps } from './steps.js'
 import { Tab, Tabs } from './tabs.js'
+import { Tile } from './tile.js'
 import { Tooltip } from './tooltip.js'
 import { Tree, TreeFile, TreeFolder } from './tree.js'
 import { TypeTable } from './type-table.js'
@@ -62,11 +73,15 @@ export const components: ReadonlyMap<string, Component> = new Map<string, Compon
   ['Accordion', Accordion],
   ['AccordionGroup', AccordionGroup],
   ['Badge', Badge],
+  ['Banner', Banner],
   ['Callout', Callout],
   ['Card', Card],
   ['CardGroup', CardGroup],
   ['Check', Check],
   ['CodeGroup', CodeGroup],
+  ['Color', Color],
+  ['Color.Item', ColorItem],
+  ['Color.Row', ColorRow],
   ['Column', Column],
   ['Columns', Columns],
   ['Danger', Danger],
@@ -79,13 +94,17 @@ export const components: ReadonlyMap<string, Component> = new Map<string, Compon
   ['Installer', Installer],
   ['Link', Link],
   ['Note', Note],
+  ['Panel', Panel],
   ['ParamField', ParamField],
+  ['PreviewButton', PreviewButton],
+  ['Prompt', Prompt],
   ['ResponseField', ResponseField],
   ['Snippet', () => []],
   ['Step', Step],
   ['Steps', Steps],
   ['Tab', Tab],
   ['Tabs', Tabs],
+  ['Tile', Tile],
   ['Tip', Tip],
   ['Tooltip', Tooltip],
   ['Tree', Tree],
