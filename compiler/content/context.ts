@@ -36,6 +36,8 @@ export interface PageContext {
   scope: Map<string, StaticValue>
   /** Local component name → snippet file path, from the page's `import` lines. */
   imports: Map<string, string>
+  /** Unknown component names already reported on this page: one warning per name. */
+  unknownComponents: Set<string>
   /** True once KaTeX rendered math on the page, so its shell links KaTeX's stylesheet. */
   math?: boolean
   /** Code modules (components defined in code) by site path, for the page's sandbox. */

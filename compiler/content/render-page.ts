@@ -68,6 +68,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     scope: new Map(),
     imports: new Map(),
     codeModules: new Map(),
+    unknownComponents: new Set(),
     diagnostics: [...frontMatter.diagnostics],
     omitted: { warnings: 0, errors: 0 },
     assets: new Set(),
