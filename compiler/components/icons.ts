@@ -3,10 +3,12 @@
  * module (`@fortawesome/free-solid-svg-icons/faRocket`) on first use, so only icons a site uses are
  * loaded. `iconType` picks the style; styles the free set lacks (light, thin, duotone…) fall back to
  * solid, and a name missing from the chosen style is looked up in the others. Lucide names
- * (`iconType="lucide"`, or a name only Lucide has) come from lucide.ts.
+ * (`iconType="lucide"`, or a name only Lucide has) come from lucide.ts; a name only Font Awesome Pro
+ * has becomes the nearest free icon (fontawesome-pro.ts).
  */
 import { createRequire } from 'node:module'
 import type { Element } from 'hast'
+import { PRO_ONLY_ICONS } from './fontawesome-pro.js'
 import { h } from './html.js'
 import { lucideIcon } from './lucide.js'
 
@@ -49,6 +51,8 @@ export interface ResolvedIcon {
   /** `solid/rocket`: the style and canonical name that was found. */
   id: string
   svg: Element
+  /** The Font Awesome Pro name asked for, when this is the free icon shown in its place. */
+  proName?: string
 }
 
 /** Look an icon up by name: Font Awesome's free styles, then Lucide (first, for `iconType="lucide"`). */
@@ -60,7 +64,13 @@ export function resolveIcon(name: string, iconType?: string): ResolvedIcon | und
     return svg && { id: `lucide/${clean}`, svg }
   }
   if (iconType === 'lucide') return lucide() ?? fontAwesome(clean, undefined)
-  return fontAwesome(clean, iconType) ?? lucide()
+  return fontAwesome(clean, iconType) ?? lucide() ?? proFallback(clean, iconType)
+}
+
+function proFallback(clean: string, iconType: string | undefined): ResolvedIcon | undefined {
+  const free = PRO_ONLY_ICONS.get(clean)
+  const icon = free === undefined ? undefined : fontAwesome(free, iconType)
+  return icon && { ...icon, proName: clean }
 }
 
 function fontAwesome(clean: string, iconType: string | undefined): ResolvedIcon | undefined {

@@ -103,6 +103,15 @@ function renderIcon(
     )
     return undefined
   }
+  if (resolved.proName) {
+    report(
+      page,
+      'warning',
+      'paid-icon',
+      `Unexpected Font Awesome Pro icon "${resolved.proName}", expected a free one; the nearest free icon "${resolved.id.replace(/^\w+\//, '')}" is shown`,
+      place,
+    )
+  }
   page.icons.add(resolved.id)
   return resolved.svg
 }
