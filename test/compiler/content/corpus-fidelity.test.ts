@@ -1,12 +1,14 @@
 /**
- * Real sites that define components in code (../shared/corpus): every page that uses one must show
- * it. A lost component shows as an unknown-component box, a refused `export const`, a missing export
- * or a sandbox diagnostic naming it; this counts usages and asserts none is lost.
+ * Real sites (../shared/corpus) lose nothing their authors wrote. Components defined in code: every
+ * page that uses one must show it (a lost one shows as an unknown-component box, a refused
+ * `export const`, a missing export or a sandbox diagnostic naming it). Icons: every name a page, its
+ * front matter or docs.json uses resolves (Font Awesome free, Lucide, or a Pro name's free stand-in).
  */
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { test } from 'node:test'
+import { resolveIcon } from '../../../compiler/components/icons.js'
 import { renderPage } from '../../../compiler/content/render-page.js'
 import { decodeUtf8 } from '../../../compiler/files.js'
 import { createHighlighter } from '../../../compiler/highlight/index.js'
@@ -79,5 +81,26 @@ for (const site of ['pipecat', 'mem0', 'stagehand']) {
     assert.deepEqual(lost, [])
     if (site === 'pipecat')
       assert.ok(usages >= 50, `expected pipecat's <CommunityMaintained> uses, found ${usages}`)
+  })
+}
+
+for (const site of ['pipecat', 'mem0']) {
+  test(`${site}: every icon name resolves`, (t) => {
+    const files = readSite(join(corpusRoot, site))
+    const names = new Map<string, string>()
+    for (const [path, bytes] of files) {
+      if (!/\.(mdx|json)$/.test(path)) continue
+      const text = withoutCodeBlocks(decodeUtf8(bytes) ?? '')
+      const patterns = [/\bicon="([^"]+)"/g, /^icon:\s*["']?([\w-]+)["']?\s*$/gm, /"icon":\s*"([^"]+)"/g]
+      for (const pattern of patterns) {
+        for (const [, name] of text.matchAll(pattern)) if (name && !/[/.]/.test(name)) names.set(name, path)
+      }
+    }
+    const missing = [...names]
+      .filter(([name]) => !resolveIcon(name))
+      .map(([name, path]) => `${name} (${path})`)
+    t.diagnostic(`${site}: ${names.size} icon names, ${missing.length} missing`)
+    assert.ok(names.size > 10, `expected icons in ${site}`)
+    assert.deepEqual(missing, [])
   })
 }
