@@ -4,9 +4,9 @@
  * page with sucrase (JSX to `__jsx(...)` calls, imports to `require`, types stripped, lines kept) so
  * it can run in the page's sandbox (compiler/sandbox/). Nothing here runs author code.
  */
+import { createRequire } from 'node:module'
 import { LRUCache } from 'lru-cache'
 import type { MdxjsEsm } from 'mdast-util-mdxjs-esm'
-import { transform } from 'sucrase'
 import { decodeUtf8 } from '../files.js'
 import type { PageContext } from './context.js'
 import { report } from './context.js'
@@ -61,10 +61,15 @@ const compiled = new LRUCache<string, { code: string } | { error: string }>({
   sizeCalculation: (value, key) => key.length + ('code' in value ? value.code.length : value.error.length),
 })
 
+/** sucrase, loaded on the first code module, so threads that render only plain pages never load it. */
+let sucrase: typeof import('sucrase') | undefined
+
 function compile(file: string, source: string): { code: string } | { error: string } {
   const key = `${file}\0${source}`
   let result = compiled.get(key)
   if (!result) {
+    sucrase ??= createRequire(import.meta.url)('sucrase') as typeof import('sucrase')
+    const { transform } = sucrase
     try {
       result = {
         code: transform(source, {

@@ -5,15 +5,12 @@
  * passed in; code and props go in as strings and the element tree comes back as a JSON string, so the
  * sandbox has no filesystem, network, timers or `process` to reach.
  */
-import releaseSync from '@jitl/quickjs-wasmfile-release-sync'
-import {
-  newQuickJSWASMModuleFromVariant,
-  newVariant,
-  type QuickJSContext,
-  type QuickJSRuntime,
-  type QuickJSSyncVariant,
-  type QuickJSWASMModule,
-  shouldInterruptAfterDeadline,
+import type {
+  InterruptHandler,
+  QuickJSContext,
+  QuickJSRuntime,
+  QuickJSSyncVariant,
+  QuickJSWASMModule,
 } from 'quickjs-emscripten-core'
 import { sandboxPrelude } from './prelude.js'
 
@@ -39,17 +36,31 @@ let quickjs: Promise<QuickJSWASMModule> | undefined
 /** Sandboxes opened by this thread, for tests and benchmarks to check that plain pages open none. */
 export const sandboxStats = { opened: 0 }
 
-/** The thread's QuickJS module, loaded on first use (about 15 ms) and reused by every page. */
+/**
+ * The thread's QuickJS module, loaded on first use (about 15 ms) and reused by every page; its code is
+ * imported then too, so threads that render only plain pages never load it.
+ */
 function loadQuickJS(): Promise<QuickJSWASMModule> {
-  if (quickjs) return quickjs
-  const wasmMemory = new WebAssembly.Memory({
-    initial: WASM_START_PAGES,
-    maximum: WASM_START_PAGES + SANDBOX_MEMORY_BYTES / WASM_PAGE_BYTES,
-  })
-  // The package's types describe its CommonJS build; imported as ESM its default export is the variant.
-  const variant = releaseSync as unknown as QuickJSSyncVariant
-  quickjs = newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory }))
+  quickjs ??= (async () => {
+    const [core, releaseSync] = await Promise.all([
+      import('quickjs-emscripten-core'),
+      import('@jitl/quickjs-wasmfile-release-sync'),
+    ])
+    const wasmMemory = new WebAssembly.Memory({
+      initial: WASM_START_PAGES,
+      maximum: WASM_START_PAGES + SANDBOX_MEMORY_BYTES / WASM_PAGE_BYTES,
+    })
+    // The package's types describe its CommonJS build; imported as ESM its default export is the variant.
+    const variant = releaseSync.default as unknown as QuickJSSyncVariant
+    return core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmMemory }))
+  })()
   return quickjs
+}
+
+/** The interrupt handler for a deadline, from the loaded core. */
+async function afterDeadline(deadline: number): Promise<InterruptHandler> {
+  const { shouldInterruptAfterDeadline } = await import('quickjs-emscripten-core')
+  return shouldInterruptAfterDeadline(deadline)
 }
 
 export interface SandboxError {
@@ -85,7 +96,7 @@ export class PageSandbox {
     runtime.setMemoryLimit(SANDBOX_MEMORY_BYTES)
     runtime.setMaxStackSize(SANDBOX_STACK_BYTES)
     const deadline = Date.now() + SANDBOX_TIME_LIMIT_MS
-    runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline))
+    runtime.setInterruptHandler(await afterDeadline(deadline))
     const sandbox = new PageSandbox(runtime, runtime.newContext(), deadline)
     const prelude = sandbox.evaluate(sandboxPrelude(builtins), 'sandbox:prelude')
     if (!prelude.ok) {
