@@ -71,11 +71,7 @@ export default function remarkCodeComponents() {
       const props = JSON.stringify(element.data?.props ?? {})
       const call = `__safe(() => __renderComponent(${JSON.stringify(component.file)}, ${JSON.stringify(component.name)}, ${JSON.stringify(props)}, ${element.children.length > 0}))`
       const evaluated = sandbox.evaluate(call, 'sandbox:render')
-      const result: RenderResult = evaluated.ok
-        ? (JSON.parse(evaluated.value, (key, value) =>
-            key === '__proto__' ? undefined : value,
-          ) as RenderResult)
-        : evaluated
+      const result: RenderResult = evaluated.ok ? readResult(evaluated.value) : evaluated
       // An allocation QuickJS refused is caught like any error inside; it is still the memory limit.
       if (!result.ok && result.error.message === 'out of memory') result.error.limit = 'memory'
       const usedAt = placeOf(element)
@@ -97,6 +93,33 @@ export default function remarkCodeComponents() {
       return toMdast(result.value.tree, element.type === 'mdxJsxTextElement', element)
     }
   }
+}
+
+/**
+ * The sandbox's answer, checked: author code can replace the sandbox's own globals, so its JSON is
+ * read as untrusted data (no `__proto__` keys, the expected shape) before anything uses it.
+ */
+function readResult(json: string): RenderResult {
+  const unreadable: RenderResult = {
+    ok: false,
+    error: {
+      name: 'TypeError',
+      message: 'the component gave the sandbox an answer it could not read',
+      stack: '',
+    },
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(json, (key, value) => (key === '__proto__' ? undefined : value))
+  } catch {
+    return unreadable
+  }
+  if (typeof parsed !== 'object' || parsed === null) return unreadable
+  const result = parsed as RenderResult
+  if (result.ok === false && typeof result.error?.message === 'string') return result
+  if (result.ok === true && Array.isArray(result.value?.tree) && Array.isArray(result.value.warnings))
+    return result
+  return unreadable
 }
 
 async function openSandbox(page: PageContext): Promise<PageSandbox> {

@@ -155,6 +155,7 @@ var ${globals.join(',\n  ')};
     Object.freeze(shared);
     Object.freeze(shared.prototype);
   }
+  Object.freeze(JSON);
   Object.freeze(React);
   globalThis.React = React;
   globalThis.__jsx = jsx;

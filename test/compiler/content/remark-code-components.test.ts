@@ -167,3 +167,36 @@ test('pages without code components never open a sandbox; pages with them open o
   )
   assert.equal(sandboxStats.opened, opened + runs + 1)
 })
+
+test('a component that replaces the sandbox’s own functions only spoils its own page’s answers', async () => {
+  const page = await render(
+    [
+      '---',
+      'title: Tamper',
+      '---',
+      'export const Tamper = () => {',
+      '  globalThis.__safe = () => "{not json"',
+      '  return <p>tampered</p>',
+      '}',
+      'export const Stringify = () => {',
+      '  JSON.stringify = () => "{}"',
+      '  return <p>never</p>',
+      '}',
+      'export const After = () => <p>after</p>',
+      '',
+      '<Stringify />',
+      '',
+      '<Tamper />',
+      '',
+      '<After />',
+      '',
+      'Plain text still renders.',
+    ].join('\n'),
+  )
+  assert.match(page.html, /<p>tampered<\/p>\n<p>Plain text still renders.<\/p>/)
+  assert.deepEqual(
+    page.diagnostics.map((d) => `${d.rule} ${d.line}`),
+    ['code-component-error 9', 'code-component-error 18'],
+  )
+  assert.match(page.diagnostics[1]?.message ?? '', /could not read/)
+})
