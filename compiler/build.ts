@@ -38,6 +38,7 @@ import { inlineScriptsOfHead, sitePagePolicy } from './serving/security-headers.
 import { themeFiles } from './theme/assets.js'
 import type { PageSummary, SiteContext } from './theme/context.js'
 import { iconSvg } from './theme/icons.js'
+import { mathFiles } from './theme/math-assets.js'
 import { indexLocations, indexNeighbours } from './theme/navigation.js'
 import { renderShell } from './theme/page.js'
 import { markdownOutputPath, pageOutputPath, ROOT_FILE_SLUG } from './theme/urls.js'
@@ -133,6 +134,7 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   for (const [path, bytes] of theme.files)
     if (path !== theme.apiJsPath || reference.playgroundOrigins.length > 0) output.set(path, bytes)
   const assetPaths = new Set<string>()
+  let usesMath = false
   for (const page of selected) {
     const body = rendered.get(page.slug)
     if (!body) continue
@@ -143,14 +145,24 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
       html: body.html,
       toc: body.toc,
       frontMatter: { ...body.frontMatter },
+      ...(body.math ? { math: true } : {}),
     })
     output.set(pageOutputPath(page.slug), encoder.encode(html))
     output.set(markdownOutputPath(page.slug), encoder.encode(renderMarkdownExport(body)))
     for (const asset of body.assets) assetPaths.add(asset)
+    if (body.math) usesMath = true
+  }
+  // KaTeX's stylesheet and fonts ship only with a site that shows math.
+  const hashedAssets = new Set(theme.files.keys())
+  if (usesMath) {
+    for (const [path, bytes] of mathFiles().files) {
+      output.set(path, bytes)
+      hashedAssets.add(path)
+    }
   }
   // An author's file never takes the place of the theme's hashed assets (nor their year-long caching).
   for (const [path, bytes] of collectStaticAssets(files, config, assetPaths, !wanted))
-    if (!theme.files.has(path)) output.set(path, bytes)
+    if (!hashedAssets.has(path)) output.set(path, bytes)
   if (!wanted) writeSiteOutputs(output, context, sitePages)
 
   const sorted: SiteFiles = new Map([...output.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
@@ -158,7 +170,7 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   return {
     ok: !hasErrors(allDiagnostics),
     files: sorted,
-    hashedAssets: new Set(theme.files.keys()),
+    hashedAssets,
     contentSecurityPolicy: sitePagePolicy({
       inlineScripts: shellInlineScripts(sorted),
       connectSources: reference.playgroundOrigins,

@@ -2,11 +2,15 @@
  * Icons by name from the Font Awesome free packages, as inline SVG. Each icon is read from its own
  * module (`@fortawesome/free-solid-svg-icons/faRocket`) on first use, so only icons a site uses are
  * loaded. `iconType` picks the style; styles the free set lacks (light, thin, duotone…) fall back to
- * solid, and a name missing from the chosen style is looked up in the others.
+ * solid, and a name missing from the chosen style is looked up in the others. Lucide names
+ * (`iconType="lucide"`, or a name only Lucide has) come from lucide.ts; a name only Font Awesome Pro
+ * has becomes the nearest free icon (fontawesome-pro.ts).
  */
 import { createRequire } from 'node:module'
 import type { Element } from 'hast'
+import { PRO_ONLY_ICONS } from './fontawesome-pro.js'
 import { h } from './html.js'
+import { lucideIcon } from './lucide.js'
 
 const require = createRequire(import.meta.url)
 
@@ -47,12 +51,29 @@ export interface ResolvedIcon {
   /** `solid/rocket`: the style and canonical name that was found. */
   id: string
   svg: Element
+  /** The Font Awesome Pro name asked for, when this is the free icon shown in its place. */
+  proName?: string
 }
 
-/** Look an icon up by name; `undefined` when no free style has it. */
+/** Look an icon up by name: Font Awesome's free styles, then Lucide (first, for `iconType="lucide"`). */
 export function resolveIcon(name: string, iconType?: string): ResolvedIcon | undefined {
   const clean = name.trim().toLowerCase().replace(/^fa-/, '')
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(clean)) return undefined
+  const lucide = (): ResolvedIcon | undefined => {
+    const svg = lucideIcon(clean)
+    return svg && { id: `lucide/${clean}`, svg }
+  }
+  if (iconType === 'lucide') return lucide() ?? fontAwesome(clean, undefined)
+  return fontAwesome(clean, iconType) ?? lucide() ?? proFallback(clean, iconType)
+}
+
+function proFallback(clean: string, iconType: string | undefined): ResolvedIcon | undefined {
+  const free = PRO_ONLY_ICONS.get(clean)
+  const icon = free === undefined ? undefined : fontAwesome(free, iconType)
+  return icon && { ...icon, proName: clean }
+}
+
+function fontAwesome(clean: string, iconType: string | undefined): ResolvedIcon | undefined {
   const preferred: Style = iconType === 'regular' ? 'regular' : iconType === 'brands' ? 'brands' : 'solid'
   const order: Style[] = [
     preferred,

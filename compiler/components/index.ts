@@ -26,6 +26,11 @@
  *   d-tooltip, d-tooltip-tip [role=tooltip], d-tooltip-headline
  *   d-update (section), d-update-meta, d-update-label (h2), d-update-description, d-update-tags, d-update-body
  *   d-view [data-view], d-visibility, d-unknown [data-component] (an unknown component's children)
+ *   d-panel (aside); d-tile [d-tile-link], d-tile-preview, d-tile-title, d-tile-description
+ *   d-color d-color-{compact|table}, d-color-row, d-color-row-title, d-color-items, d-color-item,
+ *     d-color-swatch, d-color-name, d-color-value
+ *   d-prompt, d-prompt-description, d-prompt-body, button.copy.d-prompt-copy [data-copy]
+ *   d-preview-button (a); d-banner-inline
  *   d-anchor (the "#" link inside headings)
  *   d-api-endpoint [data-method], d-api-endpoint-line, d-method d-method-{get|post|…}, d-api-path, d-api-path-param,
  *     d-api-servers, d-api-servers-label, d-try-it [data-playground] (the API-page script fills it); d-api-schema
@@ -37,10 +42,12 @@ import { Accordion } from './accordion.js'
 import { AccordionGroup } from './accordion-group.js'
 import { ApiEndpoint, ApiSchema } from './api-endpoint.js'
 import { Badge } from './badge.js'
+import { Banner } from './banner.js'
 import { Callout, Check, Danger, Info, Note, Tip, Warning } from './callout.js'
 import { Card } from './card.js'
 import { CardGroup } from './card-group.js'
 import { CodeGroup } from './code-group.js'
+import { Color, ColorItem, ColorRow } from './color.js'
 import { Column, Columns } from './columns.js'
 import { Expandable } from './expandable.js'
 import { ParamField, ResponseField } from './field.js'
@@ -48,9 +55,13 @@ import { Frame } from './frame.js'
 import { Icon } from './icon.js'
 import { Installer } from './installer.js'
 import { Link } from './link.js'
+import { Panel } from './panel.js'
+import { PreviewButton } from './preview-button.js'
+import { Prompt } from './prompt.js'
 import { RequestExample, ResponseExample } from './request-example.js'
 import { Step, Steps } from './steps.js'
 import { Tab, Tabs } from './tabs.js'
+import { Tile } from './tile.js'
 import { Tooltip } from './tooltip.js'
 import { Tree, TreeFile, TreeFolder } from './tree.js'
 import { TypeTable } from './type-table.js'
@@ -69,11 +80,15 @@ export const components: ReadonlyMap<string, Component> = new Map<string, Compon
   ['ApiEndpoint', ApiEndpoint],
   ['ApiSchema', ApiSchema],
   ['Badge', Badge],
+  ['Banner', Banner],
   ['Callout', Callout],
   ['Card', Card],
   ['CardGroup', CardGroup],
   ['Check', Check],
   ['CodeGroup', CodeGroup],
+  ['Color', Color],
+  ['Color.Item', ColorItem],
+  ['Color.Row', ColorRow],
   ['Column', Column],
   ['Columns', Columns],
   ['Danger', Danger],
@@ -86,15 +101,19 @@ export const components: ReadonlyMap<string, Component> = new Map<string, Compon
   ['Installer', Installer],
   ['Link', Link],
   ['Note', Note],
+  ['Panel', Panel],
   ['ParamField', ParamField],
   ['RequestExample', RequestExample],
   ['ResponseExample', ResponseExample],
+  ['PreviewButton', PreviewButton],
+  ['Prompt', Prompt],
   ['ResponseField', ResponseField],
   ['Snippet', () => []],
   ['Step', Step],
   ['Steps', Steps],
   ['Tab', Tab],
   ['Tabs', Tabs],
+  ['Tile', Tile],
   ['Tip', Tip],
   ['Tooltip', Tooltip],
   ['Tree', Tree],

@@ -1,8 +1,9 @@
 /**
  * Tooltip: the text with a tip shown on hover and focus (CSS only), and the tip also in `title`-free
- * markup a screen reader reads through aria-describedby.
+ * markup a screen reader reads through aria-describedby. The tip is inline Markdown.
  */
 import { h, str } from './html.js'
+import { inlineMarkdown } from './inline-markdown.js'
 import type { Component } from './types.js'
 
 export const Tooltip: Component = (context) => {
@@ -14,7 +15,7 @@ export const Tooltip: Component = (context) => {
     h('span', { className: ['d-tooltip-tip'], role: 'tooltip', id }, [
       headline && h('strong', { className: ['d-tooltip-headline'] }, [headline]),
       headline ? ' ' : undefined,
-      tip,
+      ...inlineMarkdown(tip),
     ]),
   ])
 }

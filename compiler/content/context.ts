@@ -9,6 +9,7 @@ import type { ValidationMode } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { SourceFiles } from '../files.js'
 import type { Highlighter } from '../highlight/index.js'
+import type { CodeModule } from './code-modules.js'
 import type { StaticValue } from './static-value.js'
 
 export interface TocEntry {
@@ -35,6 +36,12 @@ export interface PageContext {
   scope: Map<string, StaticValue>
   /** Local component name → snippet file path, from the page's `import` lines. */
   imports: Map<string, string>
+  /** Unknown component names already reported on this page: one warning per name. */
+  unknownComponents: Set<string>
+  /** True once KaTeX rendered math on the page, so its shell links KaTeX's stylesheet. */
+  math?: boolean
+  /** Code modules (components defined in code) by site path, for the page's sandbox. */
+  codeModules: Map<string, CodeModule>
   diagnostics: Diagnostic[]
   /** Problems past `PAGE_DIAGNOSTIC_LIMIT`, counted instead of kept (errors apart, so they still fail). */
   omitted: { warnings: number; errors: number }

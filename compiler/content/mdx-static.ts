@@ -2,15 +2,25 @@
  * Reads the MDX of a page or snippet as data: ESM lines become scope bindings and snippet imports,
  * `{expressions}` become text (or vanish when they are comments), and JSX attributes become a plain
  * props object on the element (`data.props`). Nothing is executed; whatever is not static is reported
- * at its place and left out.
+ * at its place and left out. Components defined in code are the exception: their ESM becomes a code
+ * module (code-modules.ts) and elements that use them are marked (`data.codeComponent`) for the
+ * sandbox (remark-code-components.ts).
  */
-import type { Node as EstreeNode, Program } from 'estree'
+import type { Node as EstreeNode, Program, VariableDeclarator } from 'estree'
 import type { Nodes, Parent, Root, RootContent } from 'mdast'
 import type {} from 'mdast-util-mdx-expression'
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx'
 import type { MdxjsEsm } from 'mdast-util-mdxjs-esm'
+import {
+  CODE_FILE,
+  type CodeComponentRef,
+  codeComponentRef,
+  esmSource,
+  isCodeComponentRef,
+  registerCodeModule,
+} from './code-modules.js'
 import { estreePlace, type PageContext, placeOf, report } from './context.js'
-import { resolveSnippetPath } from './snippet-paths.js'
+import { resolveModulePath, resolveSnippetPath } from './snippet-paths.js'
 import {
   evaluateExportConsts,
   evaluateExpression,
@@ -23,9 +33,12 @@ declare module 'mdast-util-mdx-jsx' {
   interface MdxJsxFlowElementData {
     /** The element's attributes, read as static values. */
     props?: StaticObject
+    /** The component defined in code that this element uses, rendered in the sandbox. */
+    codeComponent?: CodeComponentRef
   }
   interface MdxJsxTextElementData {
     props?: StaticObject
+    codeComponent?: CodeComponentRef
   }
   interface MdxJsxFlowElementHastData {
     props?: StaticObject
@@ -47,6 +60,14 @@ export interface StaticMdxOptions {
   imports: Map<string, string>
   /** Reads the `export const`s of another snippet, for `import { name } from '/snippets/x.mdx'`. */
   snippetExports: (path: string) => Map<string, StaticValue> | undefined
+  /** The ESM source of a code module file (`.jsx` whole, `.mdx` its ESM blocks), for the sandbox. */
+  readCode: (path: string) => string | undefined
+}
+
+/** What the ESM of one file defines in code, and the refusals that stand only if it defines none. */
+interface CodeFound {
+  defined: boolean
+  refusals: (() => void)[]
 }
 
 export const isJsxElement = (node: Nodes): node is JsxElement =>
@@ -65,11 +86,17 @@ export function resolveStaticMdx(tree: Root, options: StaticMdxOptions): void {
     )
 
   // ESM first: `export const` lines may sit below the expressions that use them.
+  const esm: MdxjsEsm[] = []
   removeChildren(tree, (node) => {
     if (node.type !== 'mdxjsEsm') return false
-    readEsm(node, options, refuse)
+    esm.push(node)
     return true
   })
+  const code: CodeFound = { defined: false, refusals: [] }
+  for (const node of esm) readEsm(node, options, refuse, code)
+  // Helpers beside components run with them in the sandbox; alone, they are refused as before.
+  if (code.defined) registerCodeModule(page, file, esmSource(esm), options.readCode)
+  else for (const refusal of code.refusals) refusal()
 
   walk(tree)
 
@@ -130,6 +157,8 @@ export function resolveStaticMdx(tree: Root, options: StaticMdxOptions): void {
       }
     }
     element.data = { ...element.data, props }
+    const bound = element.name ? scope.get(element.name) : undefined
+    if (isCodeComponentRef(bound)) element.data.codeComponent = { ...bound, usedIn: file }
     // The estree is no longer needed; dropping it keeps later tree copies small.
     element.attributes = []
   }
@@ -139,6 +168,7 @@ function readEsm(
   node: MdxjsEsm,
   options: StaticMdxOptions,
   refuse: (node: EstreeNode, reason: string, fallback?: Nodes) => void,
+  code: CodeFound,
 ): void {
   const program = node.data?.estree as Program | null | undefined
   if (!program) return
@@ -146,16 +176,20 @@ function readEsm(
   for (const statement of program.body) {
     if (statement.type === 'ImportDeclaration') {
       const source = String(statement.source.value)
+      if (CODE_FILE.test(source) && readCodeImport(statement, source, options)) continue
       const path = resolveSnippetPath(source, file)
       if (!path) {
-        report(
-          page,
-          'problem',
-          'import-not-allowed',
-          `Unexpected import of "${source}", expected a snippet inside the site (\`/snippets/….mdx\` or a relative \`.mdx\` file); other imports are not run`,
-          estreePlace(statement) ?? placeOf(node),
-          file,
-        )
+        const refuseImport = () =>
+          report(
+            page,
+            'problem',
+            'import-not-allowed',
+            `Unexpected import of "${source}", expected a snippet inside the site (\`/snippets/….mdx\` or a relative \`.mdx\` file); other imports are not run`,
+            estreePlace(statement) ?? placeOf(node),
+            file,
+          )
+        // With components in the file, its code module reports imports (and gives them React's hooks).
+        code.refusals.push(refuseImport)
         continue
       }
       for (const specifier of statement.specifiers) {
@@ -193,13 +227,84 @@ function readEsm(
     }
     if (
       statement.type === 'ExportNamedDeclaration' &&
+      statement.declaration?.type === 'FunctionDeclaration'
+    ) {
+      const name = statement.declaration.id.name
+      scope.set(name, codeComponentRef(file, name))
+      code.defined = true
+      continue
+    }
+    if (
+      statement.type === 'ExportNamedDeclaration' &&
       statement.declaration?.type === 'VariableDeclaration'
     ) {
-      evaluateExportConsts({ ...program, body: [statement] }, scope, refuse)
+      const declaration = statement.declaration
+      const values: VariableDeclarator[] = []
+      for (const declarator of declaration.declarations) {
+        if (declarator.id.type === 'Identifier' && isComponentCode(declarator.init)) {
+          scope.set(declarator.id.name, codeComponentRef(file, declarator.id.name))
+          code.defined = true
+        } else values.push(declarator)
+      }
+      if (values.length === 0) continue
+      const rest = { ...statement, declaration: { ...declaration, declarations: values } }
+      evaluateExportConsts({ ...program, body: [rest] }, scope, (refused, reason) =>
+        code.refusals.push(() => refuse(refused, reason, node)),
+      )
+      continue
+    }
+    if (
+      statement.type === 'VariableDeclaration' ||
+      statement.type === 'FunctionDeclaration' ||
+      statement.type === 'ClassDeclaration'
+    ) {
+      code.refusals.push(() => refuse(statement, 'statement', node))
       continue
     }
     refuse(statement, statement.type === 'ExportDefaultDeclaration' ? '`export default`' : 'statement', node)
   }
+}
+
+/** `() => <div/>`, `function () {}`, or a wrapper call around one (`memo(() => …)`): a component. */
+function isComponentCode(init: VariableDeclarator['init']): boolean {
+  if (!init) return false
+  if (init.type === 'ArrowFunctionExpression' || init.type === 'FunctionExpression') return true
+  return (
+    init.type === 'CallExpression' &&
+    init.arguments.some(
+      (argument) => argument.type === 'ArrowFunctionExpression' || argument.type === 'FunctionExpression',
+    )
+  )
+}
+
+/** `import { X } from '/snippets/x.jsx'`: bind each name to the code module's export. */
+function readCodeImport(
+  statement: Extract<Program['body'][number], { type: 'ImportDeclaration' }>,
+  source: string,
+  options: StaticMdxOptions,
+): boolean {
+  const { page, file, scope } = options
+  const path = resolveModulePath(source, file)
+  if (!path) return false
+  const text = options.readCode(path)
+  if (text === undefined) {
+    report(
+      page,
+      'problem',
+      'missing-snippet',
+      `Unexpected import of missing file "${source}", expected a file at ${path}`,
+      estreePlace(statement),
+      file,
+    )
+    return true
+  }
+  registerCodeModule(page, path, text, options.readCode)
+  for (const specifier of statement.specifiers) {
+    if (specifier.type === 'ImportNamespaceSpecifier') continue
+    const name = specifier.type === 'ImportDefaultSpecifier' ? 'default' : importedName(specifier.imported)
+    scope.set(specifier.local.name, codeComponentRef(path, name))
+  }
+  return true
 }
 
 const importedName = (node: { type: string; name?: string; value?: unknown }): string =>

@@ -1,14 +1,18 @@
 /**
  * The unified pipeline that renders one page, with its stages in one place:
- *   remark-parse (behind the nesting limit) → remark-frontmatter → remark-gfm → remark-mdx (behind the JSX tag limit)
- *   → our remark plugins (block JSX out of paragraphs, static MDX, snippets, .md export, code highlighting)
- *   → remark-rehype → our rehype plugins (components, headings, links, task lists)
+ *   remark-parse (behind the nesting limit) → remark-frontmatter → remark-gfm → remark-math → remark-mdx (behind the JSX tag limit)
+ *   → our remark plugins (block JSX out of paragraphs, <Latex> as math, static MDX, snippets, components
+ *     defined in code (run in the sandbox), .md export, code highlighting)
+ *   → remark-rehype → KaTeX → our rehype plugins (math usage, components, headings, links, task lists)
  *   → the allow-list sanitiser, last, so nothing added after it escapes it → rehype-stringify.
  * Create it once and reuse it: it is frozen, and everything page-specific travels in `file.data.page`.
  */
+
+import rehypeKatex from 'rehype-katex'
 import rehypeStringify from 'rehype-stringify'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkGfm from 'remark-gfm'
+import remarkMath from 'remark-math'
 import remarkMdx from 'remark-mdx'
 import remarkParse from 'remark-parse'
 import remarkRehype from 'remark-rehype'
@@ -16,10 +20,13 @@ import { unified } from 'unified'
 import rehypeComponents from './rehype-components.js'
 import rehypeHeadings from './rehype-headings.js'
 import rehypeLinks from './rehype-links.js'
+import rehypeMathUsage from './rehype-math-usage.js'
 import rehypeSanitizePage from './rehype-sanitize-page.js'
 import rehypeTaskLists from './rehype-task-lists.js'
 import remarkCode, { codeHandler } from './remark-code.js'
+import remarkCodeComponents from './remark-code-components.js'
 import remarkJsxLimit from './remark-jsx-limit.js'
+import remarkLatex from './remark-latex.js'
 import remarkMarkdownExport from './remark-markdown-export.js'
 import remarkNestingLimit from './remark-nesting-limit.js'
 import remarkSnippets from './remark-snippets.js'
@@ -34,23 +41,31 @@ export interface PageProcessorOptions {
   mdx?: boolean
 }
 
+/** KaTeX renders math to static HTML only (the sanitiser keeps no MathML); odd LaTeX is not an error. */
+const KATEX_OPTIONS = { output: 'html', strict: 'ignore' } as const
+
 export function createPageProcessor(options: PageProcessorOptions = {}) {
   const base = unified()
     .use(remarkParse)
     .use(remarkNestingLimit)
     .use(remarkFrontmatter, ['yaml'])
     .use(remarkGfm)
+    .use(remarkMath)
   const parser = options.mdx === false ? base : base.use(remarkMdx).use(remarkJsxLimit)
   return parser
     .use(remarkUnwrapJsx)
+    .use(remarkLatex)
     .use(remarkStaticMdx)
     .use(remarkSnippets)
+    .use(remarkCodeComponents)
     .use(remarkMarkdownExport)
     .use(remarkCode)
     .use(remarkRehype, {
       passThrough: ['mdxJsxFlowElement', 'mdxJsxTextElement'],
       handlers: { code: codeHandler },
     })
+    .use(rehypeKatex, KATEX_OPTIONS)
+    .use(rehypeMathUsage)
     .use(rehypeComponents)
     .use(rehypeHeadings)
     .use(rehypeLinks)

@@ -1,7 +1,7 @@
 /**
  * rehype plugin: turn the MDX JSX elements that remark-rehype passed through into HTML, using the
  * component table (compiler/components/). Lowercase names are HTML elements; an unknown component is
- * a warning and its children still render.
+ * a warning (once per name on a page) and its children still render.
  */
 import type { Element, ElementContent, Root, RootContent } from 'hast'
 import type { VFile } from 'vfile'
@@ -50,13 +50,16 @@ function renderJsx(page: PageContext, node: JsxNode): ElementContent[] {
   if (name === null) return context.render()
   const component = /^[a-z]/.test(name) ? htmlElement : components.get(name)
   if (!component) {
-    report(
-      page,
-      'warning',
-      'unknown-component',
-      `Unknown component <${name}>, expected a built-in component (Card, Tabs, Note…); its content is shown without it`,
-      place,
-    )
+    if (!page.unknownComponents.has(name)) {
+      page.unknownComponents.add(name)
+      report(
+        page,
+        'warning',
+        'unknown-component',
+        `Unknown component <${name}>, expected a built-in component (Card, Tabs, Note…); its content is shown without it`,
+        place,
+      )
+    }
     return [
       h(context.inline ? 'span' : 'div', { className: ['d-unknown'], dataComponent: name }, context.render()),
     ]
@@ -95,10 +98,19 @@ function renderIcon(
       page,
       'warning',
       'unknown-icon',
-      `Unknown icon "${icon}", expected a Font Awesome free icon name such as "rocket"`,
+      `Unknown icon "${icon}", expected a Font Awesome free icon name such as "rocket", or a Lucide one`,
       place,
     )
     return undefined
+  }
+  if (resolved.proName) {
+    report(
+      page,
+      'warning',
+      'paid-icon',
+      `Unexpected Font Awesome Pro icon "${resolved.proName}", expected a free one; the nearest free icon "${resolved.id.replace(/^\w+\//, '')}" is shown`,
+      place,
+    )
   }
   page.icons.add(resolved.id)
   return resolved.svg

@@ -10,7 +10,7 @@ import { type PageContext, placeOf, report } from './context.js'
 import { isJsxElement, type JsxElement, resolveStaticMdx } from './mdx-static.js'
 import { PageLimitError } from './remark-nesting-limit.js'
 import { snippetFilePath } from './snippet-paths.js'
-import { parseSnippet, type SnippetParser, snippetExports } from './snippet-source.js'
+import { parseSnippet, readCode, type SnippetParser, snippetExports } from './snippet-source.js'
 import type { StaticValue } from './static-value.js'
 
 /**
@@ -130,6 +130,7 @@ export default function remarkSnippets(this: SnippetParser) {
         scope,
         imports,
         snippetExports: (other) => snippetExports(parser, page as PageContext, other),
+        readCode: (other) => readCode(parser, page as PageContext, other),
       })
       inlineSnippets(snippet, path, imports, [...stack, path])
       const [only] = snippet.children

@@ -5,7 +5,7 @@
 import type { Root } from 'mdast'
 import type { VFile } from 'vfile'
 import { resolveStaticMdx } from './mdx-static.js'
-import { type SnippetParser, snippetExports } from './snippet-source.js'
+import { readCode, type SnippetParser, snippetExports } from './snippet-source.js'
 
 export default function remarkStaticMdx(this: SnippetParser) {
   return (tree: Root, file: VFile): void => {
@@ -17,6 +17,7 @@ export default function remarkStaticMdx(this: SnippetParser) {
       scope: page.scope,
       imports: page.imports,
       snippetExports: (path) => snippetExports(this, page, path),
+      readCode: (path) => readCode(this, page, path),
     })
   }
 }

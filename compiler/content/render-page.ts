@@ -46,6 +46,8 @@ export interface RenderedPage {
   assets: string[]
   /** Icons rendered inline, as `style/name` (`solid/rocket`). */
   icons: string[]
+  /** True when the page shows math: its shell links KaTeX's stylesheet. */
+  math?: boolean
   /** Snippet files read, so the build cache can tell when the page must be rendered again. */
   dependencies: string[]
   diagnostics: Diagnostic[]
@@ -65,6 +67,8 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     highlighter: input.highlighter,
     scope: new Map(),
     imports: new Map(),
+    codeModules: new Map(),
+    unknownComponents: new Set(),
     diagnostics: [...frontMatter.diagnostics],
     omitted: { warnings: 0, errors: 0 },
     assets: new Set(),
@@ -151,6 +155,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
       diagnostics: sortDiagnostics(pageDiagnostics(page)),
     }
     if (data.description !== undefined) result.description = data.description
+    if (page.math) result.math = true
     return result
   }
 }

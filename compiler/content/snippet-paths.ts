@@ -6,7 +6,15 @@
 import { isSafeRelativePath } from '../files.js'
 
 export function resolveSnippetPath(source: string, fromFile: string): string | undefined {
-  if (!/\.mdx?$/.test(source)) return undefined
+  return /\.mdx?$/.test(source) ? resolveModulePath(source, fromFile) : undefined
+}
+
+/**
+ * Where an import in code may point (see code-modules.ts): the same places as a snippet, and also
+ * `.jsx`, `.tsx` and `.js` files. Nothing outside the site.
+ */
+export function resolveModulePath(source: string, fromFile: string): string | undefined {
+  if (!/\.(mdx?|jsx|tsx|m?js)$/.test(source)) return undefined
   let path: string
   if (source.startsWith('/')) {
     path = source.slice(1)

@@ -50,4 +50,6 @@ export interface ShellPage {
   html: string
   toc: { depth: 2 | 3; id: string; text: string }[]
   frontMatter: Record<string, unknown>
+  /** The page shows math: link KaTeX's stylesheet. */
+  math?: boolean
 }

@@ -5,6 +5,7 @@ import type { AnalyticsSettings } from '../types.js'
 import type { SiteContext } from './context.js'
 import { configAsset } from './header.js'
 import { join } from './html.js'
+import { mathFiles } from './math-assets.js'
 import { siteHref } from './urls.js'
 
 export interface HeadOptions {
@@ -12,6 +13,8 @@ export interface HeadOptions {
   title: string
   description?: string
   keywords?: string[]
+  /** Link KaTeX's stylesheet (compiler/theme/math-assets.ts): only pages with math load it. */
+  math?: boolean
   noindex: boolean
   /** The page has an API "Try it" panel: load the script that builds it. */
   playground?: boolean
@@ -50,6 +53,7 @@ export function renderHead(site: SiteContext, options: HeadOptions): string {
     `<meta name="docs-search-index" content="${escapeHtml(siteHref(slug, site.assets.searchIndex))}">`,
     renderFavicon(site, slug),
     `<link rel="stylesheet" href="${escapeHtml(siteHref(slug, site.assets.css))}">`,
+    options.math && `<link rel="stylesheet" href="${escapeHtml(siteHref(slug, mathFiles().cssPath))}">`,
     `<script>${colourModeScript}</script>`,
     `<script src="${escapeHtml(siteHref(slug, site.assets.js))}" defer></script>`,
     options.playground && `<script src="${escapeHtml(siteHref(slug, site.assets.apiJs))}" defer></script>`,

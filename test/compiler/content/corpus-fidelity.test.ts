@@ -1,0 +1,106 @@
+/**
+ * Real sites (../shared/corpus) lose nothing their authors wrote. Components defined in code: every
+ * page that uses one must show it (a lost one shows as an unknown-component box, a refused
+ * `export const`, a missing export or a sandbox diagnostic naming it). Icons: every name a page, its
+ * front matter or docs.json uses resolves (Font Awesome free, Lucide, or a Pro name's free stand-in).
+ */
+import assert from 'node:assert/strict'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { test } from 'node:test'
+import { resolveIcon } from '../../../compiler/components/icons.js'
+import { renderPage } from '../../../compiler/content/render-page.js'
+import { decodeUtf8 } from '../../../compiler/files.js'
+import { createHighlighter } from '../../../compiler/highlight/index.js'
+import { corpusRoot } from '../../corpus.js'
+
+/** `export const Name = (…) =>` or `export function Name(` with a capital: a component defined in code. */
+const DEFINITION =
+  /^export\s+(?:const\s+([A-Z]\w*)\s*=\s*(?:\([^)]*\)|\w+)\s*=>|function\s+([A-Z]\w*)\s*\()/gm
+
+function readSite(root: string): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>()
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir)) {
+      const path = join(dir, entry)
+      if (statSync(path).isDirectory()) walk(path)
+      else files.set(relative(root, path).split('\\').join('/'), readFileSync(path))
+    }
+  }
+  walk(root)
+  return files
+}
+
+/** Outside fenced code blocks, where `export const` is only an example. */
+const withoutCodeBlocks = (source: string): string =>
+  source.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
+
+for (const site of ['pipecat', 'mem0', 'stagehand']) {
+  test(`${site}: no page loses a component defined in code`, async (t) => {
+    const files = readSite(join(corpusRoot, site))
+    const texts = new Map([...files].map(([path, bytes]) => [path, decodeUtf8(bytes) ?? '']))
+    const names = new Set<string>()
+    for (const [path, text] of texts) {
+      if (!/\.(mdx|jsx|tsx)$/.test(path)) continue
+      for (const match of withoutCodeBlocks(text).matchAll(DEFINITION)) names.add(match[1] ?? match[2] ?? '')
+    }
+    const pages = [...texts.keys()]
+      .filter((path) => /\.mdx$/.test(path) && !/^_?snippets\//.test(path))
+      .sort()
+    const highlighter = await createHighlighter()
+    let usages = 0
+    const lost: string[] = []
+    for (const file of pages) {
+      const source = texts.get(file) ?? ''
+      const used = [...names].filter((name) => new RegExp(`<${name}[\\s/>]`).test(withoutCodeBlocks(source)))
+      if (used.length === 0) continue
+      const page = await renderPage({
+        file,
+        slug: file.replace(/\.mdx$/, ''),
+        source,
+        files,
+        pageSlugs: new Set(pages.map((path) => path.replace(/\.mdx$/, ''))),
+        mode: 'lenient',
+        highlighter,
+      })
+      for (const name of used) {
+        usages += withoutCodeBlocks(source).match(new RegExp(`<${name}[\\s/>]`, 'g'))?.length ?? 0
+        const problems = page.diagnostics.filter(
+          (d) =>
+            d.message.includes(`<${name}>`) ||
+            d.message.includes(`"${name}"`) ||
+            (/^(code-component|non-static-expression|missing-export)/.test(d.rule) &&
+              d.message.includes(name)),
+        )
+        if (page.html.includes(`data-component="${name}"`) || problems.length > 0) {
+          lost.push(`${file}: <${name}> ${problems.map((d) => d.message).join('; ')}`)
+        }
+      }
+    }
+    t.diagnostic(`${site}: ${names.size} components defined in code, ${usages} uses, ${lost.length} lost`)
+    assert.deepEqual(lost, [])
+    if (site === 'pipecat')
+      assert.ok(usages >= 50, `expected pipecat's <CommunityMaintained> uses, found ${usages}`)
+  })
+}
+
+for (const site of ['pipecat', 'mem0']) {
+  test(`${site}: every icon name resolves`, (t) => {
+    const files = readSite(join(corpusRoot, site))
+    const names = new Map<string, string>()
+    for (const [path, bytes] of files) {
+      if (!/\.(mdx|json)$/.test(path)) continue
+      const text = withoutCodeBlocks(decodeUtf8(bytes) ?? '')
+      const patterns = [/\bicon="([^"]+)"/g, /^icon:\s*["']?([\w-]+)["']?\s*$/gm, /"icon":\s*"([^"]+)"/g]
+      for (const pattern of patterns) {
+        for (const [, name] of text.matchAll(pattern)) if (name && !/[/.]/.test(name)) names.set(name, path)
+      }
+    }
+    const missing = [...names]
+      .filter(([name]) => !resolveIcon(name))
+      .map(([name, path]) => `${name} (${path})`)
+    t.diagnostic(`${site}: ${names.size} icon names, ${missing.length} missing`)
+    assert.ok(names.size > 10, `expected icons in ${site}`)
+    assert.deepEqual(missing, [])
+  })
+}
