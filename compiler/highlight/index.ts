@@ -93,6 +93,10 @@ class CachingHighlighter implements Highlighter {
       lang: PLAIN.has(id) ? 'text' : id,
       themes: THEMES,
       defaultColor: false,
+      // shiki stops tokenizing a line after 500 ms of wall time by default: on a loaded machine the
+      // same block then comes out differently (even between its light and dark passes). Output must
+      // be deterministic; a runaway page is ended by the page deadline instead.
+      tokenizeTimeLimit: 0,
     }) as Root
     const pre = root.children.find((node): node is Element => node.type === 'element')
     if (!pre) return undefined
