@@ -18,6 +18,8 @@ export type DeployKeyRecord = Shape<typeof schemas.DeployKey>
 export type AnalyticsConfig = Shape<typeof schemas.AnalyticsSettings>
 export type PosthogSettings = NonNullable<AnalyticsConfig['posthog']>
 export type User = Shape<typeof schemas.Me>
+export type GitSettings = Shape<typeof schemas.GitSettings>
+export type GitConnectionInput = Input<typeof schemas.GitConnectionUpdate>
 type DeploymentCreated = Shape<typeof schemas.DeploymentCreated>
 type FilesBatchResult = Shape<typeof schemas.FilesBatchResult>
 type ChunkResult = Shape<typeof schemas.ChunkResult>
@@ -287,6 +289,15 @@ export class ApiClient {
     await this.request<unknown>('DELETE', analyticsPath(projectId))
   }
 
+  // Git connection
+  getGit = async (projectId: string): Promise<GitSettings> =>
+    (await this.request<GitSettings>('GET', gitPath(projectId))).body
+  connectGit = async (projectId: string, input: GitConnectionInput): Promise<GitSettings> =>
+    (await this.request<GitSettings>('PUT', gitPath(projectId), { json: input })).body
+  disconnectGit = async (projectId: string): Promise<void> => {
+    await this.request<unknown>('DELETE', gitPath(projectId))
+  }
+
   // Custom domains
   listDomains = async (projectId: string): Promise<Domain[]> =>
     (await this.request<Shape<typeof schemas.DomainList>>('GET', domainsPath(projectId))).body.domains
@@ -343,6 +354,7 @@ export class ApiClient {
 
 const deploymentsPath = (slug: string) => `/projects/slug/${encodeURIComponent(slug)}/deployments`
 const analyticsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/analytics`
+const gitPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/git`
 const domainsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/domains`
 
 function errorFromResponse(response: Response, parsed: unknown): ApiError {

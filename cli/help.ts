@@ -16,6 +16,8 @@ const valueNames: Record<string, string> = {
   '--path-prefix': 'path',
   '--deployment': 'id',
   '--message': 'text',
+  '--docs-dir': 'dir',
+  '--preview': 'pattern',
 }
 
 export function nameOptionValues(usage: string): string {

@@ -13,6 +13,9 @@ import { DomainsAddCommand } from './commands/domains-add.js'
 import { DomainsListCommand } from './commands/domains-list.js'
 import { DomainsRemoveCommand } from './commands/domains-remove.js'
 import { DomainsVerifyCommand } from './commands/domains-verify.js'
+import { GitConnectCommand } from './commands/git/connect.js'
+import { GitDisconnectCommand } from './commands/git/disconnect.js'
+import { GitStatusCommand } from './commands/git/status.js'
 import { KeysCreateCommand } from './commands/keys-create.js'
 import { KeysListCommand } from './commands/keys-list.js'
 import { KeysRevokeCommand } from './commands/keys-revoke.js'
@@ -53,6 +56,9 @@ cli.register(DomainsListCommand)
 cli.register(DomainsAddCommand)
 cli.register(DomainsRemoveCommand)
 cli.register(DomainsVerifyCommand)
+cli.register(GitConnectCommand)
+cli.register(GitStatusCommand)
+cli.register(GitDisconnectCommand)
 cli.register(ProjectsListCommand)
 cli.register(ProjectsShowCommand)
 cli.register(ProjectsDeleteCommand)

@@ -14,8 +14,10 @@ import { type FrontMatter, readFrontMatter } from './content/frontmatter.js'
 import type { RenderedPage } from './content/render-page.js'
 import { capDiagnostics, type Diagnostic, hasErrors, sortDiagnostics } from './diagnostics.js'
 import type { SiteFiles, SourceFiles } from './files.js'
+import { expandApiReference, parseOperationReference } from './openapi/index.js'
 import { type LlmsPage, renderLlmsFullTxt, renderLlmsTxt } from './outputs/llms.js'
 import { renderMarkdownExport } from './outputs/markdown-export.js'
+import { MCP_PAGES_PATH, type McpPage, mcpEnabled, renderMcpPages } from './outputs/mcp-pages.js'
 import { renderNotFoundBody } from './outputs/not-found.js'
 import { redirectOutputs } from './outputs/redirects.js'
 import { renderRobotsTxt } from './outputs/robots.js'
@@ -55,13 +57,15 @@ const POOL_THRESHOLD = 32
 /** The number of render workers a command-line build should use: one per core. */
 export const defaultWorkers = (): number => availableParallelism()
 
-export async function buildSite(files: SourceFiles, options: BuildOptions): Promise<BuildResult> {
+export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions): Promise<BuildResult> {
   const started = performance.now()
   const { mode } = options
-  const loaded = loadConfig(files, { mode })
+  const loaded = loadConfig(sourceFiles, { mode })
   const diagnostics: Diagnostic[] = [...loaded.diagnostics]
   const emptyCache: BuildCache = { compilerVersion: compilerVersion(), entries: {} }
-  const { config, navigation } = loaded
+  const { config } = loaded
+  let { navigation } = loaded
+  let files = sourceFiles
   // A docs.json error fails the build now, before minutes of rendering pages it would fail anyway.
   if (!config || !navigation || hasErrors(loaded.diagnostics)) {
     return {
@@ -80,6 +84,12 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
       },
     }
   }
+
+  // API reference pages become ordinary page sources (and navigation entries) before pages are found.
+  const reference = await expandApiReference(files, config, navigation, mode)
+  files = reference.files
+  navigation = reference.navigation
+  diagnostics.push(...reference.diagnostics)
 
   const discovered = discoverPages(files, navigation, mode)
   diagnostics.push(...discovered.diagnostics)
@@ -137,7 +147,10 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
   }
   const sitePages: SitePages = { pages: allPages, rendered, memo, keyOf }
   const output: SiteFiles = new Map()
-  for (const [path, bytes] of themeFiles().files) output.set(path, bytes)
+  const theme = themeFiles()
+  // The API pages' script only in sites with a "Try it" panel, so other sites' files stay as they were.
+  for (const [path, bytes] of theme.files)
+    if (path !== theme.apiJsPath || reference.playgroundOrigins.length > 0) output.set(path, bytes)
   const assetPaths = new Set<string>()
   for (const page of selected) {
     const body = rendered.get(page.slug)
@@ -162,7 +175,6 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
     output.set(markdownOutputPath(page.slug), encoder.encode(outputs.markdown))
     for (const asset of body.assets) assetPaths.add(asset)
   }
-  const theme = themeFiles()
   // An author's file never takes the place of the theme's hashed assets (nor their year-long caching).
   for (const [path, bytes] of collectStaticAssets(files, config, assetPaths, !wanted))
     if (!theme.files.has(path)) output.set(path, bytes)
@@ -178,8 +190,10 @@ export async function buildSite(files: SourceFiles, options: BuildOptions): Prom
     hashedAssets: new Set(theme.files.keys()),
     contentSecurityPolicy: sitePagePolicy({
       inlineScripts: shellInlineScripts(sorted),
+      connectSources: reference.playgroundOrigins,
       ...(options.analytics?.posthog ? { analyticsHost: options.analytics.posthog.host } : {}),
     }),
+    ...(reference.playgroundOrigins.length > 0 ? { playgroundOrigins: reference.playgroundOrigins } : {}),
     diagnostics: allDiagnostics,
     cache,
     stats: {
@@ -288,6 +302,8 @@ function siteContext(
     if (front.tag) summary.tag = front.tag
     if (front.deprecated) summary.deprecated = true
     if (front.hidden) summary.hidden = true
+    const method = apiMethodOf(front)
+    if (method) summary.method = method
     const icon = front.icon ? iconSvg(front.icon, front.iconType) : undefined
     if (icon) summary.iconSvg = icon
     summaries.set(page.slug, summary)
@@ -306,11 +322,19 @@ function siteContext(
     firstPageOfTab,
     locations: indexLocations(navigation),
     neighbours: indexNeighbours(navigation, (slug) => summaries.has(slug) && !summaries.get(slug)?.hidden),
-    assets: { css: theme.cssPath, js: theme.jsPath, searchIndex: SEARCH_INDEX_PATH },
+    assets: { css: theme.cssPath, js: theme.jsPath, apiJs: theme.apiJsPath, searchIndex: SEARCH_INDEX_PATH },
     iconSvg: (name) => iconSvg(name, undefined),
   }
   if (options.analytics) context.analytics = options.analytics
   return context
+}
+
+/** The HTTP method an API page documents (`openapi:` or `api:`), for its sidebar badge; none with `hideApiMarker`. */
+function apiMethodOf(front: FrontMatter): string | undefined {
+  if (front.hideApiMarker === true) return undefined
+  const written =
+    typeof front.openapi === 'string' ? front.openapi : typeof front.api === 'string' ? front.api : undefined
+  return written ? parseOperationReference(written)?.method : undefined
 }
 
 /**
@@ -337,6 +361,7 @@ function writeSiteOutputs(
   const { config } = context
   const listed: LlmsPage[] = []
   const search: string[] = []
+  const mcpPages: McpPage[] = []
   const disallowed: string[] = []
   const indexing = config.seo?.indexing ?? 'navigable'
   for (const page of pages) {
@@ -356,6 +381,10 @@ function writeSiteOutputs(
     if (body.description) llmsPage.description = body.description
     if (section) llmsPage.section = section
     listed.push(llmsPage)
+    const sections = context.navigation.tabs[location.tab]?.path.map((section) => section.label) ?? []
+    const mcpPage: McpPage = { slug: page.slug, title: body.title, path: [...sections, ...location.groups] }
+    if (body.description) mcpPage.description = body.description
+    mcpPages.push(mcpPage)
     if (outputs?.search !== undefined) {
       search.push(outputs.search)
       continue
@@ -377,6 +406,15 @@ function writeSiteOutputs(
   output.set('llms-full.txt', encoder.encode(renderLlmsFullTxt(config, listed)))
   output.set('robots.txt', encoder.encode(renderRobotsTxt(disallowed)))
   output.set(SEARCH_INDEX_PATH, renderSearchIndexOf(search))
+  if (mcpEnabled(config))
+    output.set(
+      MCP_PAGES_PATH,
+      renderMcpPages({
+        name: config.name,
+        ...(config.description ? { description: config.description } : {}),
+        pages: mcpPages,
+      }),
+    )
   const home = context.firstPageOfTab.find((slug) => slug !== undefined)
   output.set(
     '404.html',

@@ -58,6 +58,8 @@ export interface BuildResult {
   hashedAssets: ReadonlySet<string>
   /** The Content-Security-Policy of the site's pages: allows the shell's inline scripts by hash. */
   contentSecurityPolicy: string
+  /** Origins the API pages' "Try it" panels send requests to; the policy above lets pages connect to them. */
+  playgroundOrigins?: string[]
   diagnostics: Diagnostic[]
   cache: BuildCache
   stats: BuildStats

@@ -25,12 +25,15 @@ import type { BlobStore } from './blobs/store.js'
 import { BuildPipeline } from './builds/pipeline.js'
 import { UploadExpiry } from './builds/upload-expiry.js'
 import type { ServerConfig } from './config.js'
+import { dashboardRoutes } from './dashboard/routes.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
 import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue } from './errors.js'
+import { gitDeploys } from './git/plugin.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
+import { deploymentFileRoutes } from './routes/deployment-files.js'
 import { deploymentRoutes } from './routes/deployments.js'
 import { domainRoutes } from './routes/domains.js'
 import { healthRoutes } from './routes/health.js'
@@ -174,6 +177,9 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(deployKeyRoutes)
     await app.register(analyticsRoutes)
     await app.register(domainRoutes)
+    await app.register(gitDeploys)
+    await app.register(deploymentFileRoutes)
+    await app.register(dashboardRoutes)
   },
   { name: 'docs-app' },
 )

@@ -8,6 +8,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readSignInConfig, type SignInConfig, signInSettings } from './auth/oauth/settings.js'
 import { type DomainConfig, domainSettings, readDomainConfig } from './domains/settings.js'
+import { type GitConfig, gitSettings, readGitConfig } from './git/settings.js'
 
 export interface ServerConfig {
   port: number
@@ -38,6 +39,8 @@ export interface ServerConfig {
   /** How long a session token made by `docs-server token create` stays valid. */
   tokenTtlSeconds: number
   rateLimitPerMinute: number
+  /** Requests a minute each client address may send to a site's MCP endpoint (`<site>/mcp`). */
+  mcpRateLimitPerMinute: number
   /**
    * Proxies whose `X-Forwarded-For` is believed (addresses, CIDRs or proxy-addr's names), so rate
    * limits key on the real client; empty: the socket's address is the client, whatever the headers say.
@@ -52,6 +55,8 @@ export interface ServerConfig {
   signIn: SignInConfig
   /** DNS checks and background re-checks of custom domains. */
   domains: DomainConfig
+  /** Git-connected deploys: the GitHub App, webhook secrets, limits. */
+  git: GitConfig
 }
 
 export interface DeploymentQuotas {
@@ -187,6 +192,12 @@ export const settings = {
     description: 'API requests a minute per token or IP',
     default: '600',
   },
+  mcpRateLimitPerMinute: {
+    flag: 'mcp-rate-limit',
+    env: 'DOCS_MCP_RATE_LIMIT',
+    description: "requests a minute per client address to a site's /mcp endpoint",
+    default: '120',
+  },
   trustProxy: {
     flag: 'trust-proxy',
     env: 'DOCS_TRUST_PROXY',
@@ -208,6 +219,7 @@ export const settings = {
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', description: 'pino log level', default: 'info' },
   ...signInSettings,
   ...domainSettings,
+  ...gitSettings,
 } satisfies Record<string, Setting>
 
 type SettingName = keyof typeof settings
@@ -343,12 +355,14 @@ export function loadConfig(
     uploadExpirySeconds: integer('uploadExpirySeconds', 60, 365 * 24 * 3600),
     tokenTtlSeconds: integer('tokenTtlSeconds', 60, 10 * 365 * 24 * 3600),
     rateLimitPerMinute: integer('rateLimitPerMinute', 1, 1_000_000),
+    mcpRateLimitPerMinute: integer('mcpRateLimitPerMinute', 1, 1_000_000),
     trustProxy,
     cdnMaxAgeSeconds: integer('cdnMaxAgeSeconds', 0, 365 * 24 * 3600),
     memoryCacheBytes: integer('memoryCacheBytes', 0, 2 ** 40),
     logLevel,
     signIn: readSignInConfig(raw, hostName('apiHost')),
     domains: readDomainConfig(raw),
+    git: readGitConfig(raw),
   }
   const extra: Record<string, string> = {}
   for (const key of ['email', 'name']) {

@@ -53,6 +53,7 @@ export function presentDeployment(
     diagnostics: JSON.parse(row.diagnostics) as Shape<typeof Deployment>['diagnostics'],
     timings: JSON.parse(row.timings) as Shape<typeof Deployment>['timings'],
     ...(stats ? { stats } : {}),
+    ...(row.commit_sha ? { commitSha: row.commit_sha, commitAuthor: row.commit_author } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }

@@ -3,6 +3,8 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { Command, Option, UsageError } from 'clipanion'
 import pc from 'picocolors'
 import { type Diagnostic, formatDiagnostic } from '../../compiler/diagnostics.js'
+import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
+import { fetchRemoteSpecs } from '../remote-specs.js'
 import { BUILD_MARKER, readSiteFiles, resolveSiteDir } from '../site-dir.js'
 
 export class BuildCommand extends Command {
@@ -14,7 +16,8 @@ export class BuildCommand extends Command {
       ready for any static host (or an air-gapped network). Strict by default: unknown docs.json keys
       and broken links are errors. \`--lenient\` builds as a deployment would, reporting them as
       warnings. Exits with code 1 when any error remains. An existing output folder is replaced only
-      when it holds an earlier build.
+      when it holds an earlier build. The site's MCP server (\`/mcp\`) needs docs-server or
+      \`docsctl dev\`: a static host serves the pages, search and llms.txt, but no \`/mcp\`.
     `,
     examples: [
       ['Build the docs in the current folder to ./site', 'docsctl build --out site'],
@@ -40,6 +43,7 @@ export class BuildCommand extends Command {
         `cannot read the docs folder ${siteDir}: ${error.code === 'ENOENT' ? 'it does not exist' : error.message}`,
       )
     })
+    read.problems.push(...(await fetchRemoteSpecs(read.files)))
     for (const problem of read.problems) stderr.write(`${pc.yellow('warning')} ${problem}\n`)
     // Do not read an earlier build inside the docs folder back in as source.
     const outInside = relative(siteDir, outDir)
@@ -79,6 +83,12 @@ export class BuildCommand extends Command {
     stdout.write(
       `${pc.green('✔')} Built ${plural(result.stats.pages, 'page')} (${plural(warnings, 'warning')}) in ${seconds} s → ${relative(process.cwd(), outDir) || '.'}/ (${plural(result.files.size, 'file')})\n`,
     )
+    if (result.files.has(MCP_PAGES_PATH))
+      stdout.write(
+        pc.dim(
+          '  /mcp (the MCP server for AI tools) needs docs-server or docsctl dev; a static host serves no /mcp (mcp.enabled: false in docs.json turns it off)\n',
+        ),
+      )
     return 0
   }
 }

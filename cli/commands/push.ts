@@ -12,6 +12,7 @@ import { deploy } from '../push/deploy.js'
 import { detectGitContext } from '../push/git-context.js'
 import { createReporter, formatBytes } from '../push/progress.js'
 import { isInteractive, offerToCreateProject, readSiteIdentity, resolveProjectSlug } from '../push/project.js'
+import { fetchRemoteSpecs } from '../remote-specs.js'
 import { readSiteFiles, resolveSiteDir } from '../site-dir.js'
 
 export class PushCommand extends Command {
@@ -181,6 +182,8 @@ export class PushCommand extends Command {
       )
     if (problems.length > 0)
       throw new CommandFailure(`Cannot push ${dir}:\n${problems.map((problem) => `  ${problem}`).join('\n')}`)
+    for (const problem of await fetchRemoteSpecs(files))
+      this.context.stderr.write(`${pc.yellow('warning')} ${problem}\n`)
     const diagnostics = sortDiagnostics((await checkSite(files, { workers: defaultWorkers() })).diagnostics)
     for (const diagnostic of diagnostics)
       this.context.stderr.write(

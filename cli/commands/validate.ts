@@ -4,6 +4,7 @@ import pc from 'picocolors'
 import { defaultWorkers } from '../../compiler/build.js'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
 import { checkSite } from '../../compiler/validate.js'
+import { fetchRemoteSpecs } from '../remote-specs.js'
 import { displayPath, readSiteFiles, resolveSiteDir } from '../site-dir.js'
 
 export class ValidateCommand extends Command {
@@ -51,6 +52,7 @@ export class ValidateCommand extends Command {
 
     const started = performance.now()
     const { files, problems } = await readSiteFiles(dir)
+    problems.push(...(await fetchRemoteSpecs(files)))
     const result = await checkSite(files, { workers: defaultWorkers(), configOnly: this.configOnly })
     const elapsedMs = Math.round(performance.now() - started)
     const diagnostics: Diagnostic[] = [
@@ -61,7 +63,8 @@ export class ValidateCommand extends Command {
       ...result.diagnostics,
     ]
     const ok = !hasErrors(diagnostics)
-    const pages = result.navigation?.pages.length ?? 0
+    // Pages rendered (API pages generated from specs included), or those docs.json lists when none were.
+    const pages = result.pagesChecked || (result.navigation?.pages.length ?? 0)
 
     if (this.json) {
       stdout.write(`${JSON.stringify({ ok, dir, pages, diagnostics }, null, 2)}\n`)

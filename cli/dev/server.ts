@@ -2,7 +2,8 @@
  * The `docsctl dev` preview: compiles each page when it is requested (the same `buildSite` as a
  * deployment, with `only`), keeps rendered pages in the build cache, watches the folder and tells
  * open tabs to reload through server-sent events. Site-wide files (search index, llms.txt) come from
- * a full build made on first request and redone after a change.
+ * a full build made on first request and redone after a change. `/mcp` is the site's MCP server, the
+ * same as a deployment's (compiler/serving/mcp.ts), over that full build.
  */
 import { watch } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
@@ -13,7 +14,9 @@ import { buildSite, defaultWorkers } from '../../compiler/build.js'
 import { loadConfig, siteRedirects } from '../../compiler/config/index.js'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
 import { isSafeRelativePath } from '../../compiler/files.js'
+import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
 import { contentTypeOf } from '../../compiler/serving/content-type.js'
+import { answerMcp, MCP_PATH, sendJsonRpcError } from '../../compiler/serving/mcp.js'
 import { withBaseHref } from '../../compiler/serving/not-found.js'
 import type { RedirectMatcher } from '../../compiler/serving/redirects.js'
 import {
@@ -31,6 +34,7 @@ import {
 } from '../../compiler/serving/security-headers.js'
 import { themeFiles } from '../../compiler/theme/assets.js'
 import type { BuildCache, BuildResult } from '../../compiler/types.js'
+import { fetchRemoteSpecs } from '../remote-specs.js'
 import { loadSiteFileFilter, readSiteFiles } from '../site-dir.js'
 import { renderErrorPage } from './error-page.js'
 import { EVENTS_PATH, injectLiveReload, LiveReload, liveReloadSource } from './live-reload.js'
@@ -160,6 +164,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   })
   site.files = initial.files
   for (const problem of initial.problems) options.log(`warning ${problem}`)
+  // Specs docs.json names by URL are fetched once per \`docsctl dev\` and kept across re-reads.
+  for (const problem of await fetchRemoteSpecs(site.files)) options.log(`warning ${problem}`)
+  const fetchedSpecs = [...site.files].filter(([path]) => path.startsWith('_openapi/'))
   const reload = new LiveReload()
   reportConfig(site, options.log, true)
 
@@ -193,6 +200,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (paths.includes('.docsignore')) {
       isSiteFile = await loadSiteFileFilter(options.dir)
       site.files = (await readSiteFiles(options.dir)).files
+      for (const [path, bytes] of fetchedSpecs) if (!site.files.has(path)) site.files.set(path, bytes)
     } else {
       for (const path of paths) {
         const absolute = join(options.dir, ...path.split('/'))
@@ -271,6 +279,21 @@ async function handle(site: DevSite, reload: LiveReload, request: IncomingMessag
   const url = parseSiteUrl(request.url ?? '/')
   if ('invalid' in url) return send(response, 400, 'text/plain; charset=utf-8', url.invalid)
   if (url.path === EVENTS_PATH) return reload.connect(response)
+  // The site's MCP server, as a deployment answers it (a page named `mcp` keeps its GET).
+  if (url.path === `/${MCP_PATH}` && !(request.method === 'GET' && site.isPage(MCP_PATH))) {
+    const built = (await site.full()).files
+    if (built.has(MCP_PAGES_PATH)) {
+      const base = `http://${request.headers.host ?? 'localhost'}`
+      return answerMcp(request, response, { base, read: async (path) => built.get(path) })
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return sendJsonRpcError(
+        response,
+        404,
+        -32601,
+        'This docs site has turned its MCP server off (mcp.enabled)',
+      )
+  }
   if (request.method !== 'GET' && request.method !== 'HEAD')
     return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed')
   const key = url.path.slice(1)
@@ -340,13 +363,20 @@ async function sendPage(
     return send(response, 500, 'text/html; charset=utf-8', renderErrorPage(`${slug} could not be built`, own))
   }
   const html = new TextDecoder().decode(page)
-  return send(response, 200, 'text/html; charset=utf-8', injectLiveReload(html), devPolicy(html))
+  return send(
+    response,
+    200,
+    'text/html; charset=utf-8',
+    injectLiveReload(html),
+    devPolicy(html, result.playgroundOrigins),
+  )
 }
 
 /** A deployment's page policy, plus the live reload script the preview adds. */
-const devPolicy = (html: string): Record<string, string> => ({
+const devPolicy = (html: string, connectSources: readonly string[] = []): Record<string, string> => ({
   'content-security-policy': sitePagePolicy({
     inlineScripts: [...inlineScriptsOfHead(html), liveReloadSource],
+    connectSources,
   }),
 })
 

@@ -1,12 +1,12 @@
 /**
  * ParamField and ResponseField: an API field with its name, type, badges and description.
- * ParamField names the field by where it goes: `query`, `path`, `body` or `header` (`name` also works).
+ * ParamField names the field by where it goes: `query`, `path`, `body`, `header` or `cookie` (`name` also works).
  */
 import type { StaticObject } from '../content/static-value.js'
 import { bool, h, str } from './html.js'
 import type { Component, ComponentContext } from './types.js'
 
-const LOCATIONS = ['query', 'path', 'body', 'header'] as const
+const LOCATIONS = ['query', 'path', 'body', 'header', 'cookie'] as const
 
 function renderField(context: ComponentContext, kind: 'param' | 'response', name: string, location?: string) {
   const { props } = context
@@ -41,7 +41,7 @@ export const ParamField: Component = (context) => {
   if (!name)
     context.warn(
       'missing-prop',
-      'Unexpected <ParamField> without a name, expected query, path, body or header="name"',
+      'Unexpected <ParamField> without a name, expected query, path, body, header or cookie="name"',
     )
   return renderField(context, 'param', name, found?.[0])
 }

@@ -27,11 +27,15 @@
  *   d-update (section), d-update-meta, d-update-label (h2), d-update-description, d-update-tags, d-update-body
  *   d-view [data-view], d-visibility, d-unknown [data-component] (an unknown component's children)
  *   d-anchor (the "#" link inside headings)
+ *   d-api-endpoint [data-method], d-api-endpoint-line, d-method d-method-{get|post|…}, d-api-path, d-api-path-param,
+ *     d-api-servers, d-api-servers-label, d-try-it [data-playground] (the API-page script fills it); d-api-schema
+ *   d-api-example d-request-example | d-response-example, d-api-example-label (wraps a d-code-group)
  *
  * `Snippet` never reaches this table: remark-snippets inlines it (and imported snippet components) earlier.
  */
 import { Accordion } from './accordion.js'
 import { AccordionGroup } from './accordion-group.js'
+import { ApiEndpoint, ApiSchema } from './api-endpoint.js'
 import { Badge } from './badge.js'
 import { Callout, Check, Danger, Info, Note, Tip, Warning } from './callout.js'
 import { Card } from './card.js'
@@ -44,6 +48,7 @@ import { Frame } from './frame.js'
 import { Icon } from './icon.js'
 import { Installer } from './installer.js'
 import { Link } from './link.js'
+import { RequestExample, ResponseExample } from './request-example.js'
 import { Step, Steps } from './steps.js'
 import { Tab, Tabs } from './tabs.js'
 import { Tooltip } from './tooltip.js'
@@ -61,6 +66,8 @@ export type { Component, ComponentContext } from './types.js'
 export const components: ReadonlyMap<string, Component> = new Map<string, Component>([
   ['Accordion', Accordion],
   ['AccordionGroup', AccordionGroup],
+  ['ApiEndpoint', ApiEndpoint],
+  ['ApiSchema', ApiSchema],
   ['Badge', Badge],
   ['Callout', Callout],
   ['Card', Card],
@@ -80,6 +87,8 @@ export const components: ReadonlyMap<string, Component> = new Map<string, Compon
   ['Link', Link],
   ['Note', Note],
   ['ParamField', ParamField],
+  ['RequestExample', RequestExample],
+  ['ResponseExample', ResponseExample],
   ['ResponseField', ResponseField],
   ['Snippet', () => []],
   ['Step', Step],

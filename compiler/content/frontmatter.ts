@@ -185,6 +185,12 @@ export function readFrontMatter(text: string, file: string, mode: ValidationMode
 
   for (const required of schema.required) {
     if (data[required] !== undefined) continue
+    // An API page's title comes from its spec or AsyncAPI document (compiler/openapi/ writes it in before the page renders).
+    if (
+      required === 'title' &&
+      ['openapi', 'openapi-schema', 'asyncapi'].some((key) => typeof data[key] === 'string')
+    )
+      continue
     diagnostics.push({
       severity: problem,
       file,

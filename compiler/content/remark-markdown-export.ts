@@ -24,7 +24,7 @@ const CALLOUT_LABELS: Record<string, string> = {
 }
 
 /** Props that name a component, in the order they are looked for. */
-const LABEL_PROPS = ['title', 'label', 'name', 'path', 'query', 'body', 'header', 'field']
+const LABEL_PROPS = ['title', 'label', 'name', 'path', 'query', 'body', 'header', 'cookie', 'field']
 
 export default function remarkMarkdownExport(this: DataReader) {
   return (tree: Root, file: VFile): void => {

@@ -1,12 +1,18 @@
 /**
  * The static search index: one script, `_search/index.js`, that the shell loads on first search
- * (a script rather than JSON so search also works from `file://`). Ranking happens in the browser.
+ * (a script rather than JSON so search also works from `file://`). search-rank.ts ranks it, in the
+ * browser and in the site's MCP server alike (`npm run bench:search` measures its quality).
  * Chosen over Pagefind after measuring both on the 1,000-page bench corpus: Pagefind's index was
  * deterministic but took 4–5 s (its own native process) next to a 6 s cold build and wrote 1,035
  * files; this index takes milliseconds and is one ~1 MB file. Page text is capped so large sites
  * stay small.
  */
+import type { SearchIndex } from './search-rank.js'
+
 export const SEARCH_INDEX_PATH = '_search/index.js'
+
+/** The script is this assignment around the index's JSON. */
+const SCRIPT_START = 'window.__docsSearchIndex='
 
 /** Characters of body text kept per page: enough for excerpts and most terms, bounded for large sites. */
 const TEXT_LIMIT = 3000
@@ -46,5 +52,14 @@ export function renderSearchIndex(entries: readonly SearchEntry[]): Uint8Array {
 
 /** The index script from the pages' records (`searchRecord`), in site order. */
 export function renderSearchIndexOf(records: readonly string[]): Uint8Array {
-  return new TextEncoder().encode(`window.__docsSearchIndex={"pages":[${records.join(',')}]};\n`)
+  return new TextEncoder().encode(`${SCRIPT_START}{"pages":[${records.join(',')}]};\n`)
+}
+
+/** The index a `_search/index.js` holds (what the browser gets by running it), for the MCP server. */
+export function parseSearchIndex(script: string): SearchIndex {
+  const start = script.indexOf(SCRIPT_START)
+  const end = script.lastIndexOf(';')
+  if (start !== 0 || end === -1) return { pages: [] }
+  const parsed = JSON.parse(script.slice(SCRIPT_START.length, end)) as Partial<SearchIndex>
+  return { pages: Array.isArray(parsed.pages) ? parsed.pages : [] }
 }

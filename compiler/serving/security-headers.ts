@@ -36,6 +36,8 @@ export interface PagePolicyOptions {
   inlineScripts: readonly string[]
   /** The PostHog host, when the project has analytics: its loader and API must be reachable. */
   analyticsHost?: string
+  /** Origins the API pages' "Try it" panel sends requests to (the specs' servers). */
+  connectSources?: readonly string[]
 }
 
 /** The policy of a site's HTML pages. */
@@ -43,7 +45,11 @@ export function sitePagePolicy(options: PagePolicyOptions): string {
   const hashes = [...new Set(options.inlineScripts.map(scriptHash))].sort()
   const analytics = options.analyticsHost ? posthogOrigins(options.analyticsHost) : undefined
   const scriptSources = ["'self'", ...hashes, ...(analytics ? [analytics.assets, analytics.api] : [])]
-  const connectSources = ["'self'", ...(analytics ? [analytics.api, analytics.assets] : [])]
+  const connectSources = [
+    "'self'",
+    ...(analytics ? [analytics.api, analytics.assets] : []),
+    ...[...(options.connectSources ?? [])].sort(),
+  ]
   return [
     "default-src 'self'",
     `script-src ${[...new Set(scriptSources)].join(' ')}`,

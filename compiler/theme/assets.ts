@@ -15,6 +15,8 @@ export const THEME_ASSETS = {
   stylesheets: ['compiler/theme/assets/site.css', 'compiler/components/components.css'],
   /** Bundled from compiler/theme/client/ by `npm run build`. */
   script: 'dist/compiler/theme/assets/site.js',
+  /** The "Try it" panel of API pages (compiler/theme/client/api-playground.ts), loaded only by them. */
+  apiScript: 'dist/compiler/theme/assets/api.js',
 } as const
 
 /** A runtime asset is not where the package should hold it: an incomplete install or a partial build. */
@@ -32,6 +34,7 @@ export class MissingThemeAssetError extends Error {
 export interface ThemeFiles {
   cssPath: string
   jsPath: string
+  apiJsPath: string
   files: Map<string, Uint8Array>
 }
 
@@ -53,14 +56,18 @@ export function themeFiles(): ThemeFiles {
   if (cached) return cached
   const cssBytes = new TextEncoder().encode(THEME_ASSETS.stylesheets.map(readAsset).join('\n'))
   const jsBytes = new TextEncoder().encode(readAsset(THEME_ASSETS.script))
+  const apiJsBytes = new TextEncoder().encode(readAsset(THEME_ASSETS.apiScript))
   const cssPath = `_assets/site.${shortHash(cssBytes)}.css`
   const jsPath = `_assets/site.${shortHash(jsBytes)}.js`
+  const apiJsPath = `_assets/api.${shortHash(apiJsBytes)}.js`
   cached = {
     cssPath,
     jsPath,
+    apiJsPath,
     files: new Map([
       [cssPath, cssBytes],
       [jsPath, jsBytes],
+      [apiJsPath, apiJsBytes],
     ]),
   }
   return cached

@@ -12,6 +12,8 @@ export interface PageSummary {
   /** Front matter `url`: the navigation entry links out instead of to the page. */
   url?: string
   tag?: string
+  /** `GET`, `POST`… of an API page, shown as a badge (front matter `hideApiMarker` leaves it out). */
+  method?: string
   deprecated?: boolean
   hidden?: boolean
 }
@@ -20,6 +22,8 @@ export interface PageSummary {
 export interface ThemeAssetPaths {
   css: string
   js: string
+  /** The API pages' "Try it" script, loaded only by pages with a playground. */
+  apiJs: string
   searchIndex: string
 }
 

@@ -13,6 +13,8 @@ export interface HeadOptions {
   description?: string
   keywords?: string[]
   noindex: boolean
+  /** The page has an API "Try it" panel: load the script that builds it. */
+  playground?: boolean
 }
 
 /**
@@ -50,6 +52,7 @@ export function renderHead(site: SiteContext, options: HeadOptions): string {
     `<link rel="stylesheet" href="${escapeHtml(siteHref(slug, site.assets.css))}">`,
     `<script>${colourModeScript}</script>`,
     `<script src="${escapeHtml(siteHref(slug, site.assets.js))}" defer></script>`,
+    options.playground && `<script src="${escapeHtml(siteHref(slug, site.assets.apiJs))}" defer></script>`,
     renderAnalytics(site.analytics),
     '</head>',
   )

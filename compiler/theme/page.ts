@@ -70,6 +70,7 @@ export function renderShell(site: SiteContext, page: ShellPage): string {
     ...(page.description ? { description: page.description } : {}),
     ...(keywords ? { keywords } : {}),
     noindex,
+    ...(page.html.includes('class="d-try-it"') ? { playground: true } : {}),
   })
   // Plain concatenation, not join(): V8 keeps it a rope until the build encodes it, saving a copy of
   // every page (the sidebar of a large site is most of its bytes).

@@ -141,7 +141,10 @@ function renderItem(site: SiteContext, template: SidebarTemplate, item: NavItem,
       page?.tag && `<span class="d-badge d-badge-tag">${escapeHtml(page.tag)}</span>`,
       page?.deprecated && '<span class="d-badge d-badge-deprecated">Deprecated</span>',
     )
-    return `<li><a href="${href}"${external}>${icon}${escapeHtml(label)}${badges}</a></li>`
+    const method = page?.method
+      ? `<span class="d-method d-method-${escapeHtml(page.method.toLowerCase())}">${escapeHtml(methodLabel(page.method))}</span>`
+      : ''
+    return `<li><a href="${href}"${external}>${icon}${method}${escapeHtml(label)}${badges}</a></li>`
   }
   const group = template.groups++
   const inside = item.expanded ? groups : [...groups, group]
@@ -166,3 +169,7 @@ export function sectionHref(site: SiteContext, currentSlug: string, section: Nav
   if (first !== undefined) return pageHref(currentSlug, first)
   return section.href ? configHref(currentSlug, section.href) : undefined
 }
+
+/** Short method names, as API sidebars write them, so labels stay aligned. */
+const methodLabel = (method: string): string =>
+  (({ DELETE: 'DEL', OPTIONS: 'OPT', WEBHOOK: 'HOOK' }) as Record<string, string>)[method] ?? method

@@ -66,6 +66,8 @@ export const Deployment = {
       required: ['pagesRendered', 'pagesReused'],
       properties: { pagesRendered: { type: 'integer' }, pagesReused: { type: 'integer' } },
     },
+    commitSha: { type: 'string', description: 'The commit a Git-connected deployment was built from' },
+    commitAuthor: { type: ['string', 'null'], description: "The commit's author, `Name <email>`" },
     createdAt: dateTime,
     updatedAt: dateTime,
   },

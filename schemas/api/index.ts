@@ -8,6 +8,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 import { AnalyticsSettings, AnalyticsUpdate } from './analytics.js'
 import { ErrorBody } from './common.js'
 import { DeployKey, DeployKeyCreate, DeployKeyCreated, DeployKeyList } from './deploy-keys.js'
+import { DeploymentFileList } from './deployment-files.js'
 import {
   ChunkResult,
   Deployment,
@@ -21,6 +22,7 @@ import {
   ManifestEntry,
 } from './deployments.js'
 import { DnsRecord, Domain, DomainCreate, DomainList, DomainVerification, TlsAsk } from './domains.js'
+import { GitConnection, GitConnectionUpdate, GitDelivery, GitSettings, WebhookAccepted } from './git.js'
 import {
   OAuthError,
   OAuthRevokeRequest,
@@ -34,8 +36,10 @@ import { Health, Me } from './users.js'
 export * from './analytics.js'
 export * from './common.js'
 export * from './deploy-keys.js'
+export * from './deployment-files.js'
 export * from './deployments.js'
 export * from './domains.js'
+export * from './git.js'
 export * from './oauth.js'
 export * from './projects.js'
 export * from './users.js'
@@ -50,6 +54,7 @@ export const apiSchemas = [
   DeployKeyCreated,
   DeployKeyList,
   Deployment,
+  DeploymentFileList,
   DeploymentCreate,
   DeploymentCreated,
   DeploymentList,
@@ -63,6 +68,10 @@ export const apiSchemas = [
   FailedBuild,
   FilesBatchResult,
   Finalize,
+  GitConnection,
+  GitConnectionUpdate,
+  GitDelivery,
+  GitSettings,
   Health,
   ManifestEntry,
   Me,
@@ -76,6 +85,7 @@ export const apiSchemas = [
   ProjectList,
   ProjectUpdate,
   TlsAsk,
+  WebhookAccepted,
 ] as const
 
 /** The named schemas, as the `references` that resolve `{$ref: 'Name#'}` in types. */

@@ -203,6 +203,15 @@ options?: (("copy" | "view" | "chatgpt" | "claude" | "perplexity" | "grok" | "ai
 })[]
 }
 /**
+ * The site's MCP server at <site>/mcp (search, read and list pages for AI tools). On unless turned off.
+ */
+mcp?: {
+/**
+ * false: no /mcp endpoint, and the mcp, add-mcp, cursor, vscode and devin-mcp page actions are left out.
+ */
+enabled?: boolean
+}
+/**
  * Search settings.
  */
 search?: {

@@ -10,6 +10,7 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { resolveSession } from '../dashboard/session.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
 import { forbidden, notFound, unauthorized } from '../errors.js'
 import { bearerKind } from './tokens.js'
@@ -54,7 +55,13 @@ const actorPlugin: FastifyPluginAsync = async (app) => {
   app.decorateRequest('authFailure', undefined)
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization
-    if (header === undefined) return
+    if (header === undefined) {
+      // The dashboard's session cookie stands in for a user token (server/dashboard/session.ts).
+      const session = await resolveSession(request)
+      if (session && 'actor' in session) request.actor = session.actor
+      else if (session) request.authFailure = session.failure
+      return
+    }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
     if (!match?.[1]) {
       request.authFailure = 'Malformed Authorization header: expected "Bearer <token>"'

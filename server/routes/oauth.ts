@@ -26,6 +26,7 @@ import { redactedRequestSerializer } from '../auth/oauth/log-redaction.js'
 import { chooseIdentityProvider, isLoopbackHost } from '../auth/providers/index.js'
 import { renderMessagePage } from '../auth/providers/local.js'
 import { newOpaqueId } from '../auth/tokens.js'
+import { DASHBOARD_CALLBACK_PATH } from '../dashboard/session.js'
 import type { ApiRoutes } from '../schemas.js'
 import { SIGN_IN_PATH, sendPage, signInPageRoutes } from './sign-in.js'
 
@@ -44,6 +45,17 @@ export interface SignInFlow {
   }
 }
 
+/**
+ * The API's own origin as `request` reached it. On a loopback address (a local server started with
+ * another --port) the request's host is used, so discovery works without --public-url; any other host
+ * gets the configured public URL, which a forged Host header cannot change.
+ */
+export function apiOrigin(publicUrl: string, request: FastifyRequest): string {
+  const host = request.host
+  if (host === new URL(publicUrl).host) return publicUrl
+  return isLoopbackHost(host.replace(/:\d+$/, '')) ? `http://${host}` : publicUrl
+}
+
 /** RFC 6749 §5.1: token responses must not be cached. */
 const TOKEN_HEADERS = { 'cache-control': 'no-store', pragma: 'no-cache' }
 
@@ -56,7 +68,6 @@ const oauthErrorResponses = {
 export const oauthRoutes: FastifyPluginAsync = async (app) => {
   const signIn = app.config.signIn
   const publicUrl = signIn.publicUrl
-  const configuredHost = new URL(publicUrl).host
   const identity = chooseIdentityProvider(signIn, app.config.host)
   // Said once at start, so an operator sees how (and whether) people can sign in.
   if (identity.kind === 'none') app.log.warn(identity.message)
@@ -70,11 +81,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
      * so discovery works without --public-url; any other host gets the configured public URL, which a
      * forged Host header cannot change.
      */
-    originOf: (request) => {
-      const host = request.host
-      if (host === configuredHost) return publicUrl
-      return isLoopbackHost(host.replace(/:\d+$/, '')) ? `http://${host}` : publicUrl
-    },
+    originOf: (request) => apiOrigin(publicUrl, request),
     publicUrl,
     callbackUrl: `${publicUrl}/oauth/callback`,
     bruteForceLimit: {
@@ -155,7 +162,10 @@ const protocolRoutes: ApiRoutes<SignInFlow> = async (app, flow) => {
       },
     },
     async (request, reply) => {
-      const outcome = server.checkAuthorizeRequest(request.query)
+      const outcome = server.checkAuthorizeRequest(
+        request.query,
+        `${originOf(request)}${DASHBOARD_CALLBACK_PATH}`,
+      )
       if (outcome.kind === 'show-error')
         return sendPage(reply, 400, renderMessagePage('Sign-in refused', outcome.message))
       if (outcome.kind === 'redirect-error') return reply.redirect(outcome.location, 302)

@@ -6,6 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { CallbackQuery, SignInForm, SignInPageQuery } from '../../schemas/api/index.js'
+import { DASHBOARD_CLIENT_ID } from '../auth/oauth/authorization-server.js'
 import { LOCAL_SIGN_IN_FIELD, renderMessagePage, renderSignInPage } from '../auth/providers/local.js'
 import { type Identity, isEmailAddress, SignInFailed } from '../auth/providers/types.js'
 import type { OAuthRequestRow } from '../db/repositories/sign-ins.js'
@@ -149,6 +150,7 @@ export const signInPageRoutes: ApiRoutes<SignInFlow> = async (app, flow) => {
         requestId: pending.id,
         csrfToken,
         serverHost: new URL(origin).host,
+        client: pending.client_id === DASHBOARD_CLIENT_ID ? 'dashboard' : 'cli',
         ...extra,
       }),
       pending.redirect_uri,

@@ -1,6 +1,7 @@
 /**
  * Host → which deployments a site request may read. `<slug>.<base_domain>` is the project's live
- * deployment; `<previewToken>--<slug>.<base_domain>` a ready preview; any other host is a custom
+ * deployment; `<previewToken>--<slug>.<base_domain>` a ready preview (or `<branch>--<slug>`, the latest
+ * preview of a Git branch); any other host is a custom
  * domain: the verified mounts on it (one per path prefix, longest first), and `pickTarget` chooses by
  * path. Answers are cached for a moment so the hot path rarely touches the database (and never DNS);
  * a promotion or a domain change in this process clears what it touched at once.
@@ -126,9 +127,14 @@ export class HostResolver {
         }
       }
       const token = label.slice(0, split)
-      const deployment = isPreviewToken(token)
+      let deployment = isPreviewToken(token)
         ? await this.repos.deployments.findByPreviewToken(project.id, token)
         : undefined
+      // Otherwise a branch alias of a Git-connected project: `<branch-slug>--<slug>` (server/git).
+      if (!deployment) {
+        const aliased = await this.repos.git.branchPreview(project.id, token)
+        deployment = aliased ? await this.repos.deployments.findInProject(project.id, aliased) : undefined
+      }
       if (deployment?.status !== 'ready') return { missing: `No ready deployment at ${host}` }
       return {
         targets: [

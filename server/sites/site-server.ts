@@ -26,6 +26,7 @@ import type { BlobStore } from '../blobs/store.js'
 import type { SiteFileEntry, SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
+import { mayBeMcpRequest, SiteMcp } from '../mcp/site-mcp.js'
 import { missingSitePage } from './missing-site.js'
 import { HostResolver, pickTarget, type SiteTarget } from './resolve-host.js'
 import { disallowedPaths, pageUrlPath, renderRobots, renderSitemap } from './sitemap.js'
@@ -83,6 +84,8 @@ export class SiteServer {
   onError: (error: unknown, request: IncomingMessage) => void = () => {}
   /** sitemap.xml and robots.txt, made per deployment and request host. */
   readonly #hostFiles = new LRUCache<string, { body: Buffer; etag: string }>({ max: 512 })
+  /** `<site>/mcp`: each site's MCP server (server/mcp). */
+  readonly #mcp: SiteMcp
 
   constructor(
     private readonly config: ServerConfig,
@@ -90,6 +93,7 @@ export class SiteServer {
     private readonly blobs: BlobStore,
   ) {
     this.hosts = new HostResolver(config, repos)
+    this.#mcp = new SiteMcp(config, this.hosts, (deploymentId) => this.#manifest(deploymentId), blobs)
     // Half the memory budget for file bytes, half for prepared answers (which mostly share those bytes).
     const half = Math.max(1, Math.floor(config.memoryCacheBytes / 2))
     this.#files = new LRUCache<string, Buffer>({
@@ -104,6 +108,17 @@ export class SiteServer {
 
   /** Node request handler; never throws (an unexpected failure is a plain 500 without details). */
   handle = (request: IncomingMessage, response: ServerResponse): void => {
+    // MCP first, on its own path: `<site>/mcp` is a JSON-RPC endpoint, not a file of the deployment.
+    if (mayBeMcpRequest(request.url)) {
+      this.#settle(
+        request,
+        response,
+        this.#mcp
+          .answer(request, response)
+          .then((answered) => (answered ? undefined : this.#serve(request, response))),
+      )
+      return
+    }
     if (request.method === 'GET' || request.method === 'HEAD') {
       const targets = this.hosts.peek(request.headers.host ?? '')
       const site = targets && pickTarget(targets, request.url ?? '/')
@@ -115,7 +130,12 @@ export class SiteServer {
         }
       }
     }
-    this.#serve(request, response).catch((error: unknown) => {
+    this.#settle(request, response, this.#serve(request, response))
+  }
+
+  /** An unexpected failure is logged and answered with a plain 500 without details. */
+  #settle(request: IncomingMessage, response: ServerResponse, answering: Promise<void>): void {
+    answering.catch((error: unknown) => {
       this.onError(error, request)
       if (!response.headersSent) {
         response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })

@@ -49,15 +49,23 @@ test('the built site works in a real browser and passes axe', {
 }, async (t) => {
   const site = mkdtempSync(join(tmpdir(), 'docs-browser-'))
   t.after(() => rmSync(site, { recursive: true, force: true }))
-  const result = await buildSite(readFixture(shellSiteDir), { mode: 'strict' })
+  const source = readFixture(shellSiteDir)
+  // The MCP actions too, to check the URLs the page script fills in.
+  const docsJson = JSON.parse(new TextDecoder().decode(source.get('docs.json'))) as {
+    contextual: { options: string[] }
+  }
+  docsJson.contextual.options.push('mcp', 'add-mcp', 'cursor', 'vscode', 'devin-mcp')
+  source.set('docs.json', new TextEncoder().encode(JSON.stringify(docsJson)))
+  const result = await buildSite(source, { mode: 'strict' })
   assert.equal(result.ok, true)
   for (const [path, bytes] of result.files) {
     mkdirSync(dirname(join(site, path)), { recursive: true })
     writeFileSync(join(site, path), bytes)
   }
-  // A plain static host: `dir/` serves `dir/index.html`, like any static server.
+  // A plain static host: `dir/` serves `dir/index.html`, like any static server. The same files
+  // also answer under `/docs/`, as a site mounted at a path prefix does.
   const server = createServer((request, response) => {
-    let path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)
+    let path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname).replace(/^\/docs\//, '/')
     if (path.endsWith('/')) path += 'index.html'
     const file = normalize(join(site, path))
     if (!file.startsWith(site) || !existsSync(file)) {
@@ -159,6 +167,44 @@ test('the built site works in a real browser and passes axe', {
     const markdown = await (await fetch(`${origin}/guide/setup.md`)).text()
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), markdown)
   })
+
+  await t.test(
+    'the page menu connects AI tools to the MCP server at the prefix the site is served under',
+    async () => {
+      await page.goto(`${origin}/docs/guide/setup/`)
+      const mcpUrl = `${origin}/docs/mcp`
+      await page.click('.d-contextual-menu summary')
+      const labels = await page.locator('.d-contextual-menu [data-mcp-action]').allTextContents()
+      assert.deepEqual(labels, [
+        'Copy MCP server URL',
+        'Copy add-mcp command',
+        'Connect to Cursor',
+        'Connect to VS Code',
+        'Connect to Devin',
+      ])
+      await page.click('text=Copy MCP server URL')
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), mcpUrl)
+      await page.click('.d-contextual-menu summary')
+      await page.click('.d-contextual-menu summary')
+      await page.click('text=Copy add-mcp command')
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `npx add-mcp ${mcpUrl}`)
+      const cursor = new URL((await page.getAttribute('text=Connect to Cursor', 'href')) ?? '')
+      assert.equal(
+        `${cursor.protocol}//${cursor.host}${cursor.pathname}`,
+        'cursor://anysphere.cursor-deeplink/mcp/install',
+      )
+      assert.equal(cursor.searchParams.get('name'), 'Acme Docs')
+      assert.deepEqual(JSON.parse(atob(cursor.searchParams.get('config') ?? '')), { url: mcpUrl })
+      const vscode = (await page.getAttribute('text=Connect to VS Code', 'href')) ?? ''
+      assert.ok(vscode.startsWith('vscode:mcp/install?'), vscode)
+      assert.deepEqual(JSON.parse(decodeURIComponent(vscode.slice('vscode:mcp/install?'.length))), {
+        name: 'Acme Docs',
+        type: 'http',
+        url: mcpUrl,
+      })
+      assert.equal(await page.getAttribute('text=Connect to Devin', 'data-mcp-url'), mcpUrl)
+    },
+  )
 
   await t.test('the table of contents marks the heading being read', async () => {
     // A short window, so the page scrolls far enough to bring the second heading under the header.

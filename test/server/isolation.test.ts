@@ -133,6 +133,39 @@ const routes: RouteCase[] = [
     ok: 200,
     request: async () => ({ url: '/oauth/revoke', payload: { token: 'dsr_unknown' } }),
   },
+  // The dashboard's pages answer the session cookie only: with a bearer token (or none) they show the
+  // sign-in page, so they reveal nothing to anyone. Its data comes from the routes below, checked here.
+  fixedRoute('GET', '/', 'anyone', 302),
+  fixedRoute('GET', '/dashboard', 'anyone', 302),
+  fixedRoute('GET', '/dashboard/', 'anyone', 200),
+  fixedRoute('GET', '/dashboard/sign-in', 'anyone', 302),
+  fixedRoute('GET', '/dashboard/callback', 'anyone', 400),
+  {
+    method: 'GET',
+    path: '/dashboard/assets/{file}',
+    access: 'anyone',
+    ok: 200,
+    request: async () => ({ url: '/dashboard/assets/dashboard.css' }),
+  },
+  ...(['', '/settings', '/domains', '/git'] as const).map(
+    (page): RouteCase => ({
+      method: 'GET',
+      path: `/dashboard/projects/{projectId}${page}`,
+      access: 'anyone',
+      ok: 200,
+      request: async (world) => ({ url: `/dashboard/projects/${world.project.id}${page}` }),
+    }),
+  ),
+  {
+    method: 'GET',
+    path: '/dashboard/projects/{projectId}/deployments/{deploymentId}',
+    access: 'anyone',
+    ok: 200,
+    request: async (world) => ({
+      url: `/dashboard/projects/${world.project.id}/deployments/${world.readyDeploymentId}`,
+    }),
+  },
+  fixedRoute('POST', '/dashboard/sign-out', 'user', 204),
   { method: 'GET', path: '/me', access: 'user', ok: 200, request: async () => ({ url: '/me' }) },
   fixedRoute('GET', '/projects/', 'user', 200),
   {
@@ -189,6 +222,62 @@ const routes: RouteCase[] = [
     access: 'project (user only)',
     ok: 204,
     request: async (world) => ({ url: `/projects/${world.project.id}/analytics` }),
+  },
+  {
+    method: 'GET',
+    path: '/projects/{projectId}/git',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({ url: `/projects/${world.project.id}/git` }),
+  },
+  {
+    method: 'PUT',
+    path: '/projects/{projectId}/git',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({
+      url: `/projects/${world.project.id}/git`,
+      payload: { provider: 'gitea', repositoryUrl: 'https://git.example.com/acme/docs.git' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: '/projects/{projectId}/git',
+    access: 'project (user only)',
+    ok: 204,
+    request: async (world) => {
+      // A fresh connection for each cell: only the owner's call removes it.
+      await world.app.repos.git.connect(world.project.id, {
+        provider: 'gitlab',
+        repositoryUrl: 'https://gitlab.example.com/acme/docs.git',
+        productionBranch: 'main',
+        docsDirectory: null,
+        previewBranches: [],
+      })
+      return { url: `/projects/${world.project.id}/git` }
+    },
+  },
+  // Webhooks take no bearer token: whoever calls, an unsigned delivery is refused.
+  fixedRoute('POST', '/webhooks/github', 'anyone', 401, { ref: 'refs/heads/main' }),
+  {
+    method: 'POST',
+    path: '/webhooks/gitlab/{projectId}',
+    access: 'anyone',
+    ok: 401,
+    request: async (world) => ({
+      url: `/webhooks/gitlab/${world.project.id}`,
+      payload: { object_kind: 'push' },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/gitea/{projectId}',
+    access: 'anyone',
+    ok: 401,
+    request: async (world) => ({
+      url: `/webhooks/gitea/${world.project.id}`,
+      payload: { ref: 'refs/heads/main' },
+    }),
   },
   {
     method: 'GET',
@@ -293,6 +382,13 @@ const routes: RouteCase[] = [
     access: 'project (deploy key too)',
     ok: 200,
     request: async (world) => ({ url: `${deploymentsOf(world)}/${world.readyDeploymentId}` }),
+  },
+  {
+    method: 'GET',
+    path: '/projects/slug/{slug}/deployments/{id}/files',
+    access: 'project (deploy key too)',
+    ok: 200,
+    request: async (world) => ({ url: `${deploymentsOf(world)}/${world.readyDeploymentId}/files` }),
   },
   {
     method: 'POST',
@@ -437,7 +533,8 @@ async function runMatrix(t: TestContext, engine: Engine) {
           `${route.method} ${route.path} as ${actor}: error body`,
         )
       }
-      if (response.statusCode === 401) assert.equal(response.headers['www-authenticate'], 'Bearer')
+      if (response.statusCode === 401 && !route.path.startsWith('/webhooks/'))
+        assert.equal(response.headers['www-authenticate'], 'Bearer')
     }
   }
   assert.deepEqual(wrong, [])

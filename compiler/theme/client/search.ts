@@ -1,6 +1,14 @@
 /** Search: a static index (`_search/index.js`) loaded on first use, ranked in the browser. */
+
+import {
+  escapeHtml,
+  excerpt,
+  highlight,
+  type SearchIndex,
+  search,
+  summaryFor,
+} from '../../outputs/search-rank.js'
 import { meta, siteRoot } from './page.js'
-import { escapeHtml, excerpt, highlight, type SearchIndex, search, summaryFor } from './search-rank.js'
 
 declare global {
   interface Window {

@@ -13,6 +13,8 @@ import { OAuthError } from './errors.js'
 import { checkLoopbackRedirectUri, redirectWithParams } from './redirect-uri.js'
 
 export const CLI_CLIENT_ID = 'docsctl'
+/** The dashboard on the API host: a second public client, redirected only to its own callback. */
+export const DASHBOARD_CLIENT_ID = 'docs-dashboard'
 
 /** The tables sign-in reads and writes, all through the repositories. */
 export type SignInRepositories = Pick<Repositories, 'users' | 'accessTokens' | 'signIns'>
@@ -75,16 +77,25 @@ export class AuthorizationServer {
     this.pendingSignInTtl = options.pendingSignInTtl ?? 600
   }
 
-  /** Checks the query of GET /oauth/authorize. */
-  checkAuthorizeRequest(query: Record<string, unknown>): AuthorizeOutcome {
+  /**
+   * Checks the query of GET /oauth/authorize. `dashboardCallback` is the only redirect URI of the
+   * dashboard client: its callback on the API origin the request reached.
+   */
+  checkAuthorizeRequest(query: Record<string, unknown>, dashboardCallback?: string): AuthorizeOutcome {
     const clientId = one(query.client_id)
-    if (clientId !== CLI_CLIENT_ID) {
+    if (clientId !== CLI_CLIENT_ID && clientId !== DASHBOARD_CLIENT_ID) {
       return { kind: 'show-error', message: `Unknown client_id; the only client is "${CLI_CLIENT_ID}".` }
     }
     const redirectUri = one(query.redirect_uri)
     if (!redirectUri) return { kind: 'show-error', message: 'Missing redirect_uri.' }
-    const checked = checkLoopbackRedirectUri(redirectUri)
-    if (!checked.ok) return { kind: 'show-error', message: `Invalid redirect_uri: ${checked.reason}.` }
+    if (clientId === DASHBOARD_CLIENT_ID) {
+      if (redirectUri !== dashboardCallback) {
+        return { kind: 'show-error', message: 'Invalid redirect_uri: not the dashboard’s callback.' }
+      }
+    } else {
+      const checked = checkLoopbackRedirectUri(redirectUri)
+      if (!checked.ok) return { kind: 'show-error', message: `Invalid redirect_uri: ${checked.reason}.` }
+    }
 
     const state = one(query.state)
     const refuse = (error: string, description: string): AuthorizeOutcome => ({
@@ -235,6 +246,26 @@ export class AuthorizationServer {
     const familyId = newOpaqueId()
     await this.#repos.signIns.linkCodeToFamily(consumed.id, familyId)
     return this.#issue(user.id, familyId, now)
+  }
+
+  /**
+   * The dashboard's side of a code: the same checks as the CLI's exchange, but the answer is the user
+   * (for a session cookie) instead of tokens. Codes of one client are never redeemed by the other.
+   */
+  async redeemDashboardCode(code: string, codeVerifier: string, redirectUri: string): Promise<User> {
+    const now = this.#now()
+    const consumed = await this.#repos.signIns.consumeCode(code, now)
+    if (!consumed || 'reused' in consumed)
+      throw new OAuthError('invalid_grant', 'The sign-in code is not valid')
+    if (consumed.expires_at <= now.toISOString())
+      throw new OAuthError('invalid_grant', 'The sign-in code has expired; sign in again')
+    if (consumed.client_id !== DASHBOARD_CLIENT_ID || consumed.redirect_uri !== redirectUri)
+      throw new OAuthError('invalid_grant', 'The code was issued to another client')
+    if (!verifyCodeVerifier(codeVerifier, consumed.code_challenge))
+      throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge')
+    const user = await this.#repos.users.findById(consumed.user_id)
+    if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists')
+    return user
   }
 
   async #refresh(body: Record<string, unknown>): Promise<TokenResponse> {

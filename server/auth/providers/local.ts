@@ -45,6 +45,8 @@ export interface SignInPageInput {
   serverHost: string
   email?: string
   error?: string
+  /** Who asked for the sign-in: the CLI (default) or the dashboard in this browser. */
+  client?: 'cli' | 'dashboard'
 }
 
 export const LOCAL_SIGN_IN_FIELD = { request: 'request', csrf: 'csrf', email: 'email' } as const
@@ -53,10 +55,15 @@ export function renderSignInPage(input: SignInPageInput): string {
   const error = input.error
     ? `<p class="error" role="alert" id="email-error">${escapeHtml(input.error)}</p>`
     : ''
+  const dashboard = input.client === 'dashboard'
+  const title = dashboard ? 'Sign in to the dashboard' : 'Sign in to docsctl'
+  const asking = dashboard
+    ? 'Sign in to the dashboard of'
+    : 'The command line is asking to act on your behalf on'
   return page(
-    'Sign in to docsctl',
-    `<h1>Sign in to docsctl</h1>
-<p>The command line is asking to act on your behalf on <strong>${escapeHtml(input.serverHost)}</strong>.</p>
+    title,
+    `<h1>${title}</h1>
+<p>${asking} <strong>${escapeHtml(input.serverHost)}</strong>.</p>
 <form method="post" action="${escapeHtml(input.action)}">
 <input type="hidden" name="${LOCAL_SIGN_IN_FIELD.request}" value="${escapeHtml(input.requestId)}">
 <input type="hidden" name="${LOCAL_SIGN_IN_FIELD.csrf}" value="${escapeHtml(input.csrfToken)}">

@@ -8,6 +8,8 @@ import * as oauth from './002_oauth.js'
 import * as analytics from './003_analytics.js'
 import * as previewTokens from './004_preview_tokens.js'
 import * as domains from './005_domains.js'
+import * as git from './008_git.js'
+import * as dashboardSessions from './009_dashboard_sessions.js'
 
 export const migrations: Record<string, Migration> = {
   '001_core': core,
@@ -15,6 +17,8 @@ export const migrations: Record<string, Migration> = {
   '003_analytics': analytics,
   '004_preview_tokens': previewTokens,
   '005_domains': domains,
+  '008_git': git,
+  '009_dashboard_sessions': dashboardSessions,
 }
 
 export class StaticMigrationProvider implements MigrationProvider {

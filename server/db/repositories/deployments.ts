@@ -67,6 +67,8 @@ export function deploymentsRepository(db: Kysely<Database>) {
       branch: string
       commitMessage: string | null
       environment: string | null
+      /** The commit of a Git-connected deployment. */
+      commit?: { sha: string; author: string | null }
       files: readonly ManifestEntry[]
       blobExists: (sha256: string) => Promise<boolean>
     }): Promise<{ deployment: DeploymentRow; missing: string[] }> {
@@ -90,6 +92,8 @@ export function deploymentsRepository(db: Kysely<Database>) {
         site_manifest_sha256: null,
         build_cache_sha256: null,
         preview_token: newPreviewToken(),
+        commit_sha: input.commit?.sha ?? null,
+        commit_author: input.commit?.author ?? null,
         created_at: now,
         updated_at: now,
       }

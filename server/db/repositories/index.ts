@@ -3,9 +3,11 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../schema.js'
 import { accessTokensRepository } from './access-tokens.js'
 import { analyticsRepository } from './analytics.js'
+import { dashboardSessionsRepository } from './dashboard-sessions.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
 import { domainsRepository } from './domains.js'
+import { gitRepository } from './git.js'
 import { healthRepository } from './health.js'
 import { projectsRepository } from './projects.js'
 import { signInsRepository } from './sign-ins.js'
@@ -22,6 +24,8 @@ export function createRepositories(db: Kysely<Database>) {
     analytics: analyticsRepository(db),
     health: healthRepository(db),
     domains: domainsRepository(db),
+    git: gitRepository(db),
+    dashboardSessions: dashboardSessionsRepository(db),
   }
 }
 

@@ -30,6 +30,7 @@ test('docsctl build writes the static site and prints a summary', { skip: needs(
   const result = run(dir, '--out', 'public')
   assert.equal(result.code, 0, result.stderr)
   assert.match(result.stdout, /Built 7 pages \(0 warnings\) in \d+\.\d\d s → public\/ \(\d+ files\)/)
+  assert.match(result.stdout, /\/mcp \(the MCP server for AI tools\) needs docs-server or docsctl dev/)
   for (const path of [
     'index.html',
     'guide/setup/index.html',

@@ -1,7 +1,7 @@
 /**
  * `docsctl dev` through the shared site router: .docsignore holds for files changed while it runs,
  * pages carry the deployment's policy (plus the live reload script), uploaded SVG is sandboxed, and a
- * page answers its Markdown export to `Accept: text/markdown`.
+ * page answers its Markdown export to `Accept: text/markdown`, and `/mcp` is the site's MCP server.
  */
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
@@ -9,6 +9,8 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type TestContext, test } from 'node:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { startDevServer } from '../../../cli/dev/server.js'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 import { SANDBOXED_FILE_POLICY } from '../../../compiler/serving/security-headers.js'
@@ -27,7 +29,7 @@ async function serveCopy(t: TestContext, extra: Record<string, string> = {}) {
   t.after(() => server.close())
   const fetchPath = (path: string, headers: Record<string, string> = {}) =>
     fetch(new URL(path, server.url), { redirect: 'manual', headers })
-  return { dir, fetchPath }
+  return { dir, fetchPath, url: server.url }
 }
 
 async function untilStatus(fetchPath: (path: string) => Promise<Response>, path: string, status: number) {
@@ -79,4 +81,24 @@ test('dev pages carry the policy a deployment sends, with the live reload script
   const deep = await fetchPath('/no/such/page/')
   assert.equal(deep.status, 404)
   assert.match(await deep.text(), /<base href="\/">/, '404.html links resolve from the site root')
+})
+
+test('dev answers the site MCP server at /mcp, as a deployment does', async (t) => {
+  const { url, fetchPath } = await serveCopy(t)
+  const client = new Client({ name: 'docs-test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL('mcp', url)))
+  t.after(() => client.close())
+  const tools = (await client.listTools()).tools.map((tool) => tool.name).sort()
+  assert.deepEqual(tools, ['get_page', 'list_pages', 'search'])
+  const found = (await client.callTool({ name: 'search', arguments: { query: 'rollback' } }))
+    .structuredContent as {
+    results: { title: string; url: string }[]
+  }
+  assert.equal(found.results[0]?.title, 'Deploy')
+  assert.equal(found.results[0]?.url, new URL('guide/deploy/', url).href)
+  const page = (await client.callTool({ name: 'get_page', arguments: { page: found.results[0]?.url ?? '' } }))
+    .content as { text: string }[]
+  assert.match(page[0]?.text ?? '', /^# Deploy/)
+  const get = await fetchPath('/mcp')
+  assert.equal(get.status, 405, 'GET: stateless, no stream to open')
 })

@@ -63,3 +63,14 @@ test('a rebuild with the previous cache writes exactly what a cold build of the 
   const freshSecond = await buildSite(second, { mode: 'lenient' })
   assert.deepEqual(differences(afterSecond.files, freshSecond.files), [])
 })
+
+test('an API reference site rebuilds to the same files as a cold build after a page edit', async () => {
+  const files = readFixture(fromPackageRoot('fixtures', 'api-reference'))
+  const cold = await buildSite(files, { mode: 'lenient' })
+  const edited = edit(files, 'index.mdx', /\n*$/, '\n\nOne edited line.\n')
+  const rebuilt = await buildSite(edited, { mode: 'lenient', cache: cold.cache })
+  const fresh = await buildSite(edited, { mode: 'lenient' })
+  assert.ok(rebuilt.stats.pagesReused > 0)
+  assert.deepEqual(differences(rebuilt.files, fresh.files), [])
+  assert.equal(rebuilt.contentSecurityPolicy, fresh.contentSecurityPolicy)
+})

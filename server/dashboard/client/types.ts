@@ -1,0 +1,84 @@
+/** The shapes of the REST API the dashboard reads (see schemas/api). */
+export interface Issue {
+  path: string
+  message: string
+}
+
+export interface Project {
+  id: string
+  slug: string
+  name: string
+  description: string | null
+  url: string
+  liveDeploymentId: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export interface Diagnostic {
+  severity: 'error' | 'warning'
+  file?: string
+  line?: number
+  column?: number
+  path?: string
+  rule?: string
+  message: string
+}
+
+export interface Deployment {
+  id: string
+  projectId: string
+  status: 'uploading' | 'building' | 'ready' | 'failed'
+  live: boolean
+  branch: string
+  commitMessage: string | null
+  /** Only on deployments made from a Git commit (the Git-connected deploys of issue 19). */
+  commitAuthor?: string | null
+  url: string | null
+  previewUrl: string | null
+  fileCount: number
+  totalBytes: number
+  diagnostics: Diagnostic[]
+  timings: { uploadMs?: number; buildMs?: number }
+  createdAt: string
+}
+
+export interface DeployKey {
+  id: string
+  name: string
+  prefix: string
+  createdAt: string
+  lastUsedAt: string | null
+}
+
+export interface DnsRecord {
+  type: string
+  name: string
+  value: string
+  purpose: 'ownership' | 'routing'
+  use: 'always' | 'subdomain' | 'apex'
+  status: string
+}
+
+export interface Domain {
+  id: string
+  hostname: string
+  pathPrefix: string
+  url: string
+  status: 'pending' | 'verified' | 'failed' | 'expired'
+  serving: boolean
+  records: DnsRecord[]
+  failure: { reason: string; message: string } | null
+  lastCheckedAt: string | null
+}
+
+export interface AnalyticsSettings {
+  posthog: { key: string; host: string } | null
+}
+
+export interface DeploymentFiles {
+  previousDeploymentId: string | null
+  changedCount: number
+  files: { path: string; sha256: string; size: number; change: 'added' | 'changed' | 'unchanged' }[]
+  removed: string[]
+}

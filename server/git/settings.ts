@@ -1,0 +1,153 @@
+/**
+ * Git-connected deploy settings: the GitHub App (id, private key, webhook secret, API address for
+ * GitHub Enterprise), the key that webhook secrets of GitLab and Gitea/Forgejo projects are derived
+ * from, and the limits of a delivery and a fetch. They join the server's settings table (server/config.ts).
+ */
+import { readFileSync } from 'node:fs'
+import { ConfigError } from '../config.js'
+
+export interface GitConfig {
+  github: {
+    appId: string | undefined
+    /** PEM text of the App's private key. */
+    privateKey: string | undefined
+    webhookSecret: string | undefined
+    /** REST API base, `https://api.github.com` or `https://ghe.example.com/api/v3`. */
+    apiUrl: string
+  }
+  /** A bot account's token on a GitLab or Gitea/Forgejo server: reads private repositories, reports statuses. */
+  gitlab: { token: string | undefined; apiUrl: string }
+  gitea: { token: string | undefined; apiUrl: string | undefined }
+  /** Secret key webhook secrets are derived from; undefined: a key file in the data dir. */
+  webhookKey: string | undefined
+  /** Largest webhook body accepted; larger answers 413. */
+  maxWebhookBytes: number
+  /** Seconds one `git fetch` may take. */
+  fetchTimeoutSeconds: number
+}
+
+export const gitSettings = {
+  githubAppId: {
+    flag: 'github-app-id',
+    env: 'DOCS_GITHUB_APP_ID',
+    description: 'GitHub App id (Git-connected deploys from GitHub)',
+    default: undefined,
+  },
+  githubAppPrivateKey: {
+    flag: 'github-app-private-key',
+    env: 'DOCS_GITHUB_APP_PRIVATE_KEY',
+    description: "the GitHub App's private key: PEM text or the path of a .pem file",
+    default: undefined,
+  },
+  githubWebhookSecret: {
+    flag: 'github-webhook-secret',
+    env: 'DOCS_GITHUB_WEBHOOK_SECRET',
+    description: "the GitHub App's webhook secret",
+    default: undefined,
+  },
+  githubApiUrl: {
+    flag: 'github-api-url',
+    env: 'DOCS_GITHUB_API_URL',
+    description: 'GitHub REST API address (GitHub Enterprise: https://HOST/api/v3)',
+    default: 'https://api.github.com',
+  },
+  gitlabToken: {
+    flag: 'gitlab-token',
+    env: 'DOCS_GITLAB_TOKEN',
+    description:
+      'token of a GitLab bot account (read_repository, api): private repositories and commit statuses',
+    default: undefined,
+  },
+  gitlabApiUrl: {
+    flag: 'gitlab-api-url',
+    env: 'DOCS_GITLAB_API_URL',
+    description: 'GitLab REST API address (self-managed: https://HOST/api/v4)',
+    default: 'https://gitlab.com/api/v4',
+  },
+  giteaToken: {
+    flag: 'gitea-token',
+    env: 'DOCS_GITEA_TOKEN',
+    description: 'token of a Gitea/Forgejo bot account: private repositories and commit statuses',
+    default: undefined,
+  },
+  giteaApiUrl: {
+    flag: 'gitea-api-url',
+    env: 'DOCS_GITEA_API_URL',
+    description: 'Gitea/Forgejo API address, https://HOST/api/v1 (needed with --gitea-token)',
+    default: undefined,
+  },
+  gitWebhookKey: {
+    flag: 'git-webhook-key',
+    env: 'DOCS_GIT_WEBHOOK_KEY',
+    description:
+      'secret (32+ characters) GitLab/Gitea webhook secrets derive from (default: a key file in the data dir)',
+    default: undefined,
+  },
+  gitWebhookMaxBytes: {
+    flag: 'git-webhook-max-bytes',
+    env: 'DOCS_GIT_WEBHOOK_MAX_BYTES',
+    description: 'largest webhook delivery accepted',
+    default: String(4 * 1024 * 1024),
+  },
+  gitFetchTimeout: {
+    flag: 'git-fetch-timeout',
+    env: 'DOCS_GIT_FETCH_TIMEOUT',
+    description: 'seconds one git fetch of a pushed commit may take',
+    default: '120',
+  },
+} as const
+
+export type GitSettingName = keyof typeof gitSettings
+
+const where = (name: GitSettingName): string => `--${gitSettings[name].flag} / ${gitSettings[name].env}`
+
+/** Reads and checks the Git settings; `raw` gives a setting's flag, env or default value. */
+export function readGitConfig(raw: (name: GitSettingName) => string | undefined): GitConfig {
+  const integer = (name: GitSettingName, min: number, max: number): number => {
+    const text = raw(name)?.trim() ?? ''
+    const number = Number(text)
+    if (!/^\d+$/.test(text) || number < min || number > max)
+      throw new ConfigError(`${where(name)}: expected a whole number from ${min} to ${max}, got "${text}"`)
+    return number
+  }
+  const appId = raw('githubAppId')?.trim() || undefined
+  if (appId !== undefined && !/^\d+$/.test(appId))
+    throw new ConfigError(`${where('githubAppId')}: expected the App's numeric id, got "${appId}"`)
+  let privateKey = raw('githubAppPrivateKey')?.trim() || undefined
+  if (privateKey !== undefined && !privateKey.startsWith('-----BEGIN')) {
+    try {
+      privateKey = readFileSync(privateKey, 'utf8')
+    } catch {
+      throw new ConfigError(
+        `${where('githubAppPrivateKey')}: expected PEM text or a readable .pem file, got "${privateKey}"`,
+      )
+    }
+  }
+  const httpUrl = (name: GitSettingName): string | undefined => {
+    const value = raw(name)?.trim().replace(/\/+$/, '') || undefined
+    if (value !== undefined && !/^https?:\/\/[^/\s]+/.test(value))
+      throw new ConfigError(`${where(name)}: expected an http(s):// URL, got "${value}"`)
+    return value
+  }
+  const apiUrl = httpUrl('githubApiUrl') ?? 'https://api.github.com'
+  const giteaToken = raw('giteaToken') || undefined
+  const giteaApiUrl = httpUrl('giteaApiUrl')
+  if (giteaToken && !giteaApiUrl)
+    throw new ConfigError(
+      `${where('giteaApiUrl')}: needed with --gitea-token, e.g. https://git.example.com/api/v1`,
+    )
+  const webhookKey = raw('gitWebhookKey') || undefined
+  if (webhookKey !== undefined && webhookKey.length < 32)
+    throw new ConfigError(`${where('gitWebhookKey')}: expected at least 32 characters of random text`)
+  return {
+    github: { appId, privateKey, webhookSecret: raw('githubWebhookSecret') || undefined, apiUrl },
+    gitlab: {
+      token: raw('gitlabToken') || undefined,
+      apiUrl: httpUrl('gitlabApiUrl') ?? 'https://gitlab.com/api/v4',
+    },
+    gitea: { token: giteaToken, apiUrl: giteaApiUrl },
+    webhookKey,
+    maxWebhookBytes: integer('gitWebhookMaxBytes', 1024, 100 * 1024 * 1024),
+    fetchTimeoutSeconds: integer('gitFetchTimeout', 1, 3600),
+  }
+}

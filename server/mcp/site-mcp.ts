@@ -1,0 +1,97 @@
+/**
+ * `<site>/mcp` on every site host: the live site at `<slug>.<base_domain>`, each preview host, and each
+ * verified custom domain under its path prefix. Resolves the host and prefix as the site server does,
+ * reads only that deployment's files (so one project's MCP never sees another's pages), limits requests
+ * per client address, and hands the request to the shared MCP server (compiler/serving/mcp.ts).
+ * A deployment built with `mcp.enabled: false` has no `_mcp/pages.json`, and no endpoint.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { LRUCache } from 'lru-cache'
+import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
+import { answerMcp, MCP_PATH, type McpSite, sendJsonRpcError } from '../../compiler/serving/mcp.js'
+import { parseSiteUrl } from '../../compiler/serving/router.js'
+import type { BlobStore } from '../blobs/store.js'
+import type { SiteManifest } from '../builds/site-manifest.js'
+import type { ServerConfig } from '../config.js'
+import { type HostResolver, pickTarget } from '../sites/resolve-host.js'
+import { ClientRateLimit } from './rate-limit.js'
+
+/** A cheap first look on the hot path: only URLs whose path ends in `/mcp` go further here. */
+export function mayBeMcpRequest(url: string | undefined): boolean {
+  if (!url) return false
+  const query = url.indexOf('?')
+  return (query === -1 ? url : url.slice(0, query)).endsWith(`/${MCP_PATH}`)
+}
+
+/** Bytes of the files MCP reads (search index, page exports), by sha256. */
+const cachedBytes = 64 * 1024 * 1024
+
+export class SiteMcp {
+  readonly #limit: ClientRateLimit
+  readonly #bytes = new LRUCache<string, Buffer>({
+    maxSize: cachedBytes,
+    sizeCalculation: (bytes) => Math.max(1, bytes.length),
+  })
+
+  constructor(
+    config: Pick<ServerConfig, 'mcpRateLimitPerMinute' | 'trustProxy'>,
+    private readonly hosts: HostResolver,
+    private readonly manifestOf: (deploymentId: string) => Promise<SiteManifest | undefined>,
+    private readonly blobs: BlobStore,
+  ) {
+    this.#limit = new ClientRateLimit(config.mcpRateLimitPerMinute, config.trustProxy)
+  }
+
+  /**
+   * Answers a request for a site's MCP endpoint and returns true; false when the URL is no site's
+   * endpoint (or a GET the site itself answers, such as a page at `/mcp/`), for the site server.
+   */
+  async answer(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
+    const lookup = await this.hosts.resolve((request.headers.host ?? '').toLowerCase())
+    if (!('targets' in lookup)) return false
+    const url = parseSiteUrl(request.url ?? '/')
+    if ('invalid' in url) return false
+    const site = pickTarget(lookup.targets, url.path)
+    if (!site || url.path !== `${site.pathPrefix}/${MCP_PATH}`) return false
+    const manifest = await this.manifestOf(site.deploymentId)
+    if (!manifest) return false
+    const enabled = manifest.files[MCP_PAGES_PATH] !== undefined
+    const reading = request.method === 'GET' || request.method === 'HEAD'
+    if (reading && (!enabled || manifest.files[`${MCP_PATH}/index.html`])) return false
+    if (site.preview) response.setHeader('x-robots-tag', 'noindex')
+    if (!enabled) {
+      sendJsonRpcError(response, 404, -32601, 'This docs site has turned its MCP server off (mcp.enabled)')
+      return true
+    }
+    if (request.method === 'POST') {
+      const limited = this.#limit.take(request)
+      if (limited) {
+        sendJsonRpcError(
+          response,
+          429,
+          -32000,
+          `Rate limit exceeded: retry in ${limited.retryAfterSeconds} seconds`,
+          { 'retry-after': String(limited.retryAfterSeconds) },
+        )
+        return true
+      }
+    }
+    const files = manifest.files
+    const mcpSite: McpSite = {
+      base: `${site.origin}${site.pathPrefix}`,
+      read: async (path) => {
+        const entry = files[path]
+        if (!entry) return undefined
+        let bytes = this.#bytes.get(entry.sha256)
+        if (!bytes) {
+          bytes = await this.blobs.get(entry.sha256)
+          if (!bytes) return undefined
+          this.#bytes.set(entry.sha256, bytes)
+        }
+        return bytes
+      },
+    }
+    await answerMcp(request, response, mcpSite)
+    return true
+  }
+}

@@ -1,0 +1,36 @@
+/** `PUT /projects/:projectId/git`: bad input answers 400 with the issues that say what to fix. */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { appWithProject, bearer } from '../helper.js'
+
+test('a Git connection with bad input is refused with its issues', async (t) => {
+  const { app, token, project } = await appWithProject(t, 'acme')
+  const put = (payload: object) =>
+    app.inject({ method: 'PUT', url: `/projects/${project.id}/git`, headers: bearer(token), payload })
+  const bad = await put({
+    provider: 'gitlab',
+    repositoryUrl: 'https://ada:secret@gitlab.com/acme/docs.git',
+    productionBranch: 'main..x',
+    docsDirectory: '../outside',
+    previewBranches: ['ok/*', 'bad branch'],
+  })
+  assert.equal(bad.statusCode, 400, bad.body)
+  assert.deepEqual(
+    bad.json().issues.map((issue: { path: string }) => issue.path),
+    ['body/repositoryUrl', 'body/productionBranch', 'body/previewBranches/1', 'body/docsDirectory'],
+  )
+  const unknownProvider = await put({ provider: 'svn', repositoryUrl: 'https://svn.example.com/docs' })
+  assert.equal(unknownProvider.statusCode, 400)
+
+  const ok = await put({
+    provider: 'gitlab',
+    repositoryUrl: 'https://gitlab.com/acme/docs.git',
+    docsDirectory: 'docs/',
+  })
+  assert.equal(ok.statusCode, 200, ok.body)
+  assert.equal(ok.json().connection.docsDirectory, 'docs')
+  assert.equal(ok.json().connection.productionBranch, 'main')
+  // The secret is the project's own and the same on every read.
+  const again = await app.inject({ url: `/projects/${project.id}/git`, headers: bearer(token) })
+  assert.equal(again.json().connection.webhook.secret, ok.json().connection.webhook.secret)
+})
