@@ -1,14 +1,21 @@
 /**
  * `npm run bench:build`: a generated corpus (prose, tables, two to four code blocks in several
  * languages, components) built cold with one render worker per core, then rebuilt after a one-page
- * edit. Prints pages/s, peak RSS and the rebuild's share of the cold time. `--large` adds a
- * 10,000-page build in a child process (its own peak RSS); `--pages N` sets the corpus size.
+ * edit. Prints pages/s, peak RSS and the rebuild's share of the cold time, and Hugo's time on the same
+ * corpus in the same run (when `hugo` is installed). Then `../shared/corpus/pipecat` (a real site) the
+ * same way, in a child process. `--large` adds a 10,000-page build in a child process (its own peak
+ * RSS); `--pages N` builds only a corpus of N pages, `--site DIR` only the docs folder DIR.
  * It prints figures; it does not assert.
  */
 import { spawnSync } from 'node:child_process'
-import { availableParallelism } from 'node:os'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { basename, dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
+import { readSiteFiles } from '../cli/site-dir.js'
+import { fromPackageRoot } from '../compiler/assets.js'
 import { buildSite } from '../compiler/build.js'
 
 const languages = [
@@ -116,55 +123,154 @@ export function generateCorpus(pages: number): Map<string, Uint8Array> {
 
 const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024)
 
-async function run(pages: number, workers: number): Promise<void> {
-  const files = generateCorpus(pages)
+interface Timed {
+  coldMs: number
+  coldCpuMs: number
+  editMs: number
+}
+
+/** A cold build of `files`, then two one-page edits rebuilt with the cold build's cache. */
+async function run(label: string, files: Map<string, Uint8Array>, workers: number): Promise<Timed> {
+  const pages = [...files.keys()].filter((path) => /\.mdx?$/.test(path)).length
   const coldStart = performance.now()
+  const cpuStart = process.cpuUsage()
   const cold = await buildSite(files, { mode: 'lenient', workers })
   const coldMs = performance.now() - coldStart
+  const cpu = process.cpuUsage(cpuStart)
   const errors = cold.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length
-  const tabs = Math.ceil(pages / (SECTIONS_PER_TAB * 50))
   console.log(
-    `cold build: ${pages} pages (${tabs} tab${tabs === 1 ? '' : 's'}) in ${(coldMs / 1000).toFixed(2)} s with ${workers} workers → ${Math.round(pages / (coldMs / 1000))} pages/s (${cold.files.size} files, ${errors} errors, ${cold.diagnostics.length - errors} warnings)`,
+    `${label}: cold build of ${cold.stats.pages} pages (${pages} source pages) in ${(coldMs / 1000).toFixed(2)} s with ${workers} workers → ${Math.round(cold.stats.pages / (coldMs / 1000))} pages/s, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU (${cold.files.size} files, ${errors} errors, ${cold.diagnostics.length - errors} warnings)`,
   )
-  console.log(`peak RSS after the cold build: ${peakRssMb()} MB`)
+  console.log(`${label}: peak RSS after the cold build: ${peakRssMb()} MB`)
   // A caller writes the files out and keeps only the cache, as the server and `docsctl build` do.
   cold.files.clear()
   // Two one-page edits: the first rebuild also starts this thread's highlighter (a long-lived
   // server build worker or `docsctl dev` has it already); the second shows the steady state.
   let cache = cold.cache
   const edited = new Map(files)
-  for (const [label, target] of [
-    ['one-page rebuild (cold highlighter)', 'section-0/page-3.mdx'],
-    ['one-page rebuild (warm)', 'section-1/page-57.mdx'],
-  ] as const) {
+  const targets = [...files.keys()].filter((path) => path.endsWith('.mdx')).slice(3, 5)
+  let editMs = 0
+  for (const [index, target] of targets.entries()) {
     edited.set(
       target,
       new TextEncoder().encode(`${new TextDecoder().decode(files.get(target))}\nOne edited line.\n`),
     )
     const rebuildStart = performance.now()
     const rebuild = await buildSite(edited, { mode: 'lenient', workers, cache })
-    const rebuildMs = performance.now() - rebuildStart
+    editMs = performance.now() - rebuildStart
     cache = rebuild.cache
     console.log(
-      `${label}: ${rebuildMs.toFixed(0)} ms, ${rebuild.stats.pagesRendered} page rendered, ${rebuild.stats.pagesReused} reused, ${rebuild.stats.highlightCalls} highlight calls → ${((rebuildMs / coldMs) * 100).toFixed(1)}% of the cold build`,
+      `${label}: one-page rebuild (${index === 0 ? 'cold highlighter' : 'warm'}): ${editMs.toFixed(0)} ms, ${rebuild.stats.pagesRendered} page rendered, ${rebuild.stats.pagesReused} reused, ${rebuild.stats.highlightCalls} highlight calls → ${((editMs / coldMs) * 100).toFixed(1)}% of the cold build`,
     )
   }
-  console.log(`peak RSS overall: ${peakRssMb()} MB`)
+  console.log(`${label}: peak RSS overall: ${peakRssMb()} MB`)
+  return { coldMs, coldCpuMs: (cpu.user + cpu.system) / 1000, editMs }
 }
+
+/**
+ * The same corpus as a Hugo site: the same Markdown, components as raw HTML (Hugo passes them
+ * through), code fenced and highlighted by Hugo's own highlighter, and a sidebar of the section's pages.
+ */
+async function writeHugoSite(files: Map<string, Uint8Array>, root: string): Promise<void> {
+  await writeFile(
+    join(root, 'config.toml'),
+    'baseURL = "https://example.com/"\ntitle = "Bench Docs"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n[markup.goldmark.renderer]\nunsafe = true\n[markup.highlight]\nnoClasses = false\n',
+  )
+  const layouts = join(root, 'layouts', '_default')
+  await mkdir(layouts, { recursive: true })
+  const shell = (main: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title><meta name="description" content="{{ .Description }}"></head><body><nav>{{ range .Site.Sections }}<h3>{{ .Title }}</h3><ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}</nav><main>${main}</main><aside>{{ .TableOfContents }}</aside></body></html>\n`
+  await writeFile(join(layouts, 'single.html'), shell('<h1>{{ .Title }}</h1>{{ .Content }}'))
+  await writeFile(join(layouts, 'list.html'), shell('<h1>{{ .Title }}</h1>'))
+  for (const [path, bytes] of files) {
+    if (!path.endsWith('.mdx')) continue
+    const target = join(root, 'content', path.replace(/\.mdx$/, '.md'))
+    await mkdir(dirname(target), { recursive: true })
+    await writeFile(target, bytes)
+  }
+}
+
+/** Hugo's cold build of the same corpus, timed in this run; undefined when hugo is not installed. */
+async function hugoBuild(
+  files: Map<string, Uint8Array>,
+): Promise<{ ms: number; cpuMs?: number } | undefined> {
+  const root = await mkdtemp(join(tmpdir(), 'bench-hugo-'))
+  try {
+    await writeHugoSite(files, root)
+    const hugoArgs = ['--quiet', '--source', root, '--destination', join(root, 'public')]
+    // GNU time reports the child's CPU seconds: on a shared machine the fairer comparison.
+    const timed = existsSync('/usr/bin/time')
+    const started = performance.now()
+    const hugo = timed
+      ? spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', 'hugo', ...hugoArgs], { encoding: 'utf8' })
+      : spawnSync('hugo', hugoArgs, { encoding: 'utf8' })
+    const ms = performance.now() - started
+    if (hugo.error || hugo.status !== 0) return undefined
+    const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(hugo.stderr)
+    return cpu ? { ms, cpuMs: (Number(cpu[1]) + Number(cpu[2])) * 1000 } : { ms }
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
+}
+
+/** One benchmark in a child process, so its peak RSS is its own. */
+function child(args: string[]): void {
+  const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], { stdio: 'inherit' })
+  if (result.status !== 0) console.log(`${args.join(' ')} exited with code ${result.status}`)
+}
+
+/** The real-world corpus (see test/corpus.ts): `DOCS_CORPUS`, else `../shared/corpus` beside this checkout. */
+const PIPECAT = join(
+  process.env.DOCS_CORPUS ??
+    [join(fromPackageRoot(), '..', 'shared', 'corpus'), '/work/shared/corpus'].find((root) =>
+      existsSync(root),
+    ) ??
+    '',
+  'pipecat',
+)
 
 // Run only when executed, so tests and profiling scripts can import generateCorpus.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2)
-  const pagesFlag = args.indexOf('--pages')
-  const pages = pagesFlag >= 0 ? Number(args[pagesFlag + 1]) : 1000
+  const flag = (name: string) => {
+    const at = args.indexOf(name)
+    return at >= 0 ? args[at + 1] : undefined
+  }
   const workers = availableParallelism()
-  console.log(`bench:build on ${availableParallelism()} cores, node ${process.version}`)
-  await run(pages, workers)
-  if (args.includes('--large')) {
-    console.log('\n10,000-page build (child process, its own peak RSS):')
-    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--pages', '10000'], {
-      stdio: 'inherit',
-    })
-    if (child.status !== 0) console.log(`the 10,000-page build exited with code ${child.status}`)
+  const site = flag('--site')
+  if (site) {
+    const read = await readSiteFiles(site)
+    await run(basename(site), read.files, workers)
+  } else if (flag('--pages')) {
+    await run(`bench corpus`, generateCorpus(Number(flag('--pages'))), workers)
+  } else {
+    const pages = 1000
+    console.log(
+      `bench:build on ${availableParallelism()} cores, node ${process.version}, load average ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' ')} (timings on a busy machine are noisy; the ratios are measured in this run)`,
+    )
+    const files = generateCorpus(pages)
+    const hugo = await hugoBuild(files)
+    const ours = await run(`bench corpus`, files, workers)
+    if (hugo === undefined) console.log('hugo not found: apt-get install hugo, for the comparison')
+    else {
+      console.log(
+        `hugo: cold build of the same ${pages} pages in ${(hugo.ms / 1000).toFixed(2)} s${hugo.cpuMs === undefined ? '' : `, ${(hugo.cpuMs / 1000).toFixed(1)} s CPU`}`,
+      )
+      console.log(
+        `docs / hugo: ${(ours.coldMs / hugo.ms).toFixed(2)}x wall${hugo.cpuMs === undefined ? '' : `, ${(ours.coldCpuMs / hugo.cpuMs).toFixed(2)}x CPU`} (target ≤ 2x, stretch 1.5x)`,
+      )
+    }
+    if (existsSync(join(PIPECAT, 'docs.json'))) {
+      console.log(
+        '\npipecat (a real 472-page site; child process, its own peak RSS; targets: cold < 10 s, edit < 0.5 s, RSS < 500 MB):',
+      )
+      child(['--site', PIPECAT])
+    }
+    if (args.includes('--large')) {
+      console.log('\n10,000-page build (child process, its own peak RSS; target < 1 GB, linear time):')
+      child(['--pages', '10000'])
+    }
   }
 }

@@ -1,16 +1,20 @@
 /**
- * `npm run bench:serve`: one 10 KB docs page served at 50 connections by nginx (from disk, one worker),
- * by docs-server (the same bytes, deployed through the API) and by @fastify/static; then docs-server
- * again while a 1,000-page deployment builds in its worker pool. Prints req/s, p99 and the ratios.
- * It prints figures; it does not assert. Needs nginx on PATH (`apt-get install nginx-light`).
+ * `npm run bench:serve`: one 10 KB docs page served at 50 connections by docs-server (deployed through
+ * its API), by raw `node:http` writing the same bytes and headers from memory (the ceiling for a Node
+ * server), by nginx (from disk, one worker) and by @fastify/static; then docs-server again while a
+ * 1,000-page deployment builds in its worker pool. Each server is pinned to core 0 and the load
+ * generator, wrk, to core 1 (`taskset`), so the client never steals the server's core. Prints req/s,
+ * p99 and the ratios. It prints figures; it does not assert. Needs wrk and nginx on PATH
+ * (`apt-get install wrk nginx-light`); without wrk it falls back to autocannon, which saturates first.
  *
- * Run as `node dist/bench/serve.js`; the same file serves as the @fastify/static child process.
+ * Run as `node dist/bench/serve.js`; the same file serves as the @fastify/static and raw node:http
+ * child processes.
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { request } from 'node:http'
-import { tmpdir } from 'node:os'
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type IncomingHttpHeaders, request } from 'node:http'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import getPort from 'get-port'
@@ -24,14 +28,16 @@ function call(
   method: string,
   path: string,
   options: { host: string; headers?: Record<string, string>; body?: Buffer },
-): Promise<{ status: number; body: Buffer }> {
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { host: options.host, ...options.headers }
     if (options.body) headers['content-length'] = options.body.length
     const outgoing = request({ port, host: '127.0.0.1', method, path, headers }, (response) => {
       const chunks: Buffer[] = []
       response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }))
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+      )
     })
     outgoing.on('error', reject)
     outgoing.end(options.body)
@@ -53,12 +59,55 @@ interface Figures {
   errors: number
 }
 
+/** Whether processes can be pinned: `taskset` on PATH and a second core for the load generator. */
+const canPin =
+  availableParallelism() >= 2 && spawnSync('sh', ['-c', 'command -v taskset']).stdout.toString().trim() !== ''
+const hasWrk = spawnSync('sh', ['-c', 'command -v wrk']).stdout.toString().trim() !== ''
+
+/** `command args` pinned to `core` when pinning is possible. */
+function pinned(core: number, command: string, args: string[]): [string, string[]] {
+  return canPin ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
+}
+
+/** wrk's latency (`812.00us`, `1.20ms`, `2.01s`) in milliseconds. */
+function milliseconds(text: string): number {
+  const match = /^([\d.]+)(us|ms|s)$/.exec(text)
+  if (!match) return Number.NaN
+  const value = Number(match[1])
+  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
+}
+
 async function load(url: string, host: string, duration = seconds): Promise<Figures> {
-  const result = await autocannon({ url, connections, duration, headers: { host } })
+  if (!hasWrk) {
+    const result = await autocannon({ url, connections, duration, headers: { host } })
+    return {
+      requestsPerSecond: result.requests.average,
+      p99: result.latency.p99,
+      errors: result.errors + result.non2xx,
+    }
+  }
+  const [command, args] = pinned(1, 'wrk', [
+    '-t1',
+    `-c${connections}`,
+    `-d${duration}s`,
+    '--latency',
+    '-H',
+    `Host: ${host}`,
+    url,
+  ])
+  const output = await new Promise<string>((resolve, reject) =>
+    execFile(command, args, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  )
+  const perSecond = /Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]
+  const p99 = /^\s+99%\s+(\S+)/m.exec(output)?.[1]
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output)
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1]
   return {
-    requestsPerSecond: result.requests.average,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
+    requestsPerSecond: Number(perSecond),
+    p99: p99 ? milliseconds(p99) : Number.NaN,
+    errors:
+      Number(non2xx ?? 0) +
+      (socketErrors ? socketErrors.slice(1).reduce((sum, count) => sum + Number(count), 0) : 0),
   }
 }
 
@@ -190,7 +239,7 @@ async function main(): Promise<void> {
       .trim()
       .split('\n')
       .at(-1)!
-    const server = spawn(process.execPath, [serverMain, ...settings, '--log-level', 'warn'], {
+    const server = spawn(...pinned(0, process.execPath, [serverMain, ...settings, '--log-level', 'warn']), {
       stdio: 'inherit',
     })
     children.push(server)
@@ -202,7 +251,8 @@ async function main(): Promise<void> {
     })
     await deploy(port, apiHost, token, generatedSite(0, 'a'), 60)
     const siteHost = `bench.${apiHost}`
-    const page = (await call(port, 'GET', '/', { host: siteHost })).body
+    const answer = await call(port, 'GET', '/', { host: siteHost })
+    const page = answer.body
     console.log(`page: ${page.length} bytes of HTML (identity encoding)`)
 
     // nginx: the same bytes from disk, one worker process (docs-server is one process too).
@@ -238,7 +288,7 @@ http {
       .trim()
     let nginx: Figures | undefined
     if (nginxBinary) {
-      const child = spawn(nginxBinary, ['-c', nginxConf, '-e', `${work}/nginx-error.log`], {
+      const child = spawn(...pinned(0, nginxBinary, ['-c', nginxConf, '-e', `${work}/nginx-error.log`]), {
         stdio: 'inherit',
       })
       children.push(child)
@@ -251,17 +301,37 @@ http {
     // @fastify/static: this file in child mode.
     const staticPort = await getPort({ host: '127.0.0.1' })
     const staticChild = spawn(
-      process.execPath,
-      [process.argv[1]!, '--fastify-static', root, String(staticPort)],
-      {
-        stdio: 'inherit',
-      },
+      ...pinned(0, process.execPath, [process.argv[1]!, '--fastify-static', root, String(staticPort)]),
+      { stdio: 'inherit' },
     )
     children.push(staticChild)
     await waitFor(staticPort, 'localhost', '/')
     console.log('loading @fastify/static…')
     const fastifyStatic = await load(`http://127.0.0.1:${staticPort}/`, 'localhost')
     await stop(staticChild)
+
+    // raw node:http: the same body and headers docs-server sent, written from memory; no routing at all.
+    const rawPort = await getPort({ host: '127.0.0.1' })
+    const rawHeaders = Object.entries(answer.headers).filter(
+      (entry): entry is [string, string] =>
+        typeof entry[1] === 'string' && !['date', 'connection', 'keep-alive'].includes(entry[0]),
+    )
+    await writeFile(join(work, 'raw-headers.json'), JSON.stringify(rawHeaders))
+    const rawChild = spawn(
+      ...pinned(0, process.execPath, [
+        process.argv[1]!,
+        '--raw-http',
+        join(root, 'index.html'),
+        join(work, 'raw-headers.json'),
+        String(rawPort),
+      ]),
+      { stdio: 'inherit' },
+    )
+    children.push(rawChild)
+    await waitFor(rawPort, 'localhost', '/')
+    console.log('loading raw node:http…')
+    const raw = await load(`http://127.0.0.1:${rawPort}/`, 'localhost')
+    await stop(rawChild)
 
     console.log('loading docs-server…')
     const ours = await load(`http://127.0.0.1:${port}/`, siteHost)
@@ -290,24 +360,32 @@ http {
 
     const row = (name: string, figures: Figures) =>
       console.log(
-        `${name.padEnd(28)} ${figures.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${String(figures.p99).padStart(4)} ms   errors ${figures.errors}`,
+        `${name.padEnd(28)} ${figures.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${figures.p99.toFixed(2).padStart(6)} ms   errors ${figures.errors}`,
       )
-    console.log(`\n${connections} connections, ${seconds} s each, keep-alive`)
+    const ratio = (a: Figures, b: Figures) => (a.requestsPerSecond / b.requestsPerSecond).toFixed(2)
+    console.log(
+      `\n${connections} connections, ${seconds} s each, keep-alive, load by ${hasWrk ? 'wrk' : 'autocannon'}; ${
+        canPin
+          ? 'servers pinned to core 0, the load generator to core 1'
+          : 'not pinned (needs taskset and 2 cores)'
+      }; load average ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ')}`,
+    )
     if (nginx) row('nginx (1 worker, sendfile)', nginx)
+    row('raw node:http (same bytes)', raw)
     row('@fastify/static', fastifyStatic)
     row('docs-server', ours)
     row('docs-server during build', duringBuild)
     console.log(
       `  (the 1,000-page build was ${buildState} when the load ended; it finished ${finalState} after ${buildSeconds.toFixed(1)} s)`,
     )
-    if (nginx)
-      console.log(
-        `docs-server / nginx:          ${(ours.requestsPerSecond / nginx.requestsPerSecond).toFixed(2)}x (target >= 0.5x)`,
-      )
+    console.log(`docs-server / raw node:http:   ${ratio(ours, raw)}x (target >= 0.9x)`)
+    if (nginx) console.log(`docs-server / nginx:           ${ratio(ours, nginx)}x (target >= 0.4x)`)
+    console.log(`docs-server / @fastify/static: ${ratio(ours, fastifyStatic)}x`)
     console.log(
-      `docs-server / @fastify/static: ${(ours.requestsPerSecond / fastifyStatic.requestsPerSecond).toFixed(2)}x (target >= 5x)`,
+      `p99: ${ours.p99.toFixed(2)} ms (target < 10 ms); during build ${duringBuild.p99.toFixed(2)} ms (target < 50 ms)`,
     )
-    console.log(`p99: ${ours.p99} ms (target < 10 ms); during build ${duringBuild.p99} ms (target < 50 ms)`)
   } finally {
     for (const child of children) await stop(child)
     await rm(work, { recursive: true, force: true })
@@ -324,8 +402,22 @@ async function fastifyStaticChild(root: string, port: number): Promise<void> {
   process.on('SIGTERM', () => app.close().then(() => process.exit(0)))
 }
 
+/** The ceiling: raw node:http answering every request with prepared bytes and headers. */
+async function rawHttpChild(bodyFile: string, headersFile: string, port: number): Promise<void> {
+  const body = await readFile(bodyFile)
+  const headers = (JSON.parse(await readFile(headersFile, 'utf8')) as [string, string][]).flat()
+  const server = createServer((_request, response) => {
+    response.writeHead(200, headers)
+    response.end(body)
+  })
+  server.listen(port, '127.0.0.1')
+  process.on('SIGTERM', () => server.close(() => process.exit(0)))
+}
+
 if (process.argv[2] === '--fastify-static') {
   await fastifyStaticChild(process.argv[3]!, Number(process.argv[4]))
+} else if (process.argv[2] === '--raw-http') {
+  await rawHttpChild(process.argv[3]!, process.argv[4]!, Number(process.argv[5]))
 } else {
   await main().catch((error: unknown) => {
     console.error(`bench:serve failed: ${error instanceof Error ? error.stack : String(error)}`)

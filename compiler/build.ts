@@ -4,6 +4,7 @@
  * (content/, reusing the cache, in worker threads when asked), wrap every page in the shell (theme/),
  * then the site-wide outputs (outputs/). The CLI (`build`, `dev`) and the server call this alike.
  */
+import { createHash } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import escapeHtml from 'escape-html'
@@ -20,7 +21,12 @@ import { MCP_PAGES_PATH, type McpPage, mcpEnabled, renderMcpPages } from './outp
 import { renderNotFoundBody } from './outputs/not-found.js'
 import { redirectOutputs } from './outputs/redirects.js'
 import { renderRobotsTxt } from './outputs/robots.js'
-import { renderSearchIndex, SEARCH_INDEX_PATH, type SearchEntry } from './outputs/search-index.js'
+import {
+  renderSearchIndexOf,
+  SEARCH_INDEX_PATH,
+  type SearchEntry,
+  searchRecord,
+} from './outputs/search-index.js'
 import { collectStaticAssets } from './outputs/static-assets.js'
 import {
   type CacheEntry,
@@ -98,14 +104,19 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   const rendered = new Map<string, RenderedPage>()
   const nextEntries: Record<string, unknown> = options.only ? { ...(options.cache?.entries ?? {}) } : {}
   const tasks: (RenderTask & { key: string })[] = []
+  /** Cache keys of the pages this build took from the cache: their shells may be reused too. */
+  const reusedKeys = new Map<string, string>()
   for (const page of selected) {
     const key = pageKey(site, page.file, files.get(page.file)!)
     const hit = lookup(options.cache, key, files)
     if (hit) {
       rendered.set(page.slug, hit.page)
       nextEntries[key] = hit
+      reusedKeys.set(page.slug, key)
     } else tasks.push({ file: page.file, slug: page.slug, key })
   }
+  const keyOf = new Map<string, string>(reusedKeys)
+  for (const task of tasks) keyOf.set(task.slug, task.key)
   const outcomes = await renderPages(tasks, files, pageSlugs, options)
   let highlightCalls = 0
   tasks.forEach((task, index) => {
@@ -126,8 +137,16 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   })
   for (const page of selected) diagnostics.push(...(rendered.get(page.slug)?.diagnostics ?? []))
 
-  const sitePages: SitePages = { pages: allPages, rendered }
-  const context = siteContext(config, navigation, sitePages, files, options)
+  const context = siteContext(config, navigation, { pages: allPages, rendered }, files, options)
+  // Reuse the previous build's outputs of unchanged pages when nothing every shell shows changed.
+  const shellKey = siteShellKey(context, options)
+  const earlier = options.cache ? shellMemos.get(options.cache) : undefined
+  const reusable = earlier?.shellKey === shellKey ? earlier.pages : undefined
+  const memo: ShellMemo = {
+    shellKey,
+    pages: options.only && reusable ? new Map(reusable) : new Map(),
+  }
+  const sitePages: SitePages = { pages: allPages, rendered, memo, keyOf }
   const output: SiteFiles = new Map()
   const theme = themeFiles()
   // The API pages' script only in sites with a "Try it" panel, so other sites' files stay as they were.
@@ -138,17 +157,25 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   for (const page of selected) {
     const body = rendered.get(page.slug)
     if (!body) continue
-    const html = renderShell(context, {
-      slug: page.slug,
-      title: body.title,
-      ...(body.description ? { description: body.description } : {}),
-      html: body.html,
-      toc: body.toc,
-      frontMatter: { ...body.frontMatter },
-      ...(body.math ? { math: true } : {}),
-    })
-    output.set(pageOutputPath(page.slug), encoder.encode(html))
-    output.set(markdownOutputPath(page.slug), encoder.encode(renderMarkdownExport(body)))
+    const key = keyOf.get(page.slug)!
+    const reused = reusedKeys.has(page.slug) ? reusable?.get(key) : undefined
+    const outputs = reused ?? {
+      html: encoder.encode(
+        renderShell(context, {
+          slug: page.slug,
+          title: body.title,
+          ...(body.description ? { description: body.description } : {}),
+          html: body.html,
+          toc: body.toc,
+          frontMatter: { ...body.frontMatter },
+          ...(body.math ? { math: true } : {}),
+        }),
+      ),
+      markdown: renderMarkdownExport(body),
+    }
+    memo.pages.set(key, outputs)
+    output.set(pageOutputPath(page.slug), outputs.html)
+    output.set(markdownOutputPath(page.slug), encoder.encode(outputs.markdown))
     for (const asset of body.assets) assetPaths.add(asset)
     if (body.math) usesMath = true
   }
@@ -167,6 +194,8 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
 
   const sorted: SiteFiles = new Map([...output.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   const allDiagnostics = sortDiagnostics(capDiagnostics(diagnostics))
+  const cache: BuildCache = { compilerVersion: compilerVersion(), entries: nextEntries }
+  shellMemos.set(cache, memo)
   return {
     ok: !hasErrors(allDiagnostics),
     files: sorted,
@@ -178,7 +207,7 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     }),
     ...(reference.playgroundOrigins.length > 0 ? { playgroundOrigins: reference.playgroundOrigins } : {}),
     diagnostics: allDiagnostics,
-    cache: { compilerVersion: compilerVersion(), entries: nextEntries },
+    cache,
     stats: {
       pages: selected.length,
       pagesRendered: tasks.length,
@@ -227,6 +256,45 @@ async function renderPages(
 interface SitePages {
   pages: readonly SitePage[]
   rendered: ReadonlyMap<string, RenderedPage>
+  /** This build's outputs per page cache key, and the cache key of each page (by slug). */
+  memo?: ShellMemo
+  keyOf?: ReadonlyMap<string, string>
+}
+
+/**
+ * A build's per-page outputs (the page in its shell, its Markdown export, its search record), by the
+ * page's cache key, valid while the site's shell key holds. Kept beside the cache object the build
+ * returned, so the next build handed that cache (docsctl dev, a rebuild in the same process) re-renders
+ * and re-encodes only what changed; a cache read back from JSON simply finds none.
+ */
+interface ShellMemo {
+  shellKey: string
+  pages: Map<string, PageOutputs>
+}
+
+interface PageOutputs {
+  html: Uint8Array
+  markdown: string
+  /** The page's search record as JSON, once the site-wide step made it. */
+  search?: string
+}
+
+const shellMemos = new WeakMap<BuildCache, ShellMemo>()
+
+/** A hash of everything the shell of every page reads besides the page itself. */
+function siteShellKey(context: SiteContext, options: BuildOptions): string {
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        context.config,
+        context.navigation,
+        [...context.pages],
+        context.firstPageOfTab,
+        context.assets,
+        options.analytics ?? null,
+      ]),
+    )
+    .digest('hex')
 }
 
 function siteContext(
@@ -297,10 +365,14 @@ function frontMatterOf(files: SourceFiles, file: string, mode: ValidationMode): 
   return data
 }
 
-function writeSiteOutputs(output: SiteFiles, context: SiteContext, { pages, rendered }: SitePages): void {
+function writeSiteOutputs(
+  output: SiteFiles,
+  context: SiteContext,
+  { pages, rendered, memo, keyOf }: SitePages,
+): void {
   const { config } = context
   const listed: LlmsPage[] = []
-  const search: SearchEntry[] = []
+  const search: string[] = []
   const mcpPages: McpPage[] = []
   const disallowed: string[] = []
   const indexing = config.seo?.indexing ?? 'navigable'
@@ -312,10 +384,23 @@ function writeSiteOutputs(output: SiteFiles, context: SiteContext, { pages, rend
     const hidden = !location || location.hidden || body.frontMatter.hidden === true
     if (body.frontMatter.noindex === true || (indexing === 'navigable' && hidden)) disallowed.push(page.slug)
     if (hidden) continue
-    const llmsPage: LlmsPage = { slug: page.slug, title: body.title, markdown: renderMarkdownExport(body) }
+    const outputs = memo?.pages.get(keyOf?.get(page.slug) ?? '')
+    const llmsPage: LlmsPage = {
+      slug: page.slug,
+      title: body.title,
+      markdown: outputs?.markdown ?? renderMarkdownExport(body),
+    }
     if (body.description) llmsPage.description = body.description
     if (section) llmsPage.section = section
     listed.push(llmsPage)
+    const sections = context.navigation.tabs[location.tab]?.path.map((section) => section.label) ?? []
+    const mcpPage: McpPage = { slug: page.slug, title: body.title, path: [...sections, ...location.groups] }
+    if (body.description) mcpPage.description = body.description
+    mcpPages.push(mcpPage)
+    if (outputs?.search !== undefined) {
+      search.push(outputs.search)
+      continue
+    }
     const entry: SearchEntry = {
       url: page.slug === 'index' ? '' : `${page.slug}/`,
       title: body.title,
@@ -325,16 +410,14 @@ function writeSiteOutputs(output: SiteFiles, context: SiteContext, { pages, rend
     if (section) entry.section = section
     if (body.description) entry.description = body.description
     if (body.frontMatter.keywords) entry.keywords = body.frontMatter.keywords
-    search.push(entry)
-    const sections = context.navigation.tabs[location.tab]?.path.map((section) => section.label) ?? []
-    const mcpPage: McpPage = { slug: page.slug, title: body.title, path: [...sections, ...location.groups] }
-    if (body.description) mcpPage.description = body.description
-    mcpPages.push(mcpPage)
+    const record = searchRecord(entry)
+    if (outputs) outputs.search = record
+    search.push(record)
   }
   output.set('llms.txt', encoder.encode(renderLlmsTxt(config, listed)))
   output.set('llms-full.txt', encoder.encode(renderLlmsFullTxt(config, listed)))
   output.set('robots.txt', encoder.encode(renderRobotsTxt(disallowed)))
-  output.set(SEARCH_INDEX_PATH, renderSearchIndex(search))
+  output.set(SEARCH_INDEX_PATH, renderSearchIndexOf(search))
   if (mcpEnabled(config))
     output.set(
       MCP_PAGES_PATH,

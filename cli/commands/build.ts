@@ -67,11 +67,7 @@ export class BuildCommand extends Command {
     }
     await prepareOutDir(outDir)
     try {
-      for (const [path, bytes] of result.files) {
-        const target = join(outDir, path)
-        await mkdir(dirname(target), { recursive: true })
-        await writeFile(target, bytes)
-      }
+      await writeSite(outDir, result.files)
       await writeFile(
         join(outDir, BUILD_MARKER),
         'Written by `docsctl build`: docsctl push, dev and build skip this folder when it sits inside a docs folder.\n',
@@ -104,6 +100,22 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], stream: Nod
     const label = diagnostic.severity === 'error' ? pc.red('error') : pc.yellow('warning')
     stream.write(`${label} ${formatDiagnostic(diagnostic)} ${pc.dim(`(${diagnostic.rule})`)}\n`)
   }
+}
+
+/** Files written at once: enough to keep the disk busy, few enough to stay under open-file limits. */
+const CONCURRENT_WRITES = 16
+
+/** Writes every file under `outDir`: each folder made once, several files in flight at a time. */
+async function writeSite(outDir: string, files: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  const folders = new Set<string>()
+  for (const path of files.keys()) folders.add(dirname(join(outDir, path)))
+  // One mkdir per folder, not per file; `recursive` makes the parents.
+  for (const folder of [...folders].sort()) await mkdir(folder, { recursive: true })
+  const pending = [...files]
+  const writer = async (): Promise<void> => {
+    for (let next = pending.pop(); next; next = pending.pop()) await writeFile(join(outDir, next[0]), next[1])
+  }
+  await Promise.all(Array.from({ length: CONCURRENT_WRITES }, writer))
 }
 
 /** Empties the output folder when it holds an earlier build; refuses any other non-empty folder. */

@@ -15,6 +15,7 @@ import {
   createHighlighter as createShiki,
   type HighlighterGeneric,
 } from 'shiki'
+import { PairedTokenizer, type TextmateGrammar } from './paired-themes.js'
 
 export const THEMES = { light: 'github-light', dark: 'github-dark' } as const
 
@@ -41,6 +42,17 @@ const ALIASES: Record<string, string> = { env: 'dotenv', 'shell-session': 'shell
 const languageId = (lang: string): string => {
   const id = lang.toLowerCase()
   return ALIASES[id] ?? id
+}
+
+export interface HighlighterOptions {
+  /** Tokenise each block once for both themes (default); off, shiki tokenises once per theme. */
+  sharedTokenization?: boolean
+}
+
+/** A highlighter of its own, not the process's: for comparing options side by side. */
+export async function createSeparateHighlighter(options: HighlighterOptions): Promise<Highlighter> {
+  const shiki = await createShiki({ themes: [THEMES.light, THEMES.dark], langs: [] })
+  return new CachingHighlighter(shiki as Shiki, options)
 }
 
 let instance: Promise<Highlighter> | undefined
@@ -70,10 +82,14 @@ class CachingHighlighter implements Highlighter {
   #cache = new Map<string, Element>()
   #loading = new Map<string, Promise<void>>()
   #salt = `${shikiVersion()}\0${THEMES.light}\0${THEMES.dark}`
+  #paired = new PairedTokenizer()
+  #themesKnown = false
+  readonly #shareThemes: boolean
   calls = 0
 
-  constructor(shiki: Shiki) {
+  constructor(shiki: Shiki, options: HighlighterOptions = {}) {
     this.#shiki = shiki
+    this.#shareThemes = options.sharedTokenization ?? true
   }
 
   knows(lang: string): boolean {
@@ -87,17 +103,42 @@ class CachingHighlighter implements Highlighter {
     const key = createHash('sha256').update(`${this.#salt}\0${id}\0${code}`).digest('hex')
     const cached = this.#cache.get(key)
     if (cached) return structuredClone(cached)
-    if (!PLAIN.has(id)) await this.#load(id)
+    if (!PLAIN.has(id)) {
+      await this.#load(id)
+      this.#sharePasses(id)
+    }
     this.calls++
-    const root = this.#shiki.codeToHast(code, {
-      lang: PLAIN.has(id) ? 'text' : id,
-      themes: THEMES,
-      defaultColor: false,
-    }) as Root
+    const root = this.#paired.during(() =>
+      this.#shiki.codeToHast(code, {
+        lang: PLAIN.has(id) ? 'text' : id,
+        themes: THEMES,
+        defaultColor: false,
+        // shiki stops tokenizing a line after 500 ms of wall time by default: on a loaded machine the
+        // same block then comes out differently (even between its light and dark passes). Output must
+        // be deterministic; a runaway page is ended by the page deadline instead.
+        tokenizeTimeLimit: 0,
+      }),
+    ) as Root
     const pre = root.children.find((node): node is Element => node.type === 'element')
     if (!pre) return undefined
     this.#cache.set(key, pre)
     return structuredClone(pre)
+  }
+
+  /** Let the light and dark passes over `id`'s code share one tokenisation (paired-themes.ts). */
+  #sharePasses(id: string): void {
+    if (!this.#shareThemes || this.#paired.disabled) return
+    const internal = this.#shiki.getInternalContext()
+    const grammar = internal.getLanguage(id) as unknown as TextmateGrammar
+    if (!this.#themesKnown) {
+      const registry = grammar.themeProvider as { _theme?: unknown }
+      internal.setTheme(THEMES.light)
+      const light = registry._theme
+      internal.setTheme(THEMES.dark)
+      this.#paired.setThemes(light, registry._theme)
+      this.#themesKnown = true
+    }
+    this.#paired.prepare(grammar)
   }
 
   /** Load a grammar once, even when several pages ask for it at the same time. */

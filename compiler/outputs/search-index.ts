@@ -35,18 +35,24 @@ export function capAtWord(text: string, limit: number): string {
   return text.slice(0, space > 0 ? space : limit)
 }
 
+/** One page's record in the index, as JSON: built once per page and reused while the page is unchanged. */
+export function searchRecord(entry: SearchEntry): string {
+  const record: Record<string, unknown> = { u: entry.url, t: entry.title }
+  if (entry.section) record.s = entry.section
+  if (entry.description) record.d = entry.description
+  record.h = entry.headings
+  if (entry.keywords?.length) record.k = entry.keywords.join(' ')
+  record.x = capAtWord(entry.text.replace(/\s+/g, ' ').trim(), TEXT_LIMIT)
+  return JSON.stringify(record).replace(/</g, '\\u003c')
+}
+
 export function renderSearchIndex(entries: readonly SearchEntry[]): Uint8Array {
-  const pages = entries.map((entry) => {
-    const record: Record<string, unknown> = { u: entry.url, t: entry.title }
-    if (entry.section) record.s = entry.section
-    if (entry.description) record.d = entry.description
-    record.h = entry.headings
-    if (entry.keywords?.length) record.k = entry.keywords.join(' ')
-    record.x = capAtWord(entry.text.replace(/\s+/g, ' ').trim(), TEXT_LIMIT)
-    return record
-  })
-  const json = JSON.stringify({ pages }).replace(/</g, '\\u003c')
-  return new TextEncoder().encode(`${SCRIPT_START}${json};\n`)
+  return renderSearchIndexOf(entries.map(searchRecord))
+}
+
+/** The index script from the pages' records (`searchRecord`), in site order. */
+export function renderSearchIndexOf(records: readonly string[]): Uint8Array {
+  return new TextEncoder().encode(`${SCRIPT_START}{"pages":[${records.join(',')}]};\n`)
 }
 
 /** The index a `_search/index.js` holds (what the browser gets by running it), for the MCP server. */

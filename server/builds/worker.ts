@@ -6,14 +6,13 @@
  */
 import { createHash } from 'node:crypto'
 import { setPriority } from 'node:os'
-import { promisify } from 'node:util'
 import type { MessagePort } from 'node:worker_threads'
-import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { Diagnostic } from '../../compiler/diagnostics.js'
 import type { PageRenderer, RenderOutcome, RenderTask } from '../../compiler/pool/protocol.js'
 import { unpackFiles } from '../../compiler/pool/shared-files.js'
 import { contentTypeOf } from '../../compiler/serving/content-type.js'
 import type { AnalyticsSettings, BuildCache, BuildOptions, BuildResult } from '../../compiler/types.js'
+import { compress, compressionLevels } from './compression.js'
 import { isCompressible } from './site-manifest.js'
 
 // Builds yield the CPU to the serving loop: on Linux a thread's nice value is its own, so this lowers
@@ -75,28 +74,6 @@ async function loadCompiler(): Promise<BuildSite> {
   return buildSite
 }
 
-const brotliAsync = promisify(brotliCompress)
-const gzipAsync = promisify(gzip)
-// Quality 11 costs about 1 ms a kilobyte: worth it for typical pages, not for large files (sidebars of
-// huge sites, the search index, llms-full.txt), where 6 keeps nearly the same ratio at a tenth the time.
-const brotliQualityFor = (size: number): number => (size > 64 * 1024 ? 6 : 11)
-
-/** Brotli and gzip variants of one output, kept only when smaller than the original. */
-async function compress(file: BuiltFile): Promise<void> {
-  const { bytes } = file
-  const [brotli, gzipped] = await Promise.all([
-    brotliAsync(bytes, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: brotliQualityFor(bytes.length),
-        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-      },
-    }),
-    gzipAsync(bytes, { level: 9 }),
-  ])
-  if (brotli.length < bytes.length) file.br = brotli
-  if (gzipped.length < bytes.length) file.gzip = gzipped
-}
-
 /** Pages render in the shared pool: ask the request thread, which owns it, and wait for the answer. */
 function renderOver(port: MessagePort): PageRenderer {
   return (tasks, site) =>
@@ -128,20 +105,26 @@ export default async function build(task: BuildTask): Promise<BuildTaskResult> {
   if (result.ok) {
     const compressed = new Set(task.compressed)
     const outputs = [...result.files].sort(([a], [b]) => a.localeCompare(b))
+    const hashes = new Map(
+      outputs.map(([path, bytes]) => [path, createHash('sha256').update(bytes).digest('hex')]),
+    )
+    const compressible = (path: string, bytes: Uint8Array) =>
+      isCompressible(contentTypeOf(path)) && bytes.length > 512 && !compressed.has(hashes.get(path)!)
+    let toCompress = 0
+    for (const [path, bytes] of outputs) if (compressible(path, bytes)) toCompress += bytes.length
+    const levels = compressionLevels(toCompress)
     // Compression runs on libuv's thread pool, so a few files at a time keep it busy.
     for (let start = 0; start < outputs.length; start += 4) {
       await Promise.all(
         outputs.slice(start, start + 4).map(async ([path, bytes]) => {
-          const contentType = contentTypeOf(path)
           const file: BuiltFile = {
             path,
             bytes,
-            sha256: createHash('sha256').update(bytes).digest('hex'),
-            contentType,
+            sha256: hashes.get(path)!,
+            contentType: contentTypeOf(path),
             immutable: result.hashedAssets.has(path),
           }
-          if (isCompressible(contentType) && bytes.length > 512 && !compressed.has(file.sha256))
-            await compress(file)
+          if (compressible(path, bytes)) await compress(file, levels)
           files.push(file)
         }),
       )
