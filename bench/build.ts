@@ -14,9 +14,9 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
-import { readSiteFiles } from '../cli/site-dir.js'
 import { fromPackageRoot } from '../compiler/assets.js'
 import { buildSite } from '../compiler/build.js'
+import { readSiteFiles } from '../lib/site-dir.js'
 
 const languages = [
   [

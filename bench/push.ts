@@ -11,9 +11,9 @@ import { PassThrough } from 'node:stream'
 import { ApiClient } from '../cli/api.js'
 import { deploy } from '../cli/push/deploy.js'
 import { createReporter, formatBytes } from '../cli/push/progress.js'
-import { readSiteFiles } from '../cli/site-dir.js'
 import { validateSite } from '../compiler/config/validate-site.js'
 import { hasErrors } from '../compiler/diagnostics.js'
+import { readSiteFiles } from '../lib/site-dir.js'
 import { startDocsServer } from '../test/cli/helpers/docs-server.js'
 
 const pageCount = 1000

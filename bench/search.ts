@@ -11,11 +11,11 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { gzipSync } from 'node:zlib'
-import { readSiteFiles } from '../cli/site-dir.js'
 import { fromPackageRoot } from '../compiler/assets.js'
 import { buildSite } from '../compiler/build.js'
 import { parseSearchIndex, SEARCH_INDEX_PATH } from '../compiler/outputs/search-index.js'
 import { type IndexedPage, type SearchIndex, search } from '../compiler/outputs/search-rank.js'
+import { readSiteFiles } from '../lib/site-dir.js'
 import { type RelevanceQuery, relevanceSet, score } from './search-relevance.js'
 
 const corpusRoot =

@@ -6,8 +6,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readSiteFiles } from '../cli/site-dir.js'
 import { validateSite } from '../compiler/config/validate-site.js'
+import { readSiteFiles } from '../lib/site-dir.js'
 
 const TABS = 10
 const GROUPS = 10

@@ -4,11 +4,11 @@
  * with failures reported the CLI's one way.
  */
 import { type BaseContext, Option } from 'clipanion'
+import { resolveSiteDir } from '../lib/site-dir.js'
 import type { ApiClient, Project } from './api.js'
 import { reportFailure } from './auth/failure.js'
 import { requireSession, sessionFailure } from './auth/session.js'
 import { requireProject, resolveProjectSlug } from './push/project.js'
-import { resolveSiteDir } from './site-dir.js'
 
 export const projectOption = () =>
   Option.String('--project', {

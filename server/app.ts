@@ -36,7 +36,7 @@ import { ApiError, type Issue } from './errors.js'
 import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
-import { metrics } from './ops/metrics.js'
+import { metrics, metricsRoutes } from './ops/metrics.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
 import { deploymentFileRoutes } from './routes/deployment-files.js'
@@ -264,6 +264,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
 
     // Routes: one plugin per resource. Other areas add one line each here.
     await app.register(healthRoutes)
+    await app.register(metricsRoutes)
     await app.register(schemaRoutes)
     await app.register(projectRoutes)
     await app.register(deploymentRoutes)

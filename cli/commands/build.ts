@@ -4,8 +4,8 @@ import { Command, Option, UsageError } from 'clipanion'
 import pc from 'picocolors'
 import { type Diagnostic, formatDiagnostic } from '../../compiler/diagnostics.js'
 import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
+import { BUILD_MARKER, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
 import { fetchRemoteSpecs } from '../remote-specs.js'
-import { BUILD_MARKER, readSiteFiles, resolveSiteDir } from '../site-dir.js'
 
 export class BuildCommand extends Command {
   static override paths = [['build']]

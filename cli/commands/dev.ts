@@ -1,8 +1,8 @@
 import { Command, Option, UsageError } from 'clipanion'
 import open from 'open'
 import pc from 'picocolors'
+import { resolveSiteDir } from '../../lib/site-dir.js'
 import type { startDevServer } from '../dev/server.js'
-import { resolveSiteDir } from '../site-dir.js'
 
 export class DevCommand extends Command {
   static override paths = [['dev']]

@@ -6,7 +6,7 @@ import pc from 'picocolors'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { DEFAULT_SCHEMA_URL } from '../../compiler/config/index.js'
 import { slugify, slugProblem, titleCase } from '../../compiler/config/slug.js'
-import { displayPath } from '../site-dir.js'
+import { displayPath } from '../../lib/site-dir.js'
 
 export const TEMPLATES = ['minimal', 'starter'] as const
 export type TemplateName = (typeof TEMPLATES)[number]

@@ -4,6 +4,7 @@ import pc from 'picocolors'
 import { defaultWorkers } from '../../compiler/build.js'
 import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../compiler/diagnostics.js'
 import { checkSite } from '../../compiler/validate.js'
+import { readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
 import { ApiClient, ApiError } from '../api.js'
 import { CommandFailure, reportFailure } from '../auth/failure.js'
 import { requireSession, resolveApiUrl, sessionFailure } from '../auth/session.js'
@@ -13,7 +14,6 @@ import { detectGitContext } from '../push/git-context.js'
 import { createReporter, formatBytes } from '../push/progress.js'
 import { isInteractive, offerToCreateProject, readSiteIdentity, resolveProjectSlug } from '../push/project.js'
 import { fetchRemoteSpecs } from '../remote-specs.js'
-import { readSiteFiles, resolveSiteDir } from '../site-dir.js'
 
 export class PushCommand extends Command {
   static override paths = [['push']]

@@ -4,8 +4,8 @@ import pc from 'picocolors'
 import { defaultWorkers } from '../../compiler/build.js'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
 import { checkSite } from '../../compiler/validate.js'
+import { displayPath, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
 import { fetchRemoteSpecs } from '../remote-specs.js'
-import { displayPath, readSiteFiles, resolveSiteDir } from '../site-dir.js'
 
 export class ValidateCommand extends Command {
   static override paths = [['validate']]

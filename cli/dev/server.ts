@@ -34,8 +34,8 @@ import {
 } from '../../compiler/serving/security-headers.js'
 import { themeFiles } from '../../compiler/theme/assets.js'
 import type { BuildCache, BuildResult } from '../../compiler/types.js'
+import { loadSiteFileFilter, readSiteFiles } from '../../lib/site-dir.js'
 import { fetchRemoteSpecs } from '../remote-specs.js'
-import { loadSiteFileFilter, readSiteFiles } from '../site-dir.js'
 import { renderErrorPage } from './error-page.js'
 import { EVENTS_PATH, injectLiveReload, LiveReload, liveReloadSource } from './live-reload.js'
 

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { errorResponses } from '../../schemas/api/index.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -101,20 +102,37 @@ export const metrics = fp(
         status: String(reply.statusCode),
       })
     })
-    const token = app.config.metricsToken
-    app.get('/metrics', { config: { rateLimit: false }, schema: { hide: true } }, async (request, reply) => {
-      if (!token)
-        return reply.code(404).send({ error: 'No route GET /metrics: set --metrics-token to turn it on' })
-      const header = request.headers.authorization ?? ''
-      const given = header.startsWith('Bearer ') ? header.slice(7) : ''
-      if (!timingSafeEqual(digest(given), digest(token))) {
-        return reply
-          .code(401)
-          .header('www-authenticate', 'Bearer')
-          .send({ error: 'GET /metrics needs Authorization: Bearer <the --metrics-token value>' })
-      }
-      return reply.type(registry.registry.contentType).send(await registry.registry.metrics())
-    })
   },
   { name: 'metrics', dependencies: ['database'] },
 )
+
+/**
+ * `GET /metrics`, registered with the other routes (after the OpenAPI plugin, so `/openapi.json` lists it);
+ * the hook above, registered before every route, counts them all.
+ */
+export const metricsRoutes = async (app: FastifyInstance): Promise<void> => {
+  const token = app.config.metricsToken
+  const metricsSchema = {
+    tags: ['health'],
+    summary: 'Prometheus metrics (needs --metrics-token, sent as a bearer token)',
+    produces: ['text/plain'],
+    response: {
+      200: { description: 'Prometheus text exposition format', type: 'string' },
+      401: errorResponses[401],
+      404: errorResponses[404],
+    },
+  } as const
+  app.get('/metrics', { config: { rateLimit: false }, schema: metricsSchema }, async (request, reply) => {
+    if (!token)
+      return reply.code(404).send({ error: 'No route GET /metrics: set --metrics-token to turn it on' })
+    const header = request.headers.authorization ?? ''
+    const given = header.startsWith('Bearer ') ? header.slice(7) : ''
+    if (!timingSafeEqual(digest(given), digest(token))) {
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .send({ error: 'GET /metrics needs Authorization: Bearer <the --metrics-token value>' })
+    }
+    return reply.type(app.metrics.registry.contentType).send(await app.metrics.registry.metrics())
+  })
+}

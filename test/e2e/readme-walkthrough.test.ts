@@ -71,6 +71,12 @@ test('the README walkthrough works verbatim from a fresh clone', {
     npm_config_audit: 'false',
     PORT: String(port),
     DOCSCTL_API_URL: apiUrl,
+    // And the machine's certificate authorities and proxy, which a registry mirror may need.
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([name]) =>
+        /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|(https?|no)_proxy)$/i.test(name),
+      ),
+    ),
   }
 
   // Terminal one: the server block.

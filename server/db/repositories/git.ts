@@ -14,6 +14,8 @@ import type {
 } from '../migrations/008_git.js'
 import type { Database } from '../schema.js'
 
+export type { GitProvider }
+
 export type GitConnectionRow = Selectable<GitConnectionsTable>
 export type GitDeliveryRow = Selectable<GitDeliveriesTable>
 

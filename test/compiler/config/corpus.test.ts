@@ -9,11 +9,11 @@ import assert from 'node:assert/strict'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { readSiteFiles } from '../../../cli/site-dir.js'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 import { isOperationReference } from '../../../compiler/config/navigation.js'
 import { validateSite } from '../../../compiler/config/validate-site.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
+import { readSiteFiles } from '../../../lib/site-dir.js'
 import { corpusRoot, corpusSites } from '../../corpus.js'
 
 const sites = corpusSites

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { readSiteFiles } from '../../../cli/site-dir.js'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 import { validateSite } from '../../../compiler/config/validate-site.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
+import { readSiteFiles } from '../../../lib/site-dir.js'
 
 const invalidRoot = fromPackageRoot('fixtures', 'invalid')
 const sitesRoot = fromPackageRoot('fixtures', 'sites')

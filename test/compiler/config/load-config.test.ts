@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { readSiteFiles } from '../../../cli/site-dir.js'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 import { loadConfig } from '../../../compiler/config/index.js'
 import { mapLegacyConfig } from '../../../compiler/config/legacy.js'
 import { type Diagnostic, formatDiagnostic } from '../../../compiler/diagnostics.js'
+import { readSiteFiles } from '../../../lib/site-dir.js'
 
 const encoder = new TextEncoder()
 const site = (docs: string | Uint8Array, extra: Record<string, string> = {}) =>

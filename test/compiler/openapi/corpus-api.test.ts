@@ -8,11 +8,11 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { readSiteFiles } from '../../../cli/site-dir.js'
 import { buildSite } from '../../../compiler/build.js'
 import { loadConfig } from '../../../compiler/config/index.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
 import { pageOutputPath } from '../../../compiler/theme/urls.js'
+import { readSiteFiles } from '../../../lib/site-dir.js'
 import { corpusRoot } from '../../corpus.js'
 
 const decoder = new TextDecoder()

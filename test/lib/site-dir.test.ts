@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
-import { loadSiteFileFilter, readSiteFiles, resolveSiteDir } from '../../cli/site-dir.js'
+import { loadSiteFileFilter, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
 
 async function tempTree(t: { after: (fn: () => Promise<void>) => void }, files: Record<string, string>) {
   const root = await mkdtemp(join(tmpdir(), 'site-dir-'))
