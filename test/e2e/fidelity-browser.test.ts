@@ -129,7 +129,8 @@ test('code components, math, diagrams and Tailwind render in light and dark mode
     const node = block.querySelector('.d-mermaid-svg svg .node rect, .d-mermaid-svg svg .node path')
     return {
       svg: block.querySelector('.d-mermaid-svg svg') !== null,
-      sourceHidden: (block.querySelector('.d-mermaid-source') as HTMLElement).hidden === true,
+      sourceHidden:
+        getComputedStyle(block.querySelector('.d-mermaid-source') as HTMLElement).display === 'none',
       nodeFill: node ? getComputedStyle(node).fill : 'missing',
       shown: [...document.querySelectorAll('.d-frame img')]
         .filter((image) => getComputedStyle(image).display !== 'none')
