@@ -8,20 +8,33 @@ import type { Code, Parent, Root, RootContent } from 'mdast'
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx'
 import { toString as textOf } from 'mdast-util-to-string'
 import type { VFile } from 'vfile'
+import { type PageContext, placeOf, report } from './context.js'
 import { isJsxElement } from './mdx-static.js'
 
 export default function remarkMermaid() {
   return (tree: Root, file: VFile): void => {
     const source = typeof file.value === 'string' ? file.value : undefined
-    rewrite(tree, source)
+    rewrite(tree, source, file.data.page)
   }
 }
 
-function rewrite(parent: Parent, source: string | undefined): void {
-  parent.children = parent.children.map((child): RootContent => {
-    if (isJsxElement(child) && child.name === 'Mermaid') return mermaidFence(child, source)
-    if ('children' in child) rewrite(child, source)
-    return child
+function rewrite(parent: Parent, source: string | undefined, page: PageContext | undefined): void {
+  parent.children = parent.children.flatMap((child): RootContent[] => {
+    if (!isJsxElement(child) || child.name !== 'Mermaid') {
+      if ('children' in child) rewrite(child, source, page)
+      return [child]
+    }
+    const fence = mermaidFence(child, source)
+    if (fence.value.trim()) return [fence]
+    if (page)
+      report(
+        page,
+        'warning',
+        'empty-diagram',
+        'Unexpected empty <Mermaid>, expected a `chart` prop or the diagram as its children; it is left out',
+        placeOf(child),
+      )
+    return []
   })
 }
 
