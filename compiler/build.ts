@@ -43,10 +43,12 @@ import { redirectRules } from './serving/redirects.js'
 import { inlineScriptsOfHead, sitePagePolicy } from './serving/security-headers.js'
 import { themeFiles } from './theme/assets.js'
 import type { PageSummary, SiteContext } from './theme/context.js'
+import { diagramFiles } from './theme/diagram-assets.js'
 import { iconSvg } from './theme/icons.js'
 import { mathFiles } from './theme/math-assets.js'
 import { indexLocations, indexNeighbours } from './theme/navigation.js'
 import { renderShell } from './theme/page.js'
+import { compileTailwind, rootStylesheets } from './theme/tailwind.js'
 import { markdownOutputPath, pageOutputPath, ROOT_FILE_SLUG } from './theme/urls.js'
 import type { BuildCache, BuildOptions, BuildResult } from './types.js'
 
@@ -138,7 +140,17 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   for (const page of selected) diagnostics.push(...(rendered.get(page.slug)?.diagnostics ?? []))
 
   const context = siteContext(config, navigation, { pages: allPages, rendered }, files, options)
-  // Reuse the previous build's outputs of unchanged pages when nothing every shell shows changed.
+  const output: SiteFiles = new Map()
+  // Tailwind runs only when authors wrote class names on HTML elements; only the classes used become rules.
+  const tailwind = await compileTailwind([...rendered.values()].flatMap((body) => body.classNames ?? []))
+  if (tailwind) {
+    output.set(tailwind.path, tailwind.bytes)
+    context.assets.tailwindCss = tailwind.path
+  }
+  const stylesheets = rootStylesheets(files.keys())
+  if (stylesheets.length > 0) context.assets.stylesheets = stylesheets
+  // Reuse the previous build's outputs of unchanged pages when nothing every shell shows changed
+  // (the Tailwind stylesheet and root stylesheets included: they are in context.assets).
   const shellKey = siteShellKey(context, options)
   const earlier = options.cache ? shellMemos.get(options.cache) : undefined
   const reusable = earlier?.shellKey === shellKey ? earlier.pages : undefined
@@ -147,13 +159,13 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     pages: options.only && reusable ? new Map(reusable) : new Map(),
   }
   const sitePages: SitePages = { pages: allPages, rendered, memo, keyOf }
-  const output: SiteFiles = new Map()
   const theme = themeFiles()
   // The API pages' script only in sites with a "Try it" panel, so other sites' files stay as they were.
   for (const [path, bytes] of theme.files)
     if (path !== theme.apiJsPath || reference.playgroundOrigins.length > 0) output.set(path, bytes)
   const assetPaths = new Set<string>()
   let usesMath = false
+  let usesDiagrams = false
   for (const page of selected) {
     const body = rendered.get(page.slug)
     if (!body) continue
@@ -169,6 +181,10 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
           toc: body.toc,
           frontMatter: { ...body.frontMatter },
           ...(body.math ? { math: true } : {}),
+          ...(body.mermaid ? { mermaid: true } : {}),
+          ...(tailwind && body.classNames?.some((name) => tailwind.classes.has(name))
+            ? { tailwind: true }
+            : {}),
         }),
       ),
       markdown: renderMarkdownExport(body),
@@ -178,6 +194,7 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     output.set(markdownOutputPath(page.slug), encoder.encode(outputs.markdown))
     for (const asset of body.assets) assetPaths.add(asset)
     if (body.math) usesMath = true
+    if (body.mermaid) usesDiagrams = true
   }
   // KaTeX's stylesheet and fonts ship only with a site that shows math.
   const hashedAssets = new Set(theme.files.keys())
@@ -187,6 +204,16 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
       hashedAssets.add(path)
     }
   }
+  // The mermaid bundle (3.5 MB) ships only with a site that has a diagram.
+  if (usesDiagrams) {
+    for (const [path, bytes] of diagramFiles().files) {
+      output.set(path, bytes)
+      hashedAssets.add(path)
+    }
+  }
+  if (tailwind) hashedAssets.add(tailwind.path)
+  // Stylesheets at the site's root are linked by every page, so they are published.
+  for (const path of stylesheets) assetPaths.add(path)
   // An author's file never takes the place of the theme's hashed assets (nor their year-long caching).
   for (const [path, bytes] of collectStaticAssets(files, config, assetPaths, !wanted))
     if (!hashedAssets.has(path)) output.set(path, bytes)

@@ -29,6 +29,7 @@
  *   d-panel (aside); d-tile [d-tile-link], d-tile-preview, d-tile-title, d-tile-description
  *   d-color d-color-{compact|table}, d-color-row, d-color-row-title, d-color-items, d-color-item,
  *     d-color-swatch, d-color-name, d-color-value
+ *   d-mermaid, d-mermaid-source (pre: the diagram's source), d-mermaid-svg (the drawing, added in the browser)
  *   d-prompt, d-prompt-description, d-prompt-body, button.copy.d-prompt-copy [data-copy]
  *   d-preview-button (a); d-banner-inline
  *   d-anchor (the "#" link inside headings)

@@ -40,6 +40,10 @@ export interface PageContext {
   unknownComponents: Set<string>
   /** True once KaTeX rendered math on the page, so its shell links KaTeX's stylesheet. */
   math?: boolean
+  /** True once the page has a Mermaid diagram, so its shell loads the diagram script. */
+  mermaid?: boolean
+  /** Class names authors (and their code components) put on HTML elements: Tailwind's candidates. */
+  classNames: Set<string>
   /** Code modules (components defined in code) by site path, for the page's sandbox. */
   codeModules: Map<string, CodeModule>
   diagnostics: Diagnostic[]

@@ -2,7 +2,8 @@
  * The unified pipeline that renders one page, with its stages in one place:
  *   remark-parse (behind the nesting limit) → remark-frontmatter → remark-gfm → remark-math → remark-mdx (behind the JSX tag limit)
  *   → our remark plugins (block JSX out of paragraphs, <Latex> as math, static MDX, snippets, components
- *     defined in code (run in the sandbox), .md export, code highlighting)
+ *     defined in code (run in the sandbox), <Mermaid> as a fence, Tailwind class names, .md export,
+ *     code highlighting; Mermaid fences become diagram blocks)
  *   → remark-rehype → KaTeX → our rehype plugins (math usage, components, headings, links, task lists)
  *   → the allow-list sanitiser, last, so nothing added after it escapes it → rehype-stringify.
  * Create it once and reuse it: it is frozen, and everything page-specific travels in `file.data.page`.
@@ -23,11 +24,13 @@ import rehypeLinks from './rehype-links.js'
 import rehypeMathUsage from './rehype-math-usage.js'
 import rehypeSanitizePage from './rehype-sanitize-page.js'
 import rehypeTaskLists from './rehype-task-lists.js'
+import remarkClassNames from './remark-class-names.js'
 import remarkCode, { codeHandler } from './remark-code.js'
 import remarkCodeComponents from './remark-code-components.js'
 import remarkJsxLimit from './remark-jsx-limit.js'
 import remarkLatex from './remark-latex.js'
 import remarkMarkdownExport from './remark-markdown-export.js'
+import remarkMermaid from './remark-mermaid.js'
 import remarkNestingLimit from './remark-nesting-limit.js'
 import remarkSnippets from './remark-snippets.js'
 import remarkStaticMdx from './remark-static-mdx.js'
@@ -58,6 +61,8 @@ export function createPageProcessor(options: PageProcessorOptions = {}) {
     .use(remarkStaticMdx)
     .use(remarkSnippets)
     .use(remarkCodeComponents)
+    .use(remarkMermaid)
+    .use(remarkClassNames)
     .use(remarkMarkdownExport)
     .use(remarkCode)
     .use(remarkRehype, {

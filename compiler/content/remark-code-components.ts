@@ -34,7 +34,8 @@ type RenderResult =
   | { ok: true; value: { tree: TreeNode[]; warnings: HookWarning[] } }
   | { ok: false; error: SandboxError }
 
-const BUILTINS = [...components.keys()].sort()
+/** Built-in components a code component may return; `Mermaid` becomes a diagram later (remark-mermaid.ts). */
+const BUILTINS = [...components.keys(), 'Mermaid'].sort()
 
 /** Elements that sit inside a line of text; everything else renders as a block. */
 const INLINE_NAMES = new Set(

@@ -1,7 +1,8 @@
 /**
  * remark plugin: highlight every code fence with the page's highlighter (cached, grammars loaded on
  * first use). The finished markup rides on the node's `data.codeBlock`; `codeHandler` hands it to
- * remark-rehype as is (its default handler would wrap it in another `<pre>`).
+ * remark-rehype as is (its default handler would wrap it in another `<pre>`). Mermaid fences are not
+ * highlighted: they become a diagram block and mark the page as one that loads the diagram script.
  */
 import type { Element } from 'hast'
 import type { Code, Root } from 'mdast'
@@ -21,6 +22,12 @@ export default function remarkCode() {
       fences.push(node)
     })
     for (const fence of fences) {
+      if (fence.lang?.toLowerCase() === 'mermaid') {
+        // Drawn in the reader's browser (compiler/theme/client/diagrams.ts); the source is what shows without script.
+        fence.data = { ...fence.data, codeBlock: diagramBlock(fence.value) }
+        page.mermaid = true
+        continue
+      }
       const meta = parseCodeMeta(fence.meta)
       const language = fence.lang?.toLowerCase()
       let pre = language ? await page.highlighter.highlight(fence.value, language) : undefined
@@ -39,6 +46,23 @@ export default function remarkCode() {
       const block = codeBlock(pre, { language, title: meta.title, highlight: meta.highlight })
       fence.data = { ...fence.data, codeBlock: block }
     }
+  }
+}
+
+/** `<div class="d-mermaid"><pre class="d-mermaid-source">…</pre></div>`: the diagram's source, unhighlighted. */
+function diagramBlock(source: string): Element {
+  return {
+    type: 'element',
+    tagName: 'div',
+    properties: { className: ['d-mermaid'] },
+    children: [
+      {
+        type: 'element',
+        tagName: 'pre',
+        properties: { className: ['d-mermaid-source'] },
+        children: [{ type: 'text', value: source }],
+      },
+    ],
   }
 }
 

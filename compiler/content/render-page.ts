@@ -48,6 +48,10 @@ export interface RenderedPage {
   icons: string[]
   /** True when the page shows math: its shell links KaTeX's stylesheet. */
   math?: boolean
+  /** True when the page has a Mermaid diagram: its shell loads the diagram script. */
+  mermaid?: boolean
+  /** Class names on the page's HTML elements, sorted: what the site's Tailwind stylesheet is made from. */
+  classNames?: string[]
   /** Snippet files read, so the build cache can tell when the page must be rendered again. */
   dependencies: string[]
   diagnostics: Diagnostic[]
@@ -73,6 +77,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     omitted: { warnings: 0, errors: 0 },
     assets: new Set(),
     icons: new Set(),
+    classNames: new Set(),
     dependencies: new Set(),
     toc: [],
     markdown: '',
@@ -156,6 +161,8 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     }
     if (data.description !== undefined) result.description = data.description
     if (page.math) result.math = true
+    if (page.mermaid) result.mermaid = true
+    if (page.classNames.size > 0) result.classNames = [...page.classNames].sort()
     return result
   }
 }

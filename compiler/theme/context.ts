@@ -25,6 +25,10 @@ export interface ThemeAssetPaths {
   /** The API pages' "Try it" script, loaded only by pages with a playground. */
   apiJs: string
   searchIndex: string
+  /** The site's Tailwind stylesheet (compiler/theme/tailwind.ts), linked only by pages that use its classes. */
+  tailwindCss?: string
+  /** Stylesheets at the site's root (`style.css`), linked by every page after the theme's. */
+  stylesheets?: readonly string[]
 }
 
 export interface SiteContext {
@@ -52,4 +56,8 @@ export interface ShellPage {
   frontMatter: Record<string, unknown>
   /** The page shows math: link KaTeX's stylesheet. */
   math?: boolean
+  /** The page has a Mermaid diagram: load the mermaid bundle and the script that draws it. */
+  mermaid?: boolean
+  /** The page uses a class of the site's Tailwind stylesheet: link it. */
+  tailwind?: boolean
 }

@@ -3,6 +3,7 @@
 import escapeHtml from 'escape-html'
 import type { AnalyticsSettings } from '../types.js'
 import type { SiteContext } from './context.js'
+import { diagramFiles } from './diagram-assets.js'
 import { configAsset } from './header.js'
 import { join } from './html.js'
 import { mathFiles } from './math-assets.js'
@@ -15,6 +16,10 @@ export interface HeadOptions {
   keywords?: string[]
   /** Link KaTeX's stylesheet (compiler/theme/math-assets.ts): only pages with math load it. */
   math?: boolean
+  /** Load mermaid and the script that draws the page's diagrams (compiler/theme/diagram-assets.ts). */
+  mermaid?: boolean
+  /** Link the site's Tailwind stylesheet (compiler/theme/tailwind.ts). */
+  tailwind?: boolean
   noindex: boolean
   /** The page has an API "Try it" panel: load the script that builds it. */
   playground?: boolean
@@ -54,9 +59,17 @@ export function renderHead(site: SiteContext, options: HeadOptions): string {
     renderFavicon(site, slug),
     `<link rel="stylesheet" href="${escapeHtml(siteHref(slug, site.assets.css))}">`,
     options.math && `<link rel="stylesheet" href="${escapeHtml(siteHref(slug, mathFiles().cssPath))}">`,
+    options.tailwind &&
+      site.assets.tailwindCss &&
+      `<link rel="stylesheet" href="${escapeHtml(siteHref(slug, site.assets.tailwindCss))}">`,
+    ...(site.assets.stylesheets ?? []).map(
+      (path) => `<link rel="stylesheet" href="${escapeHtml(siteHref(slug, path))}">`,
+    ),
     `<script>${colourModeScript}</script>`,
     `<script src="${escapeHtml(siteHref(slug, site.assets.js))}" defer></script>`,
     options.playground && `<script src="${escapeHtml(siteHref(slug, site.assets.apiJs))}" defer></script>`,
+    options.mermaid &&
+      `<script src="${escapeHtml(siteHref(slug, diagramFiles().mermaidPath))}" defer></script><script src="${escapeHtml(siteHref(slug, diagramFiles().scriptPath))}" defer></script>`,
     renderAnalytics(site.analytics),
     '</head>',
   )

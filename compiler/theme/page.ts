@@ -72,6 +72,8 @@ export function renderShell(site: SiteContext, page: ShellPage): string {
     noindex,
     ...(page.html.includes('class="d-try-it"') ? { playground: true } : {}),
     ...(page.math ? { math: true } : {}),
+    ...(page.mermaid ? { mermaid: true } : {}),
+    ...(page.tailwind ? { tailwind: true } : {}),
   })
   // Plain concatenation, not join(): V8 keeps it a rope until the build encodes it, saving a copy of
   // every page (the sidebar of a large site is most of its bytes).

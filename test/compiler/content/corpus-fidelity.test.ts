@@ -3,6 +3,7 @@
  * page that uses one must show it (a lost one shows as an unknown-component box, a refused
  * `export const`, a missing export or a sandbox diagnostic naming it). Icons: every name a page, its
  * front matter or docs.json uses resolves (Font Awesome free, Lucide, or a Pro name's free stand-in).
+ * Diagrams: every Mermaid fence or `<Mermaid>` a page writes is a diagram block (drawn in the browser).
  */
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -102,5 +103,65 @@ for (const site of ['pipecat', 'mem0']) {
     t.diagnostic(`${site}: ${names.size} icon names, ${missing.length} missing`)
     assert.ok(names.size > 10, `expected icons in ${site}`)
     assert.deepEqual(missing, [])
+  })
+}
+
+/** Mermaid fences and `<Mermaid>` elements a page writes, not those shown as examples inside another fence. */
+function mermaidWritten(source: string): number {
+  let count = 0
+  let open: string | undefined
+  for (const line of source.split('\n')) {
+    const fence = /^[ \t]*(`{3,}|~{3,})\s*([\w-]*)/.exec(line)
+    if (open) {
+      if (fence && fence[1]![0] === open[0] && fence[1]!.length >= open.length && !fence[2]) open = undefined
+      continue
+    }
+    if (fence) {
+      open = fence[1]
+      if (fence[2] === 'mermaid') count++
+    } else count += (line.match(/<Mermaid[\s>]/g) ?? []).length
+  }
+  return count
+}
+
+// pipecat draws ten diagrams; mem0's six are examples inside ````mdx fences, and must stay code.
+for (const [site, expected] of [
+  ['pipecat', 10],
+  ['mem0', 0],
+] as const) {
+  test(`${site}: no page loses a Mermaid diagram, and no example becomes one`, async (t) => {
+    const files = readSite(join(corpusRoot, site))
+    const highlighter = await createHighlighter()
+    const pages = [...files.keys()]
+      .filter((path) => /\.mdx$/.test(path) && !/^_?snippets\//.test(path))
+      .sort()
+    let diagrams = 0
+    let examples = 0
+    const wrong: string[] = []
+    for (const file of pages) {
+      const source = decodeUtf8(files.get(file)!) ?? ''
+      if (!/```mermaid|<Mermaid/.test(source)) continue
+      const written = mermaidWritten(source)
+      const page = await renderPage({
+        file,
+        slug: file.replace(/\.mdx$/, ''),
+        source,
+        files,
+        pageSlugs: new Set(pages.map((path) => path.replace(/\.mdx$/, ''))),
+        mode: 'lenient',
+        highlighter,
+      })
+      const shown = [...page.html.matchAll(/<pre class="d-mermaid-source">[^<]+<\/pre>/g)].length
+      diagrams += shown
+      if (written === 0) examples++
+      if (shown !== written || (page.mermaid === true) !== written > 0)
+        wrong.push(`${file}: ${written} written, ${shown} shown`)
+    }
+    t.diagnostic(
+      `${site}: ${diagrams} Mermaid diagrams, ${examples} pages with only examples, ${wrong.length} wrong`,
+    )
+    assert.deepEqual(wrong, [])
+    assert.equal(diagrams, expected)
+    if (site === 'mem0') assert.ok(examples >= 6, `expected mem0's template examples, found ${examples}`)
   })
 }

@@ -1,0 +1,25 @@
+/**
+ * remark plugin, after components defined in code have rendered: note the class names written on HTML
+ * elements (`<img className="dark:hidden">`, `<div class="flex gap-2">`), whether in the page or in
+ * what a code component returned. They are the candidates the site's Tailwind stylesheet is compiled
+ * from (compiler/theme/tailwind.ts). Built-in components are left out: their `d-` classes are the theme's.
+ */
+import type { Root } from 'mdast'
+import { visit } from 'unist-util-visit'
+import type { VFile } from 'vfile'
+import { isJsxElement } from './mdx-static.js'
+
+export default function remarkClassNames() {
+  return (tree: Root, file: VFile): void => {
+    const page = file.data.page
+    if (!page) return
+    visit(tree, (node) => {
+      if (!isJsxElement(node) || !node.name || !/^[a-z]/.test(node.name)) return
+      const props = node.data?.props
+      for (const value of [props?.className, props?.class]) {
+        if (typeof value !== 'string') continue
+        for (const name of value.split(/\s+/)) if (name) page.classNames.add(name)
+      }
+    })
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Tailwind: the class names authors write on HTML elements (and code components return) compile to
+ * one hashed stylesheet, linked only by pages that use them, with `dark:` bound to the shell's colour
+ * mode and no preflight; stylesheets at the site's root are served and linked after the theme's.
+ */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { buildSite } from '../../../compiler/build.js'
+import { compileTailwind } from '../../../compiler/theme/tailwind.js'
+import { text } from '../build/helpers.js'
+
+const encoder = new TextEncoder()
+
+const site = (pages: Record<string, string>, extra: Record<string, string> = {}) =>
+  new Map([
+    [
+      'docs.json',
+      encoder.encode(JSON.stringify({ name: 'Tailwind', navigation: { pages: Object.keys(pages) } })),
+    ],
+    ...Object.entries(pages).map(([slug, body]): [string, Uint8Array] => [
+      `${slug}.mdx`,
+      encoder.encode(`---\ntitle: ${slug}\n---\n${body}\n`),
+    ]),
+    ...Object.entries(extra).map(([path, body]): [string, Uint8Array] => [path, encoder.encode(body)]),
+  ])
+
+const pair =
+  '<img className="block dark:hidden" src="/light.png" alt="Light" />\n<img className="hidden dark:block" src="/dark.png" alt="Dark" />'
+
+test('the classes a site uses compile to one stylesheet, linked only by pages that use them', async () => {
+  const built = await buildSite(
+    site(
+      {
+        index: 'Plain prose.',
+        screenshots: `<Frame>\n  ${pair}\n</Frame>`,
+        card: 'export const Pill = ({ children }) => <span className="rounded-full px-2">{children}</span>\n\n<Pill>beta</Pill>',
+        theme: '<div className="d-card not-a-tailwind-class">Only classes Tailwind does not know.</div>',
+      },
+      { 'light.png': 'light', 'dark.png': 'dark' },
+    ),
+    { mode: 'strict', workers: 1 },
+  )
+  assert.deepEqual(built.diagnostics, [])
+  const stylesheets = [...built.files.keys()].filter((path) =>
+    /^_assets\/tailwind\.[0-9a-f]{12}\.css$/.test(path),
+  )
+  assert.equal(stylesheets.length, 1)
+  const path = stylesheets[0]!
+  const css = text(built.files, path)
+  assert.match(
+    css,
+    /\.dark\\:hidden:where\(\[data-theme=dark\], \[data-theme=dark\] \*\) \{\s*display: none !important;/,
+  )
+  assert.match(css, /\.hidden \{\s*display: none !important;/)
+  assert.match(css, /\.rounded-full \{/, 'a class a code component returned is compiled')
+  assert.doesNotMatch(
+    css,
+    /\.d-card|not-a-tailwind-class|box-sizing: border-box/,
+    'no theme classes, no preflight',
+  )
+  const link = `<link rel="stylesheet" href="../${path}">`
+  assert.ok(text(built.files, 'screenshots/index.html').includes(link))
+  assert.ok(text(built.files, 'card/index.html').includes(link))
+  assert.ok(!text(built.files, 'theme/index.html').includes('tailwind.'))
+  assert.ok(!text(built.files, 'index.html').includes('tailwind.'))
+  assert.ok(built.hashedAssets.has(path))
+})
+
+test('a site without class names never compiles Tailwind', async () => {
+  assert.equal(await compileTailwind([]), undefined)
+  assert.equal(await compileTailwind(['d-card', 'plan-highlight']), undefined)
+  const built = await buildSite(site({ index: 'Plain prose.' }), { mode: 'strict', workers: 1 })
+  assert.deepEqual(
+    [...built.files.keys()].filter((file) => file.includes('tailwind')),
+    [],
+  )
+})
+
+test('style.css and other stylesheets at the root are served and linked after the theme', async () => {
+  const built = await buildSite(
+    site(
+      { index: 'Plain prose.', 'guide/setup': pair },
+      {
+        'style.css': '.d-prose { color: teal }',
+        'brand.css': ':root { --brand: red }',
+        'extra/skip.css': 'a{}',
+      },
+    ),
+    { mode: 'strict', workers: 1 },
+  )
+  assert.equal(text(built.files, 'style.css'), '.d-prose { color: teal }')
+  assert.ok(built.files.has('brand.css'))
+  assert.ok(!built.files.has('extra/skip.css'), 'only the root folder is linked')
+  const page = text(built.files, 'guide/setup/index.html')
+  const theme = page.indexOf('href="../../_assets/site.')
+  const tailwind = page.indexOf('href="../../_assets/tailwind.')
+  const brand = page.indexOf('href="../../brand.css"')
+  const style = page.indexOf('href="../../style.css"')
+  assert.ok(
+    theme > 0 && theme < tailwind && tailwind < brand && brand < style,
+    'theme, Tailwind, then the root stylesheets',
+  )
+  assert.ok(text(built.files, 'index.html').includes('<link rel="stylesheet" href="style.css">'))
+})
