@@ -13,6 +13,7 @@ import type { DocsConfig, NavigationTree, ValidationMode } from '../config/types
 import type { Diagnostic } from '../diagnostics.js'
 import { decodeUtf8, type SourceFiles } from '../files.js'
 import { type ApiChannel, listChannels } from './channels.js'
+import { fragmentsPath, pageFromBlocks } from './fragments.js'
 import { type LoadedSpec, loadSpec } from './load.js'
 import { type ApiOperation, listOperations, operationKey, type Schema } from './operations.js'
 import {
@@ -25,6 +26,7 @@ import {
   markdown,
   operationBody,
   operationFrontMatter,
+  operationParts,
   operationTitle,
   schemaBody,
 } from './page.js'
@@ -167,12 +169,12 @@ export async function expandApiReference(
     taken.add(slug)
     slugOf.set(key, slug)
     const reference = `${index.file === defaultSpecFile(defaultSources) ? '' : `${index.file} `}${operationKey(operation.method, operation.path)}`
-    output.set(
-      `${slug}.mdx`,
-      encoder.encode(
-        frontMatterBlock(operationFrontMatter(operation, reference)) + operationBody(operation, settings),
-      ),
+    const page = pageFromBlocks(
+      frontMatterBlock(operationFrontMatter(operation, reference)),
+      operationParts(operation, settings),
     )
+    output.set(`${slug}.mdx`, encoder.encode(page.source))
+    output.set(fragmentsPath(`${slug}.mdx`), page.index)
     generated.push(slug)
     addPlaygroundOrigins(origins, operation, settings)
     return slug

@@ -53,6 +53,15 @@ export function frontMatterBlock(front: Record<string, unknown>): string {
 
 /** The MDX body of an operation page (without front matter): what goes above an author's own content. */
 export function operationBody(operation: ApiOperation, settings: ApiPageSettings): string {
+  return `${operationParts(operation, settings).join('\n\n')}\n`
+}
+
+/**
+ * The body's top-level blocks, each complete on its own (a component with its children, a heading, a
+ * description): joined by blank lines they are the body, and a generated page is parsed block by block
+ * (see fragments.ts), so the blocks many operations share (a `$ref`'d schema's fields) are parsed once.
+ */
+export function operationParts(operation: ApiOperation, settings: ApiPageSettings): string[] {
   const parts: string[] = []
   parts.push(endpoint(operation, settings))
   const examples = examplePanels(operation, settings)
@@ -87,7 +96,7 @@ export function operationBody(operation: ApiOperation, settings: ApiPageSettings
         parts.push(byContentType(response.contents, (content) => responseFields(content, settings)))
     }
   }
-  return `${parts.filter((part) => part !== '').join('\n\n')}\n`
+  return parts.filter((part) => part !== '')
 }
 
 /** A component schema (`openapi-schema:` pages): its fields as a tree. */

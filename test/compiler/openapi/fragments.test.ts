@@ -1,0 +1,90 @@
+/**
+ * Generated API pages are parsed block by block (compiler/openapi/fragments.ts). The tree must be the
+ * one a parse of the whole page gives, positions and expression locations included, for every
+ * generated page of the fixture site and the public specs; and an index that does not match the page,
+ * or a page whose blocks depend on each other, is parsed whole.
+ */
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { test } from 'node:test'
+import { VFile } from 'vfile'
+import { fromPackageRoot } from '../../../compiler/assets.js'
+import { loadConfig } from '../../../compiler/config/index.js'
+import { createPageProcessor } from '../../../compiler/content/processor.js'
+import { decodeUtf8, type SourceFiles } from '../../../compiler/files.js'
+import { fragmentsPath, pageFromBlocks, parseInFragments } from '../../../compiler/openapi/fragments.js'
+import { expandApiReference } from '../../../compiler/openapi/index.js'
+import { readFixture } from '../build/helpers.js'
+
+const processor = createPageProcessor()
+
+async function generatedPages(
+  files: SourceFiles,
+): Promise<{ file: string; source: string; index: Uint8Array }[]> {
+  const { config, navigation } = loadConfig(files, { mode: 'lenient' })
+  const reference = await expandApiReference(new Map(files), config!, navigation!, 'lenient')
+  // Operation pages (AsyncAPI channel pages are few and parsed whole).
+  return reference.generated.flatMap((slug) => {
+    const index = reference.files.get(fragmentsPath(`${slug}.mdx`))
+    return index
+      ? [{ file: `${slug}.mdx`, source: decodeUtf8(reference.files.get(`${slug}.mdx`)!)!, index }]
+      : []
+  })
+}
+
+const publicSpec = (spec: string): SourceFiles =>
+  new Map([
+    [spec, readFileSync(fromPackageRoot('test', 'compiler', 'openapi', 'fixtures', 'public', spec))],
+    [
+      'docs.json',
+      new TextEncoder().encode(
+        JSON.stringify({ name: 'Public', navigation: { tabs: [{ tab: 'API', openapi: spec }] } }),
+      ),
+    ],
+  ])
+
+test('a generated page parsed block by block is the tree of the whole page', async (t) => {
+  const sites: [string, SourceFiles][] = [
+    ['fixtures/api-reference', readFixture(fromPackageRoot('fixtures', 'api-reference'))],
+    ...['petstore-3.0.json', 'petstore-3.1.yaml', 'petstore-2.0.json', 'schema-circular-3.0.json'].map(
+      (spec): [string, SourceFiles] => [spec, publicSpec(spec)],
+    ),
+  ]
+  let compared = 0
+  let reused = 0
+  for (const [name, files] of sites) {
+    const pages = await generatedPages(files)
+    assert.ok(pages.length > 0, `${name} generates pages`)
+    for (const page of pages) {
+      const whole = processor.parse(new VFile({ path: page.file, value: page.source }))
+      const blocks = parseInFragments(processor, page.file, page.source, page.index)
+      assert.ok(blocks, `${page.file} is parsed block by block`)
+      assert.deepStrictEqual(blocks, whole, `${name}: ${page.file}`)
+      // Again, now from the parsed blocks kept from the first time.
+      assert.deepStrictEqual(parseInFragments(processor, page.file, page.source, page.index), whole)
+      compared++
+    }
+    reused += pages.length
+  }
+  t.diagnostic(`${compared} generated pages compared with their whole parse (${reused} pages)`)
+})
+
+test('a stale index or blocks that depend on each other mean a whole parse', () => {
+  const front = '---\ntitle: Links\n---\n\n'
+  const linked = pageFromBlocks(front, ['See [the guide][guide].', '[guide]: https://example.com/guide'])
+  assert.equal(parseInFragments(processor, 'links.mdx', linked.source, linked.index), undefined)
+
+  const page = pageFromBlocks(front, [
+    '## Body',
+    '<ParamField body="name" type="string" required>\n\nThe name.\n\n</ParamField>',
+  ])
+  assert.ok(parseInFragments(processor, 'page.mdx', page.source, page.index))
+  assert.equal(parseInFragments(processor, 'page.mdx', `${page.source}More.\n`, page.index), undefined)
+  assert.equal(parseInFragments(processor, 'page.mdx', page.source, new TextEncoder().encode('{')), undefined)
+
+  const thematicBreak = pageFromBlocks(front, ['Intro.', '---\n\nAfter a rule.'])
+  assert.equal(parseInFragments(processor, 'rule.mdx', thematicBreak.source, thematicBreak.index), undefined)
+
+  const unclosed = pageFromBlocks(front, ['<ParamField body="name">', 'Text.', '</ParamField>'])
+  assert.equal(parseInFragments(processor, 'split.mdx', unclosed.source, unclosed.index), undefined)
+})
