@@ -64,8 +64,8 @@ export function operationBody(operation: ApiOperation, settings: ApiPageSettings
 export function operationParts(operation: ApiOperation, settings: ApiPageSettings): string[] {
   const parts: string[] = []
   parts.push(endpoint(operation, settings))
-  const examples = examplePanels(operation, settings)
-  if (examples) parts.push(examples)
+  // Two blocks: the response panel is the same for every operation that returns the same schema.
+  parts.push(...examplePanels(operation, settings))
   if (operation.description) parts.push(markdown(operation.description))
   const auth = authorizations(operation.security)
   if (auth) parts.push(auth)
@@ -141,7 +141,7 @@ function endpoint(operation: ApiOperation, settings: ApiPageSettings): string {
   return jsxTag('ApiEndpoint', props)
 }
 
-function examplePanels(operation: ApiOperation, settings: ApiPageSettings): string {
+function examplePanels(operation: ApiOperation, settings: ApiPageSettings): string[] {
   const requests: string[] = []
   if (operation.codeSamples.length > 0) {
     for (const sample of operation.codeSamples)
@@ -170,7 +170,7 @@ function examplePanels(operation: ApiOperation, settings: ApiPageSettings): stri
   const parts: string[] = []
   if (requests.length > 0) parts.push(`<RequestExample>\n\n${requests.join('\n\n')}\n\n</RequestExample>`)
   if (responses.length > 0) parts.push(`<ResponseExample>\n\n${responses.join('\n\n')}\n\n</ResponseExample>`)
-  return parts.join('\n\n')
+  return parts
 }
 
 const LANGUAGE_FENCE: Record<ExampleLanguage, [string, string]> = {
