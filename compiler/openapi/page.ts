@@ -251,6 +251,12 @@ function responseFields(content: ApiContent, settings: ApiPageSettings): string 
   return schemaFields('ResponseField', 'name', content.schema, settings)
 }
 
+/**
+ * A dereferenced spec shares one object per `$ref`'d schema, so the fields of a schema many operations
+ * return are written once (by schema, component and `api.params.expanded`, the one setting they read).
+ */
+const fieldsOfSchema = new WeakMap<Schema, Map<string, string>>()
+
 /** The top-level fields of a body: an object's properties, or the value itself when it is not an object. */
 function schemaFields(
   component: string,
@@ -259,6 +265,26 @@ function schemaFields(
   settings: ApiPageSettings,
 ): string {
   if (!schema) return ''
+  let written = fieldsOfSchema.get(schema)
+  if (!written) {
+    written = new Map()
+    fieldsOfSchema.set(schema, written)
+  }
+  const key = `${component} ${nameKey} ${settings.expanded ?? ''}`
+  let fields = written.get(key)
+  if (fields === undefined) {
+    fields = writeSchemaFields(component, nameKey, schema, settings)
+    written.set(key, fields)
+  }
+  return fields
+}
+
+function writeSchemaFields(
+  component: string,
+  nameKey: string,
+  schema: Schema,
+  settings: ApiPageSettings,
+): string {
   const merged = mergeAllOf(schema)
   const properties = isRecord(merged.properties) ? merged.properties : undefined
   if (properties && !hasAlternatives(merged)) {
