@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Root } from 'mdast'
+import type { Node, Parent } from 'unist'
 import { VFile } from 'vfile'
 import { lineOfTagPastLimit, MAX_JSX_TAGS } from '../content/remark-jsx-limit.js'
 
@@ -103,6 +104,8 @@ export function parseInFragments(
       if (cache.size >= MAX_CACHED_BLOCKS) cache.clear()
       cache.set(text, block)
     }
+    // A fence or math block left open runs to the end of the page, past this block: parse it whole.
+    if (at < starts.length - 1 && endsOpen(block, text)) return undefined
     const moved = shifted(block, lines, start) as Root
     first ??= moved
     last = moved
@@ -113,6 +116,19 @@ export function parseInFragments(
   if (first?.position && last?.position)
     root.position = { start: first.position.start, end: last.position.end }
   return root
+}
+
+/** Whether the block's last leaf is a fenced code or math block without its closing fence. */
+function endsOpen(block: Root, text: string): boolean {
+  let node: Node = block
+  while ('children' in node && Array.isArray(node.children) && node.children.length > 0)
+    node = (node as Parent).children.at(-1)!
+  if (node.type !== 'code' && node.type !== 'math') return false
+  const raw = text.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? text.length).trimEnd()
+  const opening = /^[ \t>]*(`{3,}|~{3,}|\${2,})/.exec(raw)
+  if (!opening) return false
+  const closing = raw.slice(raw.lastIndexOf('\n') + 1).replace(/^[ \t>]*/, '')
+  return !(raw.includes('\n') && closing.startsWith(opening[1]!) && /^(.)\1*$/.test(closing))
 }
 
 interface Point {

@@ -515,7 +515,8 @@ export function code(text: string): string {
 }
 
 function fence(language: string, title: string, source: string): string {
-  const longest = Math.max(2, ...[...source.matchAll(/^`{3,}/gm)].map((match) => match[0].length))
+  // A closing fence may be indented up to three spaces: a sample's own fence lines must not end ours.
+  const longest = Math.max(2, ...[...source.matchAll(/^ {0,3}(`{3,})/gm)].map((match) => match[1]!.length))
   const ticks = '`'.repeat(longest + 1)
   return `${ticks}${language.replace(/\s/g, '') || 'text'} ${title.replace(/[\n{}]/g, ' ')}\n${source}\n${ticks}`
 }

@@ -85,6 +85,19 @@ test('a stale index or blocks that depend on each other mean a whole parse', () 
   const thematicBreak = pageFromBlocks(front, ['Intro.', '---\n\nAfter a rule.'])
   assert.equal(parseInFragments(processor, 'rule.mdx', thematicBreak.source, thematicBreak.index), undefined)
 
+  // A fence that a list item's end leaves open (the closing line opens a new one) runs to the page's end.
+  const openFence = pageFromBlocks(front, ['- item\n\n  ```js\n  code\n```', '## After'])
+  const whole = processor.parse(new VFile({ path: 'fence.mdx', value: openFence.source }))
+  assert.equal(whole.children.at(-1)?.type, 'code', 'the whole page ends in the open fence')
+  assert.equal(parseInFragments(processor, 'fence.mdx', openFence.source, openFence.index), undefined)
+  const openMath = pageFromBlocks(front, ['$$\nx^2', '## After'])
+  assert.equal(parseInFragments(processor, 'math.mdx', openMath.source, openMath.index), undefined)
+  const closed = pageFromBlocks(front, ['```js\ncode\n```', '$$\nx^2\n$$', '## After'])
+  assert.deepStrictEqual(
+    parseInFragments(processor, 'closed.mdx', closed.source, closed.index),
+    processor.parse(new VFile({ path: 'closed.mdx', value: closed.source })),
+  )
+
   const unclosed = pageFromBlocks(front, ['<ParamField body="name">', 'Text.', '</ParamField>'])
   assert.equal(parseInFragments(processor, 'split.mdx', unclosed.source, unclosed.index), undefined)
 })
