@@ -28,18 +28,33 @@ const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
 
-/** A page made of its front matter and blocks joined by blank lines, with the index of those blocks. */
+export interface GeneratedPage {
+  source: string
+  /** The fragment index, for `fragmentsPath(file)`. */
+  index: Uint8Array
+}
+
+/**
+ * A page made of its front matter and blocks joined by blank lines, with the index of those blocks;
+ * an `openapi:` page's own MDX (`authored`) follows as one last block.
+ */
 export function pageFromBlocks(
   frontMatter: string,
   blocks: readonly string[],
-): { source: string; index: Uint8Array } {
+  authored?: string,
+): GeneratedPage {
   const starts = [0]
   let offset = frontMatter.length
   for (const block of blocks) {
     starts.push(offset)
     offset += block.length + 2
   }
-  const source = `${frontMatter}${blocks.join('\n\n')}\n`
+  let source = `${frontMatter}${blocks.join('\n\n')}\n`
+  if (authored !== undefined) {
+    // The author's block starts at its first line that is not blank.
+    starts.push(source.length + 1 + /^(?:[ \t]*\n)*/.exec(authored)![0].length)
+    source += `\n${authored}`
+  }
   const index: FragmentIndex = { sha256: sha256(source), starts }
   return { source, index: encoder.encode(JSON.stringify(index)) }
 }

@@ -13,7 +13,7 @@ import type { DocsConfig, NavigationTree, ValidationMode } from '../config/types
 import type { Diagnostic } from '../diagnostics.js'
 import { decodeUtf8, type SourceFiles } from '../files.js'
 import { type ApiChannel, listChannels } from './channels.js'
-import { fragmentsPath, pageFromBlocks } from './fragments.js'
+import { fragmentsPath, type GeneratedPage, pageFromBlocks } from './fragments.js'
 import { type LoadedSpec, loadSpec } from './load.js'
 import { type ApiOperation, listOperations, operationKey, type Schema } from './operations.js'
 import {
@@ -24,7 +24,6 @@ import {
   jsonAttr,
   jsxTag,
   markdown,
-  operationBody,
   operationFrontMatter,
   operationParts,
   operationTitle,
@@ -316,7 +315,11 @@ export async function expandApiReference(
         return discovered
       },
     })
-    if (completed !== undefined) output.set(page.file, encoder.encode(completed))
+    if (typeof completed === 'string') output.set(page.file, encoder.encode(completed))
+    else if (completed) {
+      output.set(page.file, encoder.encode(completed.source))
+      output.set(fragmentsPath(page.file), completed.index)
+    }
   }
 
   return {
@@ -543,7 +546,7 @@ interface FrontMatterContext {
 async function completeFrontMatterPage(
   page: FrontMatterPage,
   context: FrontMatterContext,
-): Promise<string | undefined> {
+): Promise<string | GeneratedPage | undefined> {
   const { front } = page
   const problem = (message: string) =>
     context.diagnostics.push({
@@ -570,10 +573,10 @@ async function completeFrontMatterPage(
     }
     addPlaygroundOrigins(context.origins, match.operation, context.settings)
     const merged = { ...operationFrontMatter(match.operation, front.openapi), ...front }
-    return (
-      frontMatterBlock(merged) +
-      operationBody(match.operation, context.settings) +
-      (page.body.trim() ? `\n${page.body}` : '')
+    return pageFromBlocks(
+      frontMatterBlock(merged),
+      operationParts(match.operation, context.settings),
+      page.body.trim() ? page.body : undefined,
     )
   }
   if (typeof front['openapi-schema'] === 'string') {

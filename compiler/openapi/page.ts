@@ -51,14 +51,10 @@ export function frontMatterBlock(front: Record<string, unknown>): string {
   return `---\n${stringifyYaml(front, { lineWidth: 0 })}---\n\n`
 }
 
-/** The MDX body of an operation page (without front matter): what goes above an author's own content. */
-export function operationBody(operation: ApiOperation, settings: ApiPageSettings): string {
-  return `${operationParts(operation, settings).join('\n\n')}\n`
-}
-
 /**
- * The body's top-level blocks, each complete on its own (a component with its children, a heading, a
- * description): joined by blank lines they are the body, and a generated page is parsed block by block
+ * The MDX body of an operation page (without front matter), what goes above an author's own content,
+ * as its top-level blocks, each complete on its own (a component with its children, a heading, a
+ * description): joined by blank lines they are the body. A generated page is parsed block by block
  * (see fragments.ts), so the blocks many operations share (a `$ref`'d schema's fields) are parsed once.
  */
 export function operationParts(operation: ApiOperation, settings: ApiPageSettings): string[] {
