@@ -14,8 +14,11 @@ import type { Node, Parent } from 'unist'
 import { VFile } from 'vfile'
 import { lineOfTagPastLimit, MAX_JSX_TAGS } from '../content/remark-jsx-limit.js'
 
+/** Where fragment indexes are kept in the file map; the API stage drops any uploaded there. */
+export const FRAGMENTS_FOLDER = '_openapi/fragments/'
+
 /** Where the fragment index of the generated page `file` is kept in the file map. */
-export const fragmentsPath = (file: string): string => `_openapi/fragments/${file}.json`
+export const fragmentsPath = (file: string): string => `${FRAGMENTS_FOLDER}${file}.json`
 
 interface FragmentIndex {
   /** sha256 of the page source the offsets belong to: an index never applies to other text. */

@@ -13,7 +13,7 @@ import type { DocsConfig, NavigationTree, ValidationMode } from '../config/types
 import type { Diagnostic } from '../diagnostics.js'
 import { decodeUtf8, type SourceFiles } from '../files.js'
 import { type ApiChannel, listChannels } from './channels.js'
-import { fragmentsPath, type GeneratedPage, pageFromBlocks } from './fragments.js'
+import { FRAGMENTS_FOLDER, fragmentsPath, type GeneratedPage, pageFromBlocks } from './fragments.js'
 import { type LoadedSpec, loadSpec } from './load.js'
 import { type ApiOperation, listOperations, operationKey, type Schema } from './operations.js'
 import {
@@ -119,11 +119,15 @@ interface Section {
 }
 
 export async function expandApiReference(
-  files: SourceFiles,
+  uploaded: SourceFiles,
   config: DocsConfig,
   navigation: NavigationTree,
   mode: ValidationMode,
 ): Promise<ApiReference> {
+  // Fragment indexes are this stage's own: one uploaded with the site never splits an author's page.
+  const files = [...uploaded.keys()].some((path) => path.startsWith(FRAGMENTS_FOLDER))
+    ? new Map([...uploaded].filter(([path]) => !path.startsWith(FRAGMENTS_FOLDER)))
+    : uploaded
   const diagnostics: Diagnostic[] = []
   const settings = pageSettings(config, diagnostics)
   const frontPages = apiFrontMatterPages(files)

@@ -12,7 +12,12 @@ import { fromPackageRoot } from '../../../compiler/assets.js'
 import { loadConfig } from '../../../compiler/config/index.js'
 import { createPageProcessor } from '../../../compiler/content/processor.js'
 import { decodeUtf8, type SourceFiles } from '../../../compiler/files.js'
-import { fragmentsPath, pageFromBlocks, parseInFragments } from '../../../compiler/openapi/fragments.js'
+import {
+  FRAGMENTS_FOLDER,
+  fragmentsPath,
+  pageFromBlocks,
+  parseInFragments,
+} from '../../../compiler/openapi/fragments.js'
 import { expandApiReference } from '../../../compiler/openapi/index.js'
 import { readFixture } from '../build/helpers.js'
 
@@ -24,10 +29,9 @@ async function indexedPages(
 ): Promise<{ file: string; source: string; index: Uint8Array }[]> {
   const { config, navigation } = loadConfig(files, { mode: 'lenient' })
   const reference = await expandApiReference(new Map(files), config!, navigation!, 'lenient')
-  const prefix = fragmentsPath('').slice(0, -'.json'.length)
   return [...reference.files].flatMap(([path, index]) => {
-    if (!path.startsWith(prefix)) return []
-    const file = path.slice(prefix.length, -'.json'.length)
+    if (!path.startsWith(FRAGMENTS_FOLDER)) return []
+    const file = path.slice(FRAGMENTS_FOLDER.length, -'.json'.length)
     return [{ file, source: decodeUtf8(reference.files.get(file)!)!, index }]
   })
 }
@@ -66,6 +70,24 @@ test('a generated page parsed block by block is the tree of the whole page', asy
   }
   t.diagnostic(`${compared.length} pages compared with their whole parse`)
   assert.ok(compared.includes('reference/get-plant.mdx'), 'an openapi: page with its own MDX is among them')
+})
+
+test('a fragment index uploaded with the site is dropped: only the API stage splits a page', async () => {
+  const page = '---\ntitle: Mine\n---\n\nOne.\n\nTwo.\n'
+  const uploaded = pageFromBlocks('---\ntitle: Mine\n---\n\n', ['One.', 'Two.'])
+  assert.equal(uploaded.source, page)
+  const files: SourceFiles = new Map([
+    [
+      'docs.json',
+      new TextEncoder().encode(JSON.stringify({ name: 'Mine', navigation: { pages: ['mine'] } })),
+    ],
+    ['mine.mdx', new TextEncoder().encode(page)],
+    [fragmentsPath('mine.mdx'), uploaded.index],
+  ])
+  const { config, navigation } = loadConfig(files, { mode: 'lenient' })
+  const reference = await expandApiReference(files, config!, navigation!, 'lenient')
+  assert.equal(reference.files.has(fragmentsPath('mine.mdx')), false)
+  assert.equal(reference.files.get('mine.mdx'), files.get('mine.mdx'))
 })
 
 test('a stale index or blocks that depend on each other mean a whole parse', () => {
