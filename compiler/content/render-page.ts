@@ -9,6 +9,7 @@ import type { ValidationMode } from '../config/types.js'
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import type { SourceFiles } from '../files.js'
 import type { Highlighter } from '../highlight/index.js'
+import { fragmentsPath, parseInFragments } from '../openapi/fragments.js'
 import { type PageContext, pageDiagnostics, report, type TocEntry } from './context.js'
 import { type FrontMatter, readFrontMatter } from './frontmatter.js'
 import { type MdxRepair, repairMdx } from './mdx-repair.js'
@@ -95,7 +96,10 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     page = freshContext()
     for (const repair of repairs) report(page, 'problem', repair.rule, repair.message, repair)
     try {
-      return finish(await run(mdxProcessor, { ...input, source }, page), page)
+      return finish(
+        await run(mdxProcessor, { ...input, source }, page, input.files.get(fragmentsPath(input.file))),
+        page,
+      )
     } catch (failure) {
       if (failure instanceof PageLimitError) return refused(failure)
       error = failure
@@ -171,9 +175,11 @@ async function run(
   processor: PageProcessor,
   input: RenderPageInput,
   page: PageContext,
+  fragments?: Uint8Array,
 ): Promise<{ tree: HastRoot; html: string }> {
   const file = new VFile({ path: input.file, value: input.source, data: { page } })
-  const mdast = processor.parse(file)
+  // A generated API page is parsed block by block, the blocks it shares with other pages once.
+  const mdast = parseInFragments(processor, input.file, input.source, fragments) ?? processor.parse(file)
   const tree = (await processor.run(mdast, file)) as HastRoot
   return { tree, html: String(processor.stringify(tree, file)) }
 }

@@ -13,6 +13,7 @@ import type { DocsConfig, NavigationTree, ValidationMode } from '../config/types
 import type { Diagnostic } from '../diagnostics.js'
 import { decodeUtf8, type SourceFiles } from '../files.js'
 import { type ApiChannel, listChannels } from './channels.js'
+import { FRAGMENTS_FOLDER, fragmentsPath, type GeneratedPage, pageFromBlocks } from './fragments.js'
 import { type LoadedSpec, loadSpec } from './load.js'
 import { type ApiOperation, listOperations, operationKey, type Schema } from './operations.js'
 import {
@@ -23,8 +24,8 @@ import {
   jsonAttr,
   jsxTag,
   markdown,
-  operationBody,
   operationFrontMatter,
+  operationParts,
   operationTitle,
   schemaBody,
 } from './page.js'
@@ -118,11 +119,15 @@ interface Section {
 }
 
 export async function expandApiReference(
-  files: SourceFiles,
+  uploaded: SourceFiles,
   config: DocsConfig,
   navigation: NavigationTree,
   mode: ValidationMode,
 ): Promise<ApiReference> {
+  // Fragment indexes are this stage's own: one uploaded with the site never splits an author's page.
+  const files = [...uploaded.keys()].some((path) => path.startsWith(FRAGMENTS_FOLDER))
+    ? new Map([...uploaded].filter(([path]) => !path.startsWith(FRAGMENTS_FOLDER)))
+    : uploaded
   const diagnostics: Diagnostic[] = []
   const settings = pageSettings(config, diagnostics)
   const frontPages = apiFrontMatterPages(files)
@@ -167,12 +172,12 @@ export async function expandApiReference(
     taken.add(slug)
     slugOf.set(key, slug)
     const reference = `${index.file === defaultSpecFile(defaultSources) ? '' : `${index.file} `}${operationKey(operation.method, operation.path)}`
-    output.set(
-      `${slug}.mdx`,
-      encoder.encode(
-        frontMatterBlock(operationFrontMatter(operation, reference)) + operationBody(operation, settings),
-      ),
+    const page = pageFromBlocks(
+      frontMatterBlock(operationFrontMatter(operation, reference)),
+      operationParts(operation, settings),
     )
+    output.set(`${slug}.mdx`, encoder.encode(page.source))
+    output.set(fragmentsPath(`${slug}.mdx`), page.index)
     generated.push(slug)
     addPlaygroundOrigins(origins, operation, settings)
     return slug
@@ -314,7 +319,11 @@ export async function expandApiReference(
         return discovered
       },
     })
-    if (completed !== undefined) output.set(page.file, encoder.encode(completed))
+    if (typeof completed === 'string') output.set(page.file, encoder.encode(completed))
+    else if (completed) {
+      output.set(page.file, encoder.encode(completed.source))
+      output.set(fragmentsPath(page.file), completed.index)
+    }
   }
 
   return {
@@ -541,7 +550,7 @@ interface FrontMatterContext {
 async function completeFrontMatterPage(
   page: FrontMatterPage,
   context: FrontMatterContext,
-): Promise<string | undefined> {
+): Promise<string | GeneratedPage | undefined> {
   const { front } = page
   const problem = (message: string) =>
     context.diagnostics.push({
@@ -568,10 +577,10 @@ async function completeFrontMatterPage(
     }
     addPlaygroundOrigins(context.origins, match.operation, context.settings)
     const merged = { ...operationFrontMatter(match.operation, front.openapi), ...front }
-    return (
-      frontMatterBlock(merged) +
-      operationBody(match.operation, context.settings) +
-      (page.body.trim() ? `\n${page.body}` : '')
+    return pageFromBlocks(
+      frontMatterBlock(merged),
+      operationParts(match.operation, context.settings),
+      page.body.trim() ? page.body : undefined,
     )
   }
   if (typeof front['openapi-schema'] === 'string') {

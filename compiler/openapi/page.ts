@@ -51,12 +51,17 @@ export function frontMatterBlock(front: Record<string, unknown>): string {
   return `---\n${stringifyYaml(front, { lineWidth: 0 })}---\n\n`
 }
 
-/** The MDX body of an operation page (without front matter): what goes above an author's own content. */
-export function operationBody(operation: ApiOperation, settings: ApiPageSettings): string {
+/**
+ * The MDX body of an operation page (without front matter), what goes above an author's own content,
+ * as its top-level blocks, each complete on its own (a component with its children, a heading, a
+ * description): joined by blank lines they are the body. A generated page is parsed block by block
+ * (see fragments.ts), so the blocks many operations share (a `$ref`'d schema's fields) are parsed once.
+ */
+export function operationParts(operation: ApiOperation, settings: ApiPageSettings): string[] {
   const parts: string[] = []
   parts.push(endpoint(operation, settings))
-  const examples = examplePanels(operation, settings)
-  if (examples) parts.push(examples)
+  // Two blocks: the response panel is the same for every operation that returns the same schema.
+  parts.push(...examplePanels(operation, settings))
   if (operation.description) parts.push(markdown(operation.description))
   const auth = authorizations(operation.security)
   if (auth) parts.push(auth)
@@ -87,7 +92,7 @@ export function operationBody(operation: ApiOperation, settings: ApiPageSettings
         parts.push(byContentType(response.contents, (content) => responseFields(content, settings)))
     }
   }
-  return `${parts.filter((part) => part !== '').join('\n\n')}\n`
+  return parts.filter((part) => part !== '')
 }
 
 /** A component schema (`openapi-schema:` pages): its fields as a tree. */
@@ -132,7 +137,7 @@ function endpoint(operation: ApiOperation, settings: ApiPageSettings): string {
   return jsxTag('ApiEndpoint', props)
 }
 
-function examplePanels(operation: ApiOperation, settings: ApiPageSettings): string {
+function examplePanels(operation: ApiOperation, settings: ApiPageSettings): string[] {
   const requests: string[] = []
   if (operation.codeSamples.length > 0) {
     for (const sample of operation.codeSamples)
@@ -161,7 +166,7 @@ function examplePanels(operation: ApiOperation, settings: ApiPageSettings): stri
   const parts: string[] = []
   if (requests.length > 0) parts.push(`<RequestExample>\n\n${requests.join('\n\n')}\n\n</RequestExample>`)
   if (responses.length > 0) parts.push(`<ResponseExample>\n\n${responses.join('\n\n')}\n\n</ResponseExample>`)
-  return parts.join('\n\n')
+  return parts
 }
 
 const LANGUAGE_FENCE: Record<ExampleLanguage, [string, string]> = {
@@ -242,6 +247,12 @@ function responseFields(content: ApiContent, settings: ApiPageSettings): string 
   return schemaFields('ResponseField', 'name', content.schema, settings)
 }
 
+/**
+ * A dereferenced spec shares one object per `$ref`'d schema, so the fields of a schema many operations
+ * return are written once (by schema, component and `api.params.expanded`, the one setting they read).
+ */
+const fieldsOfSchema = new WeakMap<Schema, Map<string, string>>()
+
 /** The top-level fields of a body: an object's properties, or the value itself when it is not an object. */
 function schemaFields(
   component: string,
@@ -250,6 +261,26 @@ function schemaFields(
   settings: ApiPageSettings,
 ): string {
   if (!schema) return ''
+  let written = fieldsOfSchema.get(schema)
+  if (!written) {
+    written = new Map()
+    fieldsOfSchema.set(schema, written)
+  }
+  const key = `${component} ${nameKey} ${settings.expanded ?? ''}`
+  let fields = written.get(key)
+  if (fields === undefined) {
+    fields = writeSchemaFields(component, nameKey, schema, settings)
+    written.set(key, fields)
+  }
+  return fields
+}
+
+function writeSchemaFields(
+  component: string,
+  nameKey: string,
+  schema: Schema,
+  settings: ApiPageSettings,
+): string {
   const merged = mergeAllOf(schema)
   const properties = isRecord(merged.properties) ? merged.properties : undefined
   if (properties && !hasAlternatives(merged)) {
@@ -480,7 +511,8 @@ export function code(text: string): string {
 }
 
 function fence(language: string, title: string, source: string): string {
-  const longest = Math.max(2, ...[...source.matchAll(/^`{3,}/gm)].map((match) => match[0].length))
+  // A closing fence may be indented up to three spaces: a sample's own fence lines must not end ours.
+  const longest = Math.max(2, ...[...source.matchAll(/^ {0,3}(`{3,})/gm)].map((match) => match[1]!.length))
   const ticks = '`'.repeat(longest + 1)
   return `${ticks}${language.replace(/\s/g, '') || 'text'} ${title.replace(/[\n{}]/g, ' ')}\n${source}\n${ticks}`
 }
