@@ -113,6 +113,8 @@ const fileEntry = { path: 'notes.txt', sha256: sha256(fileBytes), size: fileByte
 const routes: RouteCase[] = [
   fixedRoute('GET', '/health', 'anyone', 200),
   fixedRoute('GET', '/ready', 'anyone', 200),
+  // Off without --metrics-token, for every caller; with it, only that token (test/server/ops/metrics.test.ts).
+  fixedRoute('GET', '/metrics', 'anyone', 404),
   {
     method: 'GET',
     path: '/schemas/{name}',
