@@ -1,7 +1,7 @@
 /**
  * Tailwind: the class names authors write on HTML elements (and code components return) compile to
  * one hashed stylesheet, linked only by pages that use them, with `dark:` bound to the shell's colour
- * mode and no preflight; stylesheets at the site's root are served and linked after the theme's.
+ * mode and no preflight; stylesheets at the site's root are served (scoped) and linked after the theme's.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
@@ -88,7 +88,8 @@ test('style.css and other stylesheets at the root are served and linked after th
     ),
     { mode: 'strict', workers: 1 },
   )
-  assert.equal(text(built.files, 'style.css'), '.d-prose { color: teal }')
+  // Served scoped to the article (compiler/theme/scope-stylesheet.ts): .d-prose is inside it.
+  assert.equal(text(built.files, 'style.css'), ':where(.d-article) .d-prose { color: teal }\n')
   assert.ok(built.files.has('brand.css'))
   assert.ok(!built.files.has('extra/skip.css'), 'only the root folder is linked')
   const page = text(built.files, 'guide/setup/index.html')
