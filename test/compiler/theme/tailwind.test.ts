@@ -35,6 +35,7 @@ test('the classes a site uses compile to one stylesheet, linked only by pages th
         screenshots: `<Frame>\n  ${pair}\n</Frame>`,
         card: 'export const Pill = ({ children }) => <span className="rounded-full px-2">{children}</span>\n\n<Pill>beta</Pill>',
         theme: '<div className="d-card not-a-tailwind-class">Only classes Tailwind does not know.</div>',
+        spaced: '<Card title="Spaced" className="mt-8">A built-in component with classes.</Card>',
       },
       { 'light.png': 'light', 'dark.png': 'dark' },
     ),
@@ -53,6 +54,7 @@ test('the classes a site uses compile to one stylesheet, linked only by pages th
   )
   assert.match(css, /\.hidden \{\s*display: none !important;/)
   assert.match(css, /\.rounded-full \{/, 'a class a code component returned is compiled')
+  assert.match(css, /\.mt-8 \{/, 'a class on a built-in component is compiled')
   assert.doesNotMatch(
     css,
     /\.d-card|not-a-tailwind-class|box-sizing: border-box/,
@@ -61,6 +63,8 @@ test('the classes a site uses compile to one stylesheet, linked only by pages th
   const link = `<link rel="stylesheet" href="../${path}">`
   assert.ok(text(built.files, 'screenshots/index.html').includes(link))
   assert.ok(text(built.files, 'card/index.html').includes(link))
+  assert.ok(text(built.files, 'spaced/index.html').includes(link))
+  assert.ok(text(built.files, 'spaced/index.html').includes('<div class="d-card mt-8">'))
   assert.ok(!text(built.files, 'theme/index.html').includes('tailwind.'))
   assert.ok(!text(built.files, 'index.html').includes('tailwind.'))
   assert.ok(built.hashedAssets.has(path))
