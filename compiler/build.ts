@@ -48,6 +48,7 @@ import { iconSvg } from './theme/icons.js'
 import { mathFiles } from './theme/math-assets.js'
 import { indexLocations, indexNeighbours } from './theme/navigation.js'
 import { renderShell } from './theme/page.js'
+import { scopeRootStylesheetBytes } from './theme/scope-stylesheet.js'
 import { compileTailwind, rootStylesheets } from './theme/tailwind.js'
 import { markdownOutputPath, pageOutputPath, ROOT_FILE_SLUG } from './theme/urls.js'
 import type { BuildCache, BuildOptions, BuildResult } from './types.js'
@@ -217,6 +218,11 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   // An author's file never takes the place of the theme's hashed assets (nor their year-long caching).
   for (const [path, bytes] of collectStaticAssets(files, config, assetPaths, !wanted))
     if (!hashedAssets.has(path)) output.set(path, bytes)
+  // Root stylesheets style the article only: they cannot restyle the shell (compiler/theme/scope-stylesheet.ts).
+  for (const path of stylesheets) {
+    const bytes = output.get(path)
+    if (bytes) output.set(path, scopeRootStylesheetBytes(bytes, stylesheets))
+  }
   if (!wanted) writeSiteOutputs(output, context, sitePages)
 
   const sorted: SiteFiles = new Map([...output.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -2,7 +2,7 @@
  * The unified pipeline that renders one page, with its stages in one place:
  *   remark-parse (behind the nesting limit) → remark-frontmatter → remark-gfm → remark-math → remark-mdx (behind the JSX tag limit)
  *   → our remark plugins (block JSX out of paragraphs, <Latex> as math, static MDX, snippets, components
- *     defined in code (run in the sandbox), <Mermaid> as a fence, Tailwind class names, .md export,
+ *     defined in code (run in the sandbox), <Latex> they return as math, <Mermaid> as a fence, Tailwind class names, .md export,
  *     code highlighting; Mermaid fences become diagram blocks)
  *   → remark-rehype → KaTeX → our rehype plugins (math usage, components, headings, links, task lists)
  *   → the allow-list sanitiser, last, so nothing added after it escapes it → rehype-stringify.
@@ -28,7 +28,7 @@ import remarkClassNames from './remark-class-names.js'
 import remarkCode, { codeHandler } from './remark-code.js'
 import remarkCodeComponents from './remark-code-components.js'
 import remarkJsxLimit from './remark-jsx-limit.js'
-import remarkLatex from './remark-latex.js'
+import remarkLatex, { remarkLatexAfterComponents } from './remark-latex.js'
 import remarkMarkdownExport from './remark-markdown-export.js'
 import remarkMermaid from './remark-mermaid.js'
 import remarkNestingLimit from './remark-nesting-limit.js'
@@ -61,6 +61,7 @@ export function createPageProcessor(options: PageProcessorOptions = {}) {
     .use(remarkStaticMdx)
     .use(remarkSnippets)
     .use(remarkCodeComponents)
+    .use(remarkLatexAfterComponents)
     .use(remarkMermaid)
     .use(remarkClassNames)
     .use(remarkMarkdownExport)

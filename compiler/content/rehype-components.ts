@@ -66,8 +66,25 @@ function renderJsx(page: PageContext, node: JsxNode): ElementContent[] {
   }
   const output = component(context)
   const nodes = Array.isArray(output) ? output : [output]
+  if (component !== htmlElement) addAuthorClasses(nodes, context.props)
   if (node.position) for (const rendered of nodes) stampPosition(rendered, node.position)
   return nodes
+}
+
+/**
+ * `className` (or `class`) on a built-in component goes on its root element, after the theme's own
+ * classes: `<Card className="mt-8">` is `<div class="d-card mt-8">` (Tailwind sees the names too:
+ * compiler/content/remark-class-names.ts).
+ */
+function addAuthorClasses(nodes: readonly ElementContent[], props: ComponentContext['props']): void {
+  const names = [props.className, props.class]
+    .flatMap((value) => (typeof value === 'string' ? value.split(/\s+/) : []))
+    .filter((name) => name !== '')
+  const root = nodes.find((node): node is Element => node.type === 'element')
+  if (names.length === 0 || !root) return
+  const own: unknown = root.properties.className
+  const current = Array.isArray(own) ? own.map(String) : typeof own === 'string' ? own.split(/\s+/) : []
+  root.properties.className = [...new Set([...current, ...names])]
 }
 
 /** Give markup a component made the element's place, so later passes (links) can report a line. */

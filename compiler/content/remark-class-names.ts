@@ -1,8 +1,10 @@
 /**
  * remark plugin, after components defined in code have rendered: note the class names written on HTML
  * elements (`<img className="dark:hidden">`, `<div class="flex gap-2">`), whether in the page or in
- * what a code component returned. They are the candidates the site's Tailwind stylesheet is compiled
- * from (compiler/theme/tailwind.ts). Built-in components are left out: their `d-` classes are the theme's.
+ * what a code component returned, and on built-in components (`<Card className="mt-8">`, which put
+ * them on their root element: compiler/content/rehype-components.ts). They are the candidates the
+ * site's Tailwind stylesheet is compiled from (compiler/theme/tailwind.ts). The `d-` classes built-in
+ * components add themselves are the theme's, never candidates.
  */
 import type { Root } from 'mdast'
 import { visit } from 'unist-util-visit'
@@ -14,7 +16,7 @@ export default function remarkClassNames() {
     const page = file.data.page
     if (!page) return
     visit(tree, (node) => {
-      if (!isJsxElement(node) || !node.name || !/^[a-z]/.test(node.name)) return
+      if (!isJsxElement(node) || !node.name) return
       const props = node.data?.props
       for (const value of [props?.className, props?.class]) {
         if (typeof value !== 'string') continue

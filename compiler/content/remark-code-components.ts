@@ -34,8 +34,11 @@ type RenderResult =
   | { ok: true; value: { tree: TreeNode[]; warnings: HookWarning[] } }
   | { ok: false; error: SandboxError }
 
-/** Built-in components a code component may return; `Mermaid` becomes a diagram later (remark-mermaid.ts). */
-const BUILTINS = [...components.keys(), 'Mermaid'].sort()
+/**
+ * Built-in components a code component may return; `Mermaid` becomes a diagram later (remark-mermaid.ts)
+ * and `Latex` math (remark-latex.ts).
+ */
+const BUILTINS = [...components.keys(), 'Latex', 'Mermaid'].sort()
 
 /** Elements that sit inside a line of text; everything else renders as a block. */
 const INLINE_NAMES = new Set(
@@ -182,6 +185,8 @@ function errorPlace(page: PageContext, stack: string): { file: string; place: Pl
 
 /** The returned element tree as MDX JSX nodes, with the usage's children where `children` went. */
 function toMdast(nodes: readonly TreeNode[], inline: boolean, usage: JsxElement): RootContent[] {
+  // `<Latex>` in a line of text is inline math; on its own, a block.
+  const inText = nodes.some((node) => typeof node === 'string' && node.trim() !== '')
   return nodes.flatMap((node): RootContent[] => {
     if (typeof node === 'string') return [{ type: 'text', value: node, position: usage.position }]
     if (typeof node !== 'object' || node === null) return []
@@ -191,7 +196,7 @@ function toMdast(nodes: readonly TreeNode[], inline: boolean, usage: JsxElement)
       return inline && copy.length === 1 && only?.type === 'paragraph' ? only.children : copy
     }
     if (!('name' in node) || !Array.isArray(node.children)) return []
-    const childInline = inline || INLINE_NAMES.has(node.name)
+    const childInline = inline || INLINE_NAMES.has(node.name) || (node.name === 'Latex' && inText)
     const children = toMdast(node.children, childInline, usage)
     if (typeof node.name !== 'string' || !/^[A-Za-z][\w.:-]*$/.test(node.name)) return children
     const element = {

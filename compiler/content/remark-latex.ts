@@ -19,6 +19,14 @@ export default function remarkLatex() {
   }
 }
 
+/**
+ * The same, after snippets and components defined in code: a `<Latex>` they returned is math too. Its
+ * text is the element's own (its position is the usage's, not where the formula was written).
+ */
+export function remarkLatexAfterComponents() {
+  return (tree: Root): void => rewrite(tree, undefined)
+}
+
 function rewrite(parent: Parent, source: string | undefined): void {
   parent.children = parent.children.flatMap((child, index): RootContent[] => {
     if (isJsxElement(child) && child.name === 'Latex') return [latexToMath(child, source)]

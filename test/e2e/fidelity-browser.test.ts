@@ -3,7 +3,8 @@
  * code (rendered in the build's sandbox) styled like the built-in one it uses, and KaTeX math with its
  * own fonts loaded from the site, a Mermaid diagram drawn by the site's own mermaid (and drawn again
  * when the reader switches colour mode), and a Tailwind `dark:hidden` / `hidden dark:block` image pair
- * that shows exactly one image per mode. One browser for the file.
+ * that shows exactly one image per mode; a root style.css styles the content but cannot hide the shell.
+ * One browser for the file.
  */
 import assert from 'node:assert/strict'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -42,10 +43,17 @@ test('code components, math, diagrams and Tailwind render in light and dark mode
       '',
       '<Note>A built-in note for comparison.</Note>',
       '',
+      '<span className="brand-tag">Tagged</span>',
+      '',
       '$$',
       '\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}',
       '$$',
     ].join('\n'),
+  )
+  // A root stylesheet that tries to hide the shell: scoped to the article, only its content rule lands.
+  writeFileSync(
+    join(dir, 'style.css'),
+    'nav, .d-sidebar, body { display: none }\n.brand-tag { color: rgb(0, 128, 128) }\n',
   )
   const square = (colour: string) =>
     `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="${colour}"/></svg>`
@@ -75,7 +83,15 @@ test('code components, math, diagrams and Tailwind render in light and dark mode
 
   const seen: Record<
     string,
-    { note: string; builtIn: string; mathFont: string; fontLoaded: boolean; mathColor: string }
+    {
+      note: string
+      builtIn: string
+      mathFont: string
+      fontLoaded: boolean
+      mathColor: string
+      shell: string[]
+      tagColor: string
+    }
   > = {}
   const shots: Record<string, Buffer> = {}
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -98,6 +114,11 @@ test('code components, math, diagrams and Tailwind render in light and dark mode
           (font) => font.family === 'KaTeX_Main' && font.status === 'loaded',
         ),
         mathColor: getComputedStyle(math).color,
+        shell: ['body', '.d-sidebar', '.d-sidebar-nav', '.d-navbar', '.d-article'].map(
+          (selector) =>
+            `${selector}:${getComputedStyle(document.querySelector(selector) as Element).display}`,
+        ),
+        tagColor: getComputedStyle(document.querySelector('.brand-tag') as Element).color,
       }
     })
     shots[colorScheme] = await page.locator('.katex-display').screenshot()
@@ -119,6 +140,14 @@ test('code components, math, diagrams and Tailwind render in light and dark mode
     assert.equal(mode.fontLoaded, true, "KaTeX's font loaded from the site")
   }
   assert.notEqual(light.mathColor, dark.mathColor, 'math follows the colour mode')
+  for (const mode of [light, dark]) {
+    assert.deepEqual(
+      mode.shell.filter((display) => display.endsWith(':none')),
+      [],
+      'style.css cannot hide the shell',
+    )
+    assert.equal(mode.tagColor, 'rgb(0, 128, 128)', "style.css styles the page's content")
+  }
   assert.ok(!shots.light?.equals(shots.dark ?? Buffer.alloc(0)), 'the math looks different in the two modes')
 
   // A diagram and a light/dark image pair, in each mode, then after switching mode on the page.

@@ -1,7 +1,7 @@
 /**
  * Tailwind: the class names authors write on HTML elements (and code components return) compile to
  * one hashed stylesheet, linked only by pages that use them, with `dark:` bound to the shell's colour
- * mode and no preflight; stylesheets at the site's root are served and linked after the theme's.
+ * mode and no preflight; stylesheets at the site's root are served (scoped) and linked after the theme's.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
@@ -35,6 +35,7 @@ test('the classes a site uses compile to one stylesheet, linked only by pages th
         screenshots: `<Frame>\n  ${pair}\n</Frame>`,
         card: 'export const Pill = ({ children }) => <span className="rounded-full px-2">{children}</span>\n\n<Pill>beta</Pill>',
         theme: '<div className="d-card not-a-tailwind-class">Only classes Tailwind does not know.</div>',
+        spaced: '<Card title="Spaced" className="mt-8">A built-in component with classes.</Card>',
       },
       { 'light.png': 'light', 'dark.png': 'dark' },
     ),
@@ -53,6 +54,7 @@ test('the classes a site uses compile to one stylesheet, linked only by pages th
   )
   assert.match(css, /\.hidden \{\s*display: none !important;/)
   assert.match(css, /\.rounded-full \{/, 'a class a code component returned is compiled')
+  assert.match(css, /\.mt-8 \{/, 'a class on a built-in component is compiled')
   assert.doesNotMatch(
     css,
     /\.d-card|not-a-tailwind-class|box-sizing: border-box/,
@@ -61,6 +63,8 @@ test('the classes a site uses compile to one stylesheet, linked only by pages th
   const link = `<link rel="stylesheet" href="../${path}">`
   assert.ok(text(built.files, 'screenshots/index.html').includes(link))
   assert.ok(text(built.files, 'card/index.html').includes(link))
+  assert.ok(text(built.files, 'spaced/index.html').includes(link))
+  assert.ok(text(built.files, 'spaced/index.html').includes('<div class="d-card mt-8">'))
   assert.ok(!text(built.files, 'theme/index.html').includes('tailwind.'))
   assert.ok(!text(built.files, 'index.html').includes('tailwind.'))
   assert.ok(built.hashedAssets.has(path))
@@ -88,7 +92,8 @@ test('style.css and other stylesheets at the root are served and linked after th
     ),
     { mode: 'strict', workers: 1 },
   )
-  assert.equal(text(built.files, 'style.css'), '.d-prose { color: teal }')
+  // Served scoped to the article (compiler/theme/scope-stylesheet.ts): .d-prose is inside it.
+  assert.equal(text(built.files, 'style.css'), ':where(.d-article) .d-prose { color: teal }\n')
   assert.ok(built.files.has('brand.css'))
   assert.ok(!built.files.has('extra/skip.css'), 'only the root folder is linked')
   const page = text(built.files, 'guide/setup/index.html')
