@@ -1,12 +1,13 @@
 /**
- * Scopes a stylesheet the author put at the site's root (`style.css`, …) to the page's article, so it
- * styles what the author wrote but cannot restyle the shell (navigation, sidebar, header, search).
+ * Scopes a stylesheet the author put at the site's root (`style.css`, …) to the page's content (`.d-prose`,
+ * what the author wrote), so it cannot restyle the shell (navigation, sidebar, header, the page title,
+ * pagination, search).
  *
- * Every style rule's selectors are rewritten to start inside `:where(.d-article)` (no added
- * specificity): `.hero h1` becomes `:where(.d-article) .hero h1`. Leading compounds that name the
+ * Every style rule's selectors are rewritten to start inside `:where(.d-prose)` (no added
+ * specificity): `.hero h1` becomes `:where(.d-prose) .hero h1`. Leading compounds that name the
  * document or the colour mode (`html`, `:root`, `body`, `[data-theme…]`, `.dark`) stay ancestors:
- * `html[data-theme="dark"] .hero` becomes `html[data-theme="dark"] :where(.d-article) .hero`, and a
- * selector that is only such a compound (`body`, `:root`) becomes the article itself, keeping only the
+ * `html[data-theme="dark"] .hero` becomes `html[data-theme="dark"] :where(.d-prose) .hero`, and a
+ * selector that is only such a compound (`body`, `:root`) becomes the content itself, keeping only the
  * inherited and custom properties of its rule (see INHERITED). Rules inside `@media`, `@supports`,
  * `@container` and `@layer` blocks are scoped the same way; `@font-face`, `@keyframes`, `@property`,
  * `@layer` statements and the like are kept as written (they style nothing by themselves). An `@import`
@@ -15,7 +16,7 @@
  * A small splitter aware of braces, strings, comments and brackets: no CSS parser is a dependency.
  */
 
-export const ARTICLE_SCOPE = ':where(.d-article)'
+export const CONTENT_SCOPE = ':where(.d-prose)'
 
 /** At-rules whose block holds style rules, scoped like the top level. */
 const GROUPING = new Set(['media', 'supports', 'container', 'layer', 'document', '-moz-document'])
@@ -125,12 +126,12 @@ function scopeSelector(selector: string): { selector: string; document: boolean 
   const rest = parts.slice(index)
   if (rest.length === 0) {
     const kept = ancestors.filter((compound) => !DOCUMENT.test(compound))
-    return { selector: [...kept, ARTICLE_SCOPE].join(' '), document: true }
+    return { selector: [...kept, CONTENT_SCOPE].join(' '), document: true }
   }
   // `body > .x` means a child of the document's root: here, a child of the article.
   const lead = parts[index - 1]?.combinator.trim() === '>' ? ' > ' : ' '
   const tail = rest.map((part, i) => part.compound + (i < rest.length - 1 ? part.combinator : '')).join('')
-  const head = [...ancestors.filter((compound) => !DOCUMENT.test(compound)), ARTICLE_SCOPE].join(' ')
+  const head = [...ancestors.filter((compound) => !DOCUMENT.test(compound)), CONTENT_SCOPE].join(' ')
   return { selector: `${head}${lead}${tail}`, document: false }
 }
 

@@ -18,12 +18,12 @@ test('a root stylesheet is rewritten to style only the article', () => {
 })
 
 test('selectors keep the document and colour mode as ancestors of the article', () => {
-  assert.equal(scopeSelectorList('.x'), ':where(.d-article) .x')
-  assert.equal(scopeSelectorList('body'), ':where(.d-article)')
-  assert.equal(scopeSelectorList('[data-theme=dark] .x'), '[data-theme=dark] :where(.d-article) .x')
-  assert.equal(scopeSelectorList(':root[data-theme="dark"]'), ':root[data-theme="dark"] :where(.d-article)')
-  assert.equal(scopeSelectorList('.darkish .x'), ':where(.d-article) .darkish .x')
-  assert.equal(scopeSelectorList('a[title="a, b"]'), ':where(.d-article) a[title="a, b"]')
+  assert.equal(scopeSelectorList('.x'), ':where(.d-prose) .x')
+  assert.equal(scopeSelectorList('body'), ':where(.d-prose)')
+  assert.equal(scopeSelectorList('[data-theme=dark] .x'), '[data-theme=dark] :where(.d-prose) .x')
+  assert.equal(scopeSelectorList(':root[data-theme="dark"]'), ':root[data-theme="dark"] :where(.d-prose)')
+  assert.equal(scopeSelectorList('.darkish .x'), ':where(.d-prose) .darkish .x')
+  assert.equal(scopeSelectorList('a[title="a, b"]'), ':where(.d-prose) a[title="a, b"]')
 })
 
 test('a build publishes the scoped root stylesheet, never the author bytes', async () => {
@@ -39,7 +39,7 @@ test('a build publishes the scoped root stylesheet, never the author bytes', asy
   assert.deepEqual(built.diagnostics, [])
   assert.equal(
     text(built.files, 'style.css'),
-    ':where(.d-article) nav, :where(.d-article) .d-sidebar { display: none }\n:where(.d-article) .tag { color: red }\n',
+    ':where(.d-prose) nav, :where(.d-prose) .d-sidebar { display: none }\n:where(.d-prose) .tag { color: red }\n',
   )
   assert.match(text(built.files, 'index.html'), /<link rel="stylesheet" href="[^"]*style\.css">/)
 })

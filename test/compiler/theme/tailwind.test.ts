@@ -85,15 +85,15 @@ test('style.css and other stylesheets at the root are served and linked after th
     site(
       { index: 'Plain prose.', 'guide/setup': pair },
       {
-        'style.css': '.d-prose { color: teal }',
+        'style.css': 'p { color: teal }',
         'brand.css': ':root { --brand: red }',
         'extra/skip.css': 'a{}',
       },
     ),
     { mode: 'strict', workers: 1 },
   )
-  // Served scoped to the article (compiler/theme/scope-stylesheet.ts): .d-prose is inside it.
-  assert.equal(text(built.files, 'style.css'), ':where(.d-article) .d-prose { color: teal }\n')
+  // Served scoped to the page's content (compiler/theme/scope-stylesheet.ts).
+  assert.equal(text(built.files, 'style.css'), ':where(.d-prose) p { color: teal }\n')
   assert.ok(built.files.has('brand.css'))
   assert.ok(!built.files.has('extra/skip.css'), 'only the root folder is linked')
   const page = text(built.files, 'guide/setup/index.html')
