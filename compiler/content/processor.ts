@@ -9,7 +9,6 @@
  * Create it once and reuse it: it is frozen, and everything page-specific travels in `file.data.page`.
  */
 
-import rehypeKatex from 'rehype-katex'
 import rehypeStringify from 'rehype-stringify'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkGfm from 'remark-gfm'
@@ -21,6 +20,7 @@ import { unified } from 'unified'
 import rehypeComponents from './rehype-components.js'
 import rehypeHeadings from './rehype-headings.js'
 import rehypeLinks from './rehype-links.js'
+import rehypeMath from './rehype-math.js'
 import rehypeMathUsage from './rehype-math-usage.js'
 import rehypeSanitizePage from './rehype-sanitize-page.js'
 import rehypeTaskLists from './rehype-task-lists.js'
@@ -70,7 +70,7 @@ export function createPageProcessor(options: PageProcessorOptions = {}) {
       passThrough: ['mdxJsxFlowElement', 'mdxJsxTextElement'],
       handlers: { code: codeHandler },
     })
-    .use(rehypeKatex, KATEX_OPTIONS)
+    .use(rehypeMath, KATEX_OPTIONS)
     .use(rehypeMathUsage)
     .use(rehypeComponents)
     .use(rehypeHeadings)

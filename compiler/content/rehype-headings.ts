@@ -4,8 +4,8 @@
  */
 import type { Element, ElementContent, Root } from 'hast'
 import { toString as textContent } from 'mdast-util-to-string'
-import { visit } from 'unist-util-visit'
 import type { VFile } from 'vfile'
+import { walkElements } from './walk-elements.js'
 
 const HEADING = /^h[1-6]$/
 
@@ -13,7 +13,7 @@ export default function rehypeHeadings() {
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
     if (!page) return
-    visit(tree, 'element', (node: Element) => {
+    walkElements(tree, (node: Element) => {
       if (!HEADING.test(node.tagName)) return
       const classes = node.properties.className
       // remark-rehype's visually hidden "Footnotes" label is not a section of the page.

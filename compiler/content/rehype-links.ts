@@ -4,13 +4,13 @@
  * image or file is a warning. Assets found are listed in `page.assets` for the build to copy.
  */
 import type { Element, Root } from 'hast'
-import { visit } from 'unist-util-visit'
 import type { VFile } from 'vfile'
 import { siteRedirects } from '../config/index.js'
 import { isAbsoluteUrl } from '../serving/redirects.js'
 import { type PageContext, placeOf, report } from './context.js'
 import { pageSlugFor, relativeAssetUrl, relativePageUrl, siteTarget } from './links.js'
 import { urlPropertyProblem } from './url-policy.js'
+import { walkElements } from './walk-elements.js'
 
 /** Attributes that hold a URL, per element. `href` on `<a>` may name a page; the rest are files. */
 const URL_ATTRIBUTES: Record<string, string[]> = {
@@ -37,7 +37,7 @@ export default function rehypeLinks() {
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
     if (!page) return
-    visit(tree, 'element', (node: Element) => {
+    walkElements(tree, (node: Element) => {
       for (const attribute of URL_ATTRIBUTES[node.tagName] ?? []) {
         const value = node.properties[attribute]
         if (typeof value !== 'string') continue

@@ -3,15 +3,15 @@
  * stylesheet on this page only) and turn KaTeX's parse errors into diagnostics at their line.
  */
 import type { Element, Root } from 'hast'
-import { visit } from 'unist-util-visit'
 import type { VFile } from 'vfile'
 import { report } from './context.js'
+import { walkElements } from './walk-elements.js'
 
 export default function rehypeMathUsage() {
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
     if (!page) return
-    visit(tree, 'element', (node: Element) => {
+    walkElements(tree, (node: Element) => {
       const classes = node.properties.className
       if (Array.isArray(classes) && (classes.includes('katex') || classes.includes('katex-display'))) {
         page.math = true

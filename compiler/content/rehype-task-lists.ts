@@ -4,19 +4,21 @@
  */
 import type { Element, Root } from 'hast'
 import { toString as textContent } from 'mdast-util-to-string'
-import { visit } from 'unist-util-visit'
+import { walkElements } from './walk-elements.js'
 
 export default function rehypeTaskLists() {
   return (tree: Root): void => {
-    visit(tree, 'element', (item: Element) => {
+    walkElements(tree, (item: Element) => {
       const classes = item.properties.className
-      if (item.tagName !== 'li' || !Array.isArray(classes) || !classes.includes('task-list-item')) return
+      if (item.tagName !== 'li' || !Array.isArray(classes) || !classes.includes('task-list-item'))
+        return undefined
       const checkbox = item.children.find(
         (child): child is Element => child.type === 'element' && child.tagName === 'input',
       )
-      if (!checkbox) return
+      if (!checkbox) return undefined
       const label = textContent(item as never).trim()
       checkbox.properties.ariaLabel = `${checkbox.properties.checked ? 'Done' : 'To do'}: ${label}`
+      return undefined
     })
   }
 }

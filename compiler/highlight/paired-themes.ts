@@ -49,6 +49,9 @@ type Pair = readonly [number, number, number, number, number, number]
 /** Colour ids have 9 bits in a token's metadata; past that many pairs, shiki's two passes are used. */
 const MAX_PAIRS = 511
 
+/** Tokenised lines kept across calls before the cache starts afresh. */
+const MAX_CACHED_LINES = 50_000
+
 // vscode-textmate's token metadata: language, token type and bracket bits below bit 11, then the
 // font style (4 bits), foreground (9 bits) and background (8 bits).
 const KEEP_BITS = 0b111_1111_1111
@@ -165,8 +168,14 @@ export class PairedTokenizer {
   #light: TextmateTheme | undefined
   #dark: TextmateTheme | undefined
   #wrapped = new WeakSet<TextmateGrammar>()
-  /** Line results of the current call, by the state the line started in. */
-  #lines: Map<object | null, Map<string, TokenizeResult>> | undefined
+  /**
+   * Line results by grammar, then by the state the line started in, kept from one call to the next:
+   * a cached line hands back the same end state, so the next line finds its own entry too, and blocks
+   * that differ in a few lines (request samples of one API) tokenise only those lines.
+   */
+  #lines = new WeakMap<TextmateGrammar, Map<object | null, Map<string, TokenizeResult>>>()
+  #cachedLines = 0
+  #active = false
   disabled = false
 
   /** Remember the two themes' textmate objects, as shiki's registry holds them after `setTheme`. */
@@ -191,11 +200,15 @@ export class PairedTokenizer {
     const tokenizeLine2 = grammar.tokenizeLine2.bind(grammar)
     const themes = registry as ThemeRegistry
     grammar.tokenizeLine2 = (line, state, timeLimit) => {
-      const lines = this.#lines
       const paired = this.#paired
       const side = themes._theme === this.#light ? 0 : themes._theme === this.#dark ? 3 : undefined
-      if (this.disabled || !lines || !paired || side === undefined)
+      if (this.disabled || !this.#active || !paired || side === undefined)
         return tokenizeLine2(line, state, timeLimit)
+      let lines = this.#lines.get(grammar)
+      if (!lines) {
+        lines = new Map()
+        this.#lines.set(grammar, lines)
+      }
       let byLine = lines.get(state)
       if (!byLine) {
         byLine = new Map()
@@ -210,6 +223,13 @@ export class PairedTokenizer {
         } finally {
           themes._theme = current
         }
+        // A bounded cache: past the limit, start afresh (states of dropped lines are freed with them).
+        if (++this.#cachedLines > MAX_CACHED_LINES) {
+          this.#lines = new WeakMap()
+          this.#cachedLines = 1
+          lines = new Map([[state, byLine]])
+          this.#lines.set(grammar, lines)
+        }
         byLine.set(line, result)
       }
       // Too many distinct pairs for the metadata's colour bits: start this block again with two passes.
@@ -219,17 +239,17 @@ export class PairedTokenizer {
     this.#wrapped.add(grammar)
   }
 
-  /** Run one two-theme highlight with shared tokenisation; results are dropped afterwards. */
+  /** Run one two-theme highlight with shared tokenisation (and lines tokenised by earlier calls). */
   during<T>(highlight: () => T): T {
     if (this.disabled) return highlight()
-    this.#lines = new Map()
+    this.#active = true
     try {
       return highlight()
     } catch (error) {
       if (!(error instanceof PairsExhausted)) throw error
       this.disabled = true
     } finally {
-      this.#lines = undefined
+      this.#active = false
     }
     return highlight()
   }

@@ -79,3 +79,63 @@ test('the dark pass reads the light pass tokens instead of tokenising again', as
   assert.equal(tokenized, lines, 'each line once')
   assert.equal(paired.disabled, false)
 })
+
+/** Request samples of one API: the same lines but for the method, path and body, as generated pages have. */
+const requestSamples = (method: string, path: string): [string, string][] => [
+  [
+    'bash',
+    `curl --request ${method} \\\n  --url https://api.example.com${path} \\\n  --header 'Authorization: Bearer <token>' \\\n  --header 'Content-Type: application/json' \\\n  --data '{"name": "widget"}'`,
+  ],
+  [
+    'javascript',
+    `const response = await fetch("https://api.example.com${path}", {\n  method: "${method}",\n  headers: { Authorization: "Bearer <token>" },\n  body: JSON.stringify({ name: "widget" })\n})\nconsole.log(await response.json())`,
+  ],
+  [
+    'python',
+    `import requests\n\nurl = "https://api.example.com${path}"\nresponse = requests.request("${method}", url, json={"name": "widget"})\nprint(response.json())`,
+  ],
+  [
+    'go',
+    `package main\n\nfunc main() {\n\treq, _ := http.NewRequest("${method}", "https://api.example.com${path}", nil)\n\tres, _ := http.DefaultClient.Do(req)\n\tdefer res.Body.Close()\n}`,
+  ],
+]
+
+test('lines tokenised by earlier blocks are reused, with the HTML unchanged', async (t) => {
+  const twoPasses = await createSeparateHighlighter({ sharedTokenization: false })
+  const shared = await createSeparateHighlighter({ sharedTokenization: true })
+  const blocks = ['GET', 'POST', 'PATCH', 'DELETE'].flatMap((method, index) =>
+    requestSamples(method, `/widgets${index}/{id}`),
+  )
+  for (const [lang, code] of [...blocks, ...samples]) {
+    const expected = await twoPasses.highlight(code, lang)
+    assert.ok(expected, `${lang} is highlighted`)
+    assert.deepEqual(await shared.highlight(code, lang), expected, `${lang}: ${code.split('\n')[0]}`)
+  }
+  t.diagnostic(`${blocks.length} request samples compared`)
+})
+
+test('a block differing from an earlier one only in some lines tokenises only those lines', async () => {
+  const shiki = await createShiki({ themes: [THEMES.light, THEMES.dark], langs: ['python'] })
+  const internal = shiki.getInternalContext()
+  const grammar = internal.getLanguage('python') as unknown as TextmateGrammar
+  let tokenized = 0
+  const original = grammar.tokenizeLine2.bind(grammar)
+  grammar.tokenizeLine2 = (line, state, timeLimit) => {
+    tokenized++
+    return original(line, state, timeLimit)
+  }
+  const registry = grammar.themeProvider as { _theme: unknown }
+  internal.setTheme(THEMES.light)
+  const light = registry._theme
+  internal.setTheme(THEMES.dark)
+  const paired = new PairedTokenizer()
+  paired.setThemes(light, registry._theme)
+  paired.prepare(grammar)
+  const options = { lang: 'python', themes: THEMES, defaultColor: false as const }
+  const [first, second] = ['GET', 'DELETE'].map((method) => requestSamples(method, '/widgets/{id}')[2]![1])
+  paired.during(() => shiki.codeToHast(first!, options))
+  assert.ok(tokenized >= 4, 'the first block is tokenised')
+  tokenized = 0
+  paired.during(() => shiki.codeToHast(second!, options))
+  assert.equal(tokenized, 1, 'only the line naming the method')
+})
