@@ -310,7 +310,7 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
         }
         if (api) handler(request, response)
         else {
-          app.metrics.observeSite(response, request)
+          app.metrics.observeSite(response)
           app.sites.handle(request, response)
         }
       }) as Server,

@@ -5,7 +5,7 @@
  * (`--metrics-token`), compared in constant time; without a token configured it is a 404.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
@@ -75,12 +75,21 @@ export class DocsMetrics {
     })
   }
 
+  /** The site-answer counter of each status, found once: the serving hot path skips label hashing. */
+  readonly #siteRequestsByStatus = new Map<number, Counter.Internal>()
+
   /** Count a site answer and its latency once it is written. */
-  observeSite(response: ServerResponse, _request: IncomingMessage): void {
+  observeSite(response: ServerResponse): void {
     const end = this.serveSeconds.startTimer()
     response.once('finish', () => {
       end()
-      this.siteRequests.inc({ status: String(response.statusCode) })
+      const status = response.statusCode
+      let counter = this.#siteRequestsByStatus.get(status)
+      if (!counter) {
+        counter = this.siteRequests.labels(String(status))
+        this.#siteRequestsByStatus.set(status, counter)
+      }
+      counter.inc()
     })
   }
 }

@@ -6,31 +6,18 @@
  * Diagrams: every Mermaid fence or `<Mermaid>` a page writes is a diagram block (drawn in the browser).
  */
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { join } from 'node:path'
 import { test } from 'node:test'
 import { resolveIcon } from '../../../compiler/components/icons.js'
 import { renderPage } from '../../../compiler/content/render-page.js'
 import { decodeUtf8 } from '../../../compiler/files.js'
 import { createHighlighter } from '../../../compiler/highlight/index.js'
 import { corpusRoot } from '../../corpus.js'
+import { readFixture } from '../build/helpers.js'
 
 /** `export const Name = (…) =>` or `export function Name(` with a capital: a component defined in code. */
 const DEFINITION =
   /^export\s+(?:const\s+([A-Z]\w*)\s*=\s*(?:\([^)]*\)|\w+)\s*=>|function\s+([A-Z]\w*)\s*\()/gm
-
-function readSite(root: string): Map<string, Uint8Array> {
-  const files = new Map<string, Uint8Array>()
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir)) {
-      const path = join(dir, entry)
-      if (statSync(path).isDirectory()) walk(path)
-      else files.set(relative(root, path).split('\\').join('/'), readFileSync(path))
-    }
-  }
-  walk(root)
-  return files
-}
 
 /** Outside fenced code blocks, where `export const` is only an example. */
 const withoutCodeBlocks = (source: string): string =>
@@ -38,7 +25,7 @@ const withoutCodeBlocks = (source: string): string =>
 
 for (const site of ['pipecat', 'mem0', 'stagehand']) {
   test(`${site}: no page loses a component defined in code`, async (t) => {
-    const files = readSite(join(corpusRoot, site))
+    const files = readFixture(join(corpusRoot, site))
     const texts = new Map([...files].map(([path, bytes]) => [path, decodeUtf8(bytes) ?? '']))
     const names = new Set<string>()
     for (const [path, text] of texts) {
@@ -87,7 +74,7 @@ for (const site of ['pipecat', 'mem0', 'stagehand']) {
 
 for (const site of ['pipecat', 'mem0']) {
   test(`${site}: every icon name resolves`, (t) => {
-    const files = readSite(join(corpusRoot, site))
+    const files = readFixture(join(corpusRoot, site))
     const names = new Map<string, string>()
     for (const [path, bytes] of files) {
       if (!/\.(mdx|json)$/.test(path)) continue
@@ -130,7 +117,7 @@ for (const [site, expected] of [
   ['mem0', 0],
 ] as const) {
   test(`${site}: no page loses a Mermaid diagram, and no example becomes one`, async (t) => {
-    const files = readSite(join(corpusRoot, site))
+    const files = readFixture(join(corpusRoot, site))
     const highlighter = await createHighlighter()
     const pages = [...files.keys()]
       .filter((path) => /\.mdx$/.test(path) && !/^_?snippets\//.test(path))
