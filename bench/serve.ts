@@ -4,10 +4,12 @@
  * server), by nginx (from disk, one worker) and by @fastify/static; then docs-server again while a
  * 1,000-page deployment builds in its worker pool. Each server is pinned to core 0 and the load
  * generator, wrk, to core 1 (`taskset`), so the client never steals the server's core. Prints req/s,
- * p99 and the ratios. It prints figures; it does not assert. Needs wrk and nginx on PATH
+ * p99, the server's CPU time per request (from /proc: a busy machine does not skew it the way it skews
+ * req/s) and the ratios. It prints figures; it does not assert. Needs wrk and nginx on PATH
  * (`apt-get install wrk nginx-light`); without wrk it falls back to autocannon, which saturates first.
  *
- * Run as `node dist/bench/serve.js`; the same file serves as the @fastify/static and raw node:http
+ * `BENCH_SECONDS=N` loads each server for N s (default 10); `BENCH_CPU_PROF=DIR` writes docs-server's
+ * CPU profile to DIR. Run as `node dist/bench/serve.js`; the same file serves as the @fastify/static and raw node:http
  * child processes.
  */
 import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from 'node:child_process'
@@ -57,6 +59,29 @@ interface Figures {
   requestsPerSecond: number
   p99: number
   errors: number
+  /** The server's CPU time per answered request (all its processes and threads), when it could be read. */
+  cpuMicrosPerRequest?: number
+}
+
+const clockTicks = Number(spawnSync('getconf', ['CLK_TCK']).stdout.toString().trim()) || 100
+
+/**
+ * CPU seconds used so far by `pid` and every process it started (nginx's worker), from /proc: the cost of
+ * each request whatever else the machine is doing, where requests per second depend on a free core.
+ */
+async function treeCpuSeconds(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    let seconds = (Number(fields[11]) + Number(fields[12])) / clockTicks
+    const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '')
+    for (const child of children.split(' ').filter(Boolean))
+      seconds += (await treeCpuSeconds(Number(child))) ?? 0
+    return seconds
+  } catch {
+    return undefined
+  }
 }
 
 /** Whether processes can be pinned: `taskset` on PATH and a second core for the load generator. */
@@ -77,10 +102,24 @@ function milliseconds(text: string): number {
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
 }
 
-async function load(url: string, host: string, duration = seconds): Promise<Figures> {
+async function load(url: string, host: string, server: ChildProcess, duration = seconds): Promise<Figures> {
+  const cpuBefore = server.pid === undefined ? undefined : await treeCpuSeconds(server.pid)
+  const figures = await loadOnly(url, host, duration)
+  const cpuAfter = server.pid === undefined ? undefined : await treeCpuSeconds(server.pid)
+  if (cpuBefore !== undefined && cpuAfter !== undefined && figures.requests > 0)
+    figures.cpuMicrosPerRequest = ((cpuAfter - cpuBefore) * 1e6) / figures.requests
+  return figures
+}
+
+async function loadOnly(
+  url: string,
+  host: string,
+  duration: number,
+): Promise<Figures & { requests: number }> {
   if (!hasWrk) {
     const result = await autocannon({ url, connections, duration, headers: { host } })
     return {
+      requests: result.requests.total,
       requestsPerSecond: result.requests.average,
       p99: result.latency.p99,
       errors: result.errors + result.non2xx,
@@ -99,10 +138,12 @@ async function load(url: string, host: string, duration = seconds): Promise<Figu
     execFile(command, args, (error, stdout) => (error ? reject(error) : resolve(stdout))),
   )
   const perSecond = /Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]
+  const requests = /(\d+) requests in/.exec(output)?.[1]
   const p99 = /^\s+99%\s+(\S+)/m.exec(output)?.[1]
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output)
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1]
   return {
+    requests: Number(requests ?? 0),
     requestsPerSecond: Number(perSecond),
     p99: p99 ? milliseconds(p99) : Number.NaN,
     errors:
@@ -239,9 +280,14 @@ async function main(): Promise<void> {
       .trim()
       .split('\n')
       .at(-1)!
-    const server = spawn(...pinned(0, process.execPath, [serverMain, ...settings, '--log-level', 'warn']), {
-      stdio: 'inherit',
-    })
+    // BENCH_CPU_PROF=DIR: docs-server writes its CPU profile there when it stops (node --cpu-prof).
+    const profile = process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : []
+    const server = spawn(
+      ...pinned(0, process.execPath, [...profile, serverMain, ...settings, '--log-level', 'warn']),
+      { stdio: 'inherit' },
+    )
     children.push(server)
     await waitFor(port, apiHost, '/health')
     await call(port, 'POST', '/projects/', {
@@ -294,7 +340,7 @@ http {
       children.push(child)
       await waitFor(nginxPort, 'localhost', '/')
       console.log('loading nginx…')
-      nginx = await load(`http://127.0.0.1:${nginxPort}/`, 'localhost')
+      nginx = await load(`http://127.0.0.1:${nginxPort}/`, 'localhost', child)
       await stop(child)
     } else console.log('nginx not found: apt-get install nginx-light')
 
@@ -307,7 +353,7 @@ http {
     children.push(staticChild)
     await waitFor(staticPort, 'localhost', '/')
     console.log('loading @fastify/static…')
-    const fastifyStatic = await load(`http://127.0.0.1:${staticPort}/`, 'localhost')
+    const fastifyStatic = await load(`http://127.0.0.1:${staticPort}/`, 'localhost', staticChild)
     await stop(staticChild)
 
     // raw node:http: the same body and headers docs-server sent, written from memory; no routing at all.
@@ -330,17 +376,17 @@ http {
     children.push(rawChild)
     await waitFor(rawPort, 'localhost', '/')
     console.log('loading raw node:http…')
-    const raw = await load(`http://127.0.0.1:${rawPort}/`, 'localhost')
+    const raw = await load(`http://127.0.0.1:${rawPort}/`, 'localhost', rawChild)
     await stop(rawChild)
 
     console.log('loading docs-server…')
-    const ours = await load(`http://127.0.0.1:${port}/`, siteHost)
+    const ours = await load(`http://127.0.0.1:${port}/`, siteHost, server)
 
     // While a 1,000-page deployment builds in the worker pool.
     const started = Date.now()
     const building = await deploy(port, apiHost, token, generatedSite(1000, 'b'), 0)
     console.log('loading docs-server while a 1,000-page deployment builds…')
-    const duringBuild = await load(`http://127.0.0.1:${port}/`, siteHost)
+    const duringBuild = await load(`http://127.0.0.1:${port}/`, siteHost, server)
     const status = await call(port, 'GET', `/projects/slug/bench/deployments/${building.id}`, {
       host: apiHost,
       headers: { authorization: `Bearer ${token}` },
@@ -358,9 +404,13 @@ http {
     }
     const buildSeconds = (Date.now() - started) / 1000
 
-    const row = (name: string, figures: Figures) =>
+    const row = (name: string, figures: Figures, showCpu = true) =>
       console.log(
-        `${name.padEnd(28)} ${figures.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${figures.p99.toFixed(2).padStart(6)} ms   errors ${figures.errors}`,
+        `${name.padEnd(28)} ${figures.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${figures.p99.toFixed(2).padStart(6)} ms   errors ${figures.errors}${
+          showCpu && figures.cpuMicrosPerRequest !== undefined
+            ? `   CPU ${figures.cpuMicrosPerRequest.toFixed(1).padStart(5)} µs/request`
+            : ''
+        }`,
       )
     const ratio = (a: Figures, b: Figures) => (a.requestsPerSecond / b.requestsPerSecond).toFixed(2)
     console.log(
@@ -376,11 +426,16 @@ http {
     row('raw node:http (same bytes)', raw)
     row('@fastify/static', fastifyStatic)
     row('docs-server', ours)
-    row('docs-server during build', duringBuild)
+    // Its CPU figure would count the build's workers too.
+    row('docs-server during build', duringBuild, false)
     console.log(
       `  (the 1,000-page build was ${buildState} when the load ended; it finished ${finalState} after ${buildSeconds.toFixed(1)} s)`,
     )
     console.log(`docs-server / raw node:http:   ${ratio(ours, raw)}x (target >= 0.9x)`)
+    if (ours.cpuMicrosPerRequest !== undefined && raw.cpuMicrosPerRequest !== undefined)
+      console.log(
+        `  by CPU per request (steady whatever else runs): raw / docs-server ${(raw.cpuMicrosPerRequest / ours.cpuMicrosPerRequest).toFixed(2)}x`,
+      )
     if (nginx) console.log(`docs-server / nginx:           ${ratio(ours, nginx)}x (target >= 0.4x)`)
     console.log(`docs-server / @fastify/static: ${ratio(ours, fastifyStatic)}x`)
     console.log(

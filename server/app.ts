@@ -17,7 +17,6 @@ import Fastify, {
 } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
-import { LRUCache } from 'lru-cache'
 import { apiSchemas } from '../schemas/api/index.js'
 import { actor } from './auth/actor.js'
 import { hashToken } from './auth/tokens.js'
@@ -49,7 +48,7 @@ import { openapiRoutes } from './routes/openapi.js'
 import { projectRoutes } from './routes/projects.js'
 import { schemaRoutes } from './routes/schemas.js'
 import { SiteChangeFeed } from './sites/change-feed.js'
-import { hasSeveralHosts, rejectSeveralHosts } from './sites/host-header.js'
+import { readSiteHeaders, rejectSeveralHosts } from './sites/host-header.js'
 import { SiteServer } from './sites/site-server.js'
 
 declare module 'fastify' {
@@ -212,7 +211,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
 
     await app.register(metrics)
     builds.onBuilt = (seconds, outcome) => app.metrics.buildSeconds.observe({ outcome }, seconds)
-    sites.onCacheLookup = (hit) => app.metrics.cacheLookups.inc({ result: hit ? 'hit' : 'miss' })
+    sites.observer = app.metrics.siteAnswers
 
     await app.register(actor)
     // Shared by every replica when Redis is configured; per process otherwise.
@@ -288,7 +287,8 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   // Before anything writes into it (the blob store creates its folders with the default mode).
   createDataDir(config.dataDir)
   // The audience of each Host seen lately: the check runs on every request of the hot path.
-  const audience = new LRUCache<string, boolean>({ max: 10_000 })
+  // A plain Map, emptied when it grows past 10,000 hosts (a flood of made-up names), is cheaper than an LRU.
+  const audience = new Map<string, boolean>()
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,
     // Every log line of a request carries its id (`reqId`): the caller's X-Request-Id when it is a sane
@@ -301,18 +301,16 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     serverFactory: (handler) =>
       createServer((request, response) => {
-        if (hasSeveralHosts(request)) return rejectSeveralHosts(response)
-        const host = request.headers.host ?? ''
-        let api = audience.get(host)
+        const headers = readSiteHeaders(request.rawHeaders)
+        if (headers.hostCount > 1) return rejectSeveralHosts(response)
+        let api = audience.get(headers.host)
         if (api === undefined) {
-          api = isApiHost(config, host)
-          audience.set(host, api)
+          api = isApiHost(config, headers.host)
+          if (audience.size >= 10_000) audience.clear()
+          audience.set(headers.host, api)
         }
         if (api) handler(request, response)
-        else {
-          app.metrics.observeSite(response)
-          app.sites.handle(request, response)
-        }
+        else app.sites.handle(request, response, headers)
       }) as Server,
     // No type coercion: JSON of the wrong shape is a 400, not silently converted.
     ajv: {

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { performance } from 'node:perf_hooks'
 import { LRUCache } from 'lru-cache'
 import { withBaseHref } from '../../compiler/serving/not-found.js'
 import {
@@ -27,6 +28,7 @@ import type { SiteFileEntry, SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
 import { mayBeMcpRequest, SiteMcp } from '../mcp/site-mcp.js'
+import { readSiteHeaders, type SiteRequestHeaders } from './host-header.js'
 import { missingSitePage } from './missing-site.js'
 import { HostResolver, pickTarget, type SiteTarget } from './resolve-host.js'
 import { disallowedPaths, pageUrlPath, renderRobots, renderSitemap } from './sitemap.js'
@@ -45,9 +47,9 @@ const fileHeaders = (entry: SiteFileEntry): Record<string, string> =>
 type Encoding = 'br' | 'gzip' | 'identity'
 
 /** What a site answer depends on besides its deployment: host, URL, encodings and markdown preference. */
-function preparedKey(site: SiteTarget, request: IncomingMessage): string {
-  const markdown = request.headers.accept?.includes('text/markdown') ? 'md' : ''
-  return `${site.deploymentId}\n${request.headers.host}\n${request.url}\n${request.headers['accept-encoding'] ?? ''}\n${markdown}`
+function preparedKey(site: SiteTarget, url: string | undefined, headers: SiteRequestHeaders): string {
+  const markdown = headers.accept?.includes('text/markdown') ? 'md' : ''
+  return `${site.deploymentId}\n${headers.host}\n${url}\n${headers.acceptEncoding ?? ''}\n${markdown}`
 }
 
 function preferredEncoding(header: string | undefined, entry: SiteFileEntry): Encoding {
@@ -69,6 +71,14 @@ interface PreparedResponse {
 
 const preparedOverhead = 1024
 
+/** What the metrics learn of site answers (server/ops/metrics.ts); called on the hot path, so cheap. */
+export interface SiteAnswerObserver {
+  /** A site answer was written: its status and how long it took, in seconds. */
+  answered(status: number, seconds: number): void
+  /** A GET of a resolved site found a prepared answer (hit) or did not (miss). */
+  cacheLookup(hit: boolean): void
+}
+
 export class SiteServer {
   readonly hosts: HostResolver
   /** Site manifests by deployment, bounded by the bytes of their JSON (a 10,000-page site's is ~3 MB). */
@@ -81,8 +91,8 @@ export class SiteServer {
    * lookup and one writeHead: no routing, no header building, no await.
    */
   readonly #prepared: LRUCache<string, PreparedResponse>
-  /** Told whether each GET of a resolved site was answered from the prepared-answer cache (metrics). */
-  onCacheLookup: (hit: boolean) => void = () => {}
+  /** Told of every site answer: its status, the seconds it took, and whether a prepared answer was found. */
+  observer: SiteAnswerObserver = { answered: () => {}, cacheLookup: () => {} }
   /** Where unexpected failures go; app.ts points this at the server's logger. */
   onError: (error: unknown, request: IncomingMessage) => void = () => {}
   /** sitemap.xml and robots.txt, made per deployment and request host. */
@@ -113,13 +123,24 @@ export class SiteServer {
     })
   }
 
-  /** Node request handler; never throws (an unexpected failure is a plain 500 without details). */
-  handle = (request: IncomingMessage, response: ServerResponse): void => {
+  /**
+   * Node request handler; never throws (an unexpected failure is a plain 500 without details). app.ts
+   * passes the headers it already read; a repeated request is answered from the prepared-answer cache
+   * without building `request.headers`, routing or awaiting anything.
+   */
+  handle = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    headers: SiteRequestHeaders = readSiteHeaders(request.rawHeaders),
+  ): void => {
+    const started = performance.now()
+    const url = request.url
     // MCP first, on its own path: `<site>/mcp` is a JSON-RPC endpoint, not a file of the deployment.
-    if (mayBeMcpRequest(request.url)) {
+    if (mayBeMcpRequest(url)) {
       this.#settle(
         request,
         response,
+        started,
         this.#mcp
           .answer(request, response)
           .then((answered) => (answered ? undefined : this.#serve(request, response))),
@@ -127,22 +148,31 @@ export class SiteServer {
       return
     }
     if (request.method === 'GET' || request.method === 'HEAD') {
-      const targets = this.hosts.peek(request.headers.host ?? '')
-      const site = targets && pickTarget(targets, request.url ?? '/')
+      const targets = this.hosts.peek(headers.host)
+      const site = targets && pickTarget(targets, url ?? '/')
       if (site) {
-        const prepared = this.#prepared.get(preparedKey(site, request))
-        this.onCacheLookup(prepared !== undefined)
+        const prepared = this.#prepared.get(preparedKey(site, url, headers))
+        this.observer.cacheLookup(prepared !== undefined)
         if (prepared) {
-          this.#writePrepared(request, response, prepared)
+          const status = this.#writePrepared(request, response, prepared, headers.ifNoneMatch)
+          this.observer.answered(status, (performance.now() - started) / 1000)
           return
         }
       }
     }
-    this.#settle(request, response, this.#serve(request, response))
+    this.#settle(request, response, started, this.#serve(request, response))
   }
 
   /** An unexpected failure is logged and answered with a plain 500 without details. */
-  #settle(request: IncomingMessage, response: ServerResponse, answering: Promise<void>): void {
+  #settle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    started: number,
+    answering: Promise<void>,
+  ): void {
+    response.once('finish', () =>
+      this.observer.answered(response.statusCode, (performance.now() - started) / 1000),
+    )
     answering.catch((error: unknown) => {
       this.onError(error, request)
       if (!response.headersSent) {
@@ -283,17 +313,25 @@ export class SiteServer {
       body,
       etag,
     }
-    this.#prepared.set(preparedKey(site, request), prepared)
-    this.#writePrepared(request, response, prepared)
+    const asked = readSiteHeaders(request.rawHeaders)
+    this.#prepared.set(preparedKey(site, request.url, asked), prepared)
+    this.#writePrepared(request, response, prepared, asked.ifNoneMatch)
   }
 
-  #writePrepared(request: IncomingMessage, response: ServerResponse, prepared: PreparedResponse): void {
-    if (prepared.status === 200 && request.headers['if-none-match'] === prepared.etag) {
+  /** Writes a prepared answer (or 304 when the client has it) and returns the status written. */
+  #writePrepared(
+    request: IncomingMessage,
+    response: ServerResponse,
+    prepared: PreparedResponse,
+    ifNoneMatch: string | undefined,
+  ): number {
+    if (prepared.status === 200 && ifNoneMatch === prepared.etag) {
       this.#notModified(response, prepared.headers)
-      return
+      return 304
     }
     response.writeHead(prepared.status, prepared.rawHeaders)
     response.end(request.method === 'HEAD' ? undefined : prepared.body)
+    return prepared.status
   }
 
   #notModified(response: ServerResponse, headers: Record<string, string | number>): void {

@@ -30,28 +30,39 @@ test('GET /metrics needs the token and counts requests, site answers, cache hits
   // Site answers through a real socket (inject() skips the server factory, where they are counted).
   await app.listen({ port: 0, host: '127.0.0.1' })
   const { port } = app.server.address() as { port: number }
-  for (let index = 0; index < 3; index++) {
-    const { request } = await import('node:http')
-    await new Promise<void>((resolve, reject) => {
-      request(
-        { port, host: '127.0.0.1', path: '/', headers: { host: 'metered.localhost:8080' } },
-        (response) => {
-          response.resume().on('end', resolve)
-        },
-      )
+  const { request } = await import('node:http')
+  const get = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      request({ port, host: '127.0.0.1', path, headers: { host: 'metered.localhost:8080' } }, (response) => {
+        response.resume().on('end', () => resolve(response.statusCode ?? 0))
+      })
         .on('error', reject)
         .end()
     })
-  }
+  for (let index = 0; index < 3; index++) assert.equal(await get('/'), 200)
   const response = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${metricsToken}` } })
   assert.equal(response.statusCode, 200)
   assert.match(response.headers['content-type'] as string, /^text\/plain/)
   const text = response.body
   assert.match(text, /docs_http_requests_total\{method="POST",route="\/projects\/",status="201"\} 1/)
   assert.match(text, /docs_site_requests_total\{status="200"\} 3/)
+  assert.match(text, /# TYPE docs_site_serve_seconds histogram/)
   assert.match(text, /docs_site_serve_seconds_count 3/)
+  assert.match(text, /docs_site_serve_seconds_bucket\{le="\+Inf"\} 3/)
+  assert.match(text, /docs_site_serve_seconds_bucket\{le="1"\} 3/)
+  assert.ok(Number(/docs_site_serve_seconds_sum (\S+)/.exec(text)?.[1]) > 0, 'the latency sum is counted')
   assert.match(text, /docs_site_cache_lookups_total\{result="hit"\} [12]/)
   assert.match(text, /docs_build_queue_jobs\{state="queued"\} 0/)
   assert.match(text, /docs_build_duration_seconds_count\{outcome="ready"\} 1/)
   assert.doesNotMatch(text, /metered|dpl_|prj_/, 'no ids or slugs as labels')
+
+  // Counts made between scrapes are added once each, whatever the status.
+  assert.equal(await get('/no-such-page/'), 404)
+  assert.equal(await get('/'), 200)
+  const again = (await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${metricsToken}` } }))
+    .body
+  assert.match(again, /docs_site_requests_total\{status="200"\} 4/)
+  assert.match(again, /docs_site_requests_total\{status="404"\} 1/)
+  assert.match(again, /docs_site_serve_seconds_count 5/)
+  assert.match(again, /docs_site_cache_lookups_total\{result="hit"\} [23]/)
 })
