@@ -89,6 +89,12 @@ const shikiVersion = (): string => {
   }
 }
 
+/**
+ * Highlighted blocks kept per thread, the least recently used dropped first: about 10 KB each, so
+ * a thread's cache stays near 10 MB however large the site (or however many sites a server builds).
+ */
+const MAX_CACHED_BLOCKS = 1000
+
 class CachingHighlighter implements Highlighter {
   #shiki: Shiki
   #cache = new Map<string, Element>()
@@ -118,7 +124,11 @@ class CachingHighlighter implements Highlighter {
     if (!this.knows(id)) return undefined
     const key = createHash('sha256').update(`${this.#salt}\0${id}\0${code}`).digest('hex')
     const cached = this.#cache.get(key)
-    if (cached) return structuredClone(cached)
+    if (cached) {
+      this.#cache.delete(key)
+      this.#cache.set(key, cached)
+      return structuredClone(cached)
+    }
     if (!PLAIN.has(id)) {
       await this.#load(id)
       this.#sharePasses(id)
@@ -147,6 +157,7 @@ class CachingHighlighter implements Highlighter {
     const pre = root.children.find((node): node is Element => node.type === 'element')
     if (!pre) return undefined
     this.#cache.set(key, pre)
+    if (this.#cache.size > MAX_CACHED_BLOCKS) this.#cache.delete(this.#cache.keys().next().value!)
     return structuredClone(pre)
   }
 
