@@ -37,7 +37,6 @@ import {
   siteKey,
 } from './pool/cache.js'
 import type { RenderOutcome, RenderTask } from './pool/protocol.js'
-import { renderOne } from './pool/render-one.js'
 import { renderWithTemporaryPool } from './pool/render-pool.js'
 import { redirectRules } from './serving/redirects.js'
 import { inlineScriptsOfHead, sitePagePolicy } from './serving/security-headers.js'
@@ -319,6 +318,8 @@ async function renderPages(
       // A pool that cannot start must not fail the build: render in this thread instead.
     }
   }
+  // Loaded only to render here: a thread that leaves pages to workers never loads the renderer.
+  const { renderOne } = await import('./pool/render-one.js')
   const outcomes: RenderOutcome[] = []
   for (const task of tasks) outcomes.push(await renderOne(task, files, pageSlugs, options.mode))
   return outcomes
