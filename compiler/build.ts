@@ -37,7 +37,6 @@ import {
   siteKey,
 } from './pool/cache.js'
 import type { RenderOutcome, RenderTask } from './pool/protocol.js'
-import { renderOne } from './pool/render-one.js'
 import { renderWithTemporaryPool } from './pool/render-pool.js'
 import { redirectRules } from './serving/redirects.js'
 import { inlineScriptsOfHead, sitePagePolicy } from './serving/security-headers.js'
@@ -141,7 +140,10 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   for (const page of selected) diagnostics.push(...(rendered.get(page.slug)?.diagnostics ?? []))
 
   const context = siteContext(config, navigation, { pages: allPages, rendered }, files, options)
+  // Page files go to the caller's sink as each is made, when it gave one; everything else (and, without
+  // a sink, the pages too) is collected here and handed over at the end.
   const output: SiteFiles = new Map()
+  const delivery = new Delivery(options.onFile, !hasErrors(diagnostics))
   // Tailwind runs only when authors wrote class names on HTML elements; only the classes used become rules.
   const tailwind = await compileTailwind([...rendered.values()].flatMap((body) => body.classNames ?? []))
   if (tailwind) {
@@ -155,11 +157,12 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   const shellKey = siteShellKey(context, options)
   const earlier = options.cache ? shellMemos.get(options.cache) : undefined
   const reusable = earlier?.shellKey === shellKey ? earlier.pages : undefined
-  const memo: ShellMemo = {
-    shellKey,
-    pages: options.only && reusable ? new Map(reusable) : new Map(),
-  }
-  const sitePages: SitePages = { pages: allPages, rendered, memo, keyOf }
+  // A build that streams its files keeps none of them: memory stays bounded, and its next build
+  // wraps every page in the shell again.
+  const memo: ShellMemo | undefined = delivery.streaming
+    ? undefined
+    : { shellKey, pages: options.only && reusable ? new Map(reusable) : new Map() }
+  const sitePages: SitePages = { pages: allPages, rendered, keyOf, ...(memo ? { memo } : {}) }
   const theme = themeFiles()
   // The API pages' script only in sites with a "Try it" panel, so other sites' files stay as they were.
   for (const [path, bytes] of theme.files)
@@ -170,29 +173,6 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   for (const page of selected) {
     const body = rendered.get(page.slug)
     if (!body) continue
-    const key = keyOf.get(page.slug)!
-    const reused = reusedKeys.has(page.slug) ? reusable?.get(key) : undefined
-    const outputs = reused ?? {
-      html: encoder.encode(
-        renderShell(context, {
-          slug: page.slug,
-          title: body.title,
-          ...(body.description ? { description: body.description } : {}),
-          html: body.html,
-          toc: body.toc,
-          frontMatter: { ...body.frontMatter },
-          ...(body.math ? { math: true } : {}),
-          ...(body.mermaid ? { mermaid: true } : {}),
-          ...(tailwind && body.classNames?.some((name) => tailwind.classes.has(name))
-            ? { tailwind: true }
-            : {}),
-        }),
-      ),
-      markdown: renderMarkdownExport(body),
-    }
-    memo.pages.set(key, outputs)
-    output.set(pageOutputPath(page.slug), outputs.html)
-    output.set(markdownOutputPath(page.slug), encoder.encode(outputs.markdown))
     for (const asset of body.assets) assetPaths.add(asset)
     if (body.math) usesMath = true
     if (body.mermaid) usesDiagrams = true
@@ -223,18 +203,57 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     const bytes = output.get(path)
     if (bytes) output.set(path, scopeRootStylesheetBytes(bytes, stylesheets))
   }
-  if (!wanted) writeSiteOutputs(output, context, sitePages)
+  const pagePaths = new Set<string>()
+  for (const page of selected) {
+    const body = rendered.get(page.slug)
+    if (!body) continue
+    const key = keyOf.get(page.slug)!
+    const reused = reusedKeys.has(page.slug) ? reusable?.get(key) : undefined
+    const outputs = reused ?? {
+      html: encoder.encode(
+        renderShell(context, {
+          slug: page.slug,
+          title: body.title,
+          ...(body.description ? { description: body.description } : {}),
+          html: body.html,
+          toc: body.toc,
+          frontMatter: { ...body.frontMatter },
+          ...(body.math ? { math: true } : {}),
+          ...(body.mermaid ? { mermaid: true } : {}),
+          ...(tailwind && body.classNames?.some((name) => tailwind.classes.has(name))
+            ? { tailwind: true }
+            : {}),
+        }),
+      ),
+      markdown: renderMarkdownExport(body),
+    }
+    memo?.pages.set(key, outputs)
+    // An author's file at the same path takes the page's place, as it always has.
+    for (const [path, bytes] of [
+      [pageOutputPath(page.slug), outputs.html],
+      [markdownOutputPath(page.slug), encoder.encode(outputs.markdown)],
+    ] as const) {
+      if (output.has(path)) continue
+      pagePaths.add(path)
+      if (delivery.streaming) await delivery.deliver(path, bytes)
+      else output.set(path, bytes)
+    }
+  }
+  if (!wanted) writeSiteOutputs(output, context, sitePages, pagePaths)
 
   const sorted: SiteFiles = new Map([...output.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  output.clear()
+  if (delivery.streaming) for (const [path, bytes] of sorted) await delivery.deliver(path, bytes)
+  else for (const [path, bytes] of sorted) delivery.scan(path, bytes)
   const allDiagnostics = sortDiagnostics(capDiagnostics(diagnostics))
   const cache: BuildCache = { compilerVersion: compilerVersion(), entries: nextEntries }
-  shellMemos.set(cache, memo)
+  if (memo) shellMemos.set(cache, memo)
   return {
     ok: !hasErrors(allDiagnostics),
-    files: sorted,
+    files: delivery.streaming ? new Map() : sorted,
     hashedAssets,
     contentSecurityPolicy: sitePagePolicy({
-      inlineScripts: shellInlineScripts(sorted),
+      inlineScripts: [...delivery.inlineScripts],
       connectSources: reference.playgroundOrigins,
       ...(options.analytics?.posthog ? { analyticsHost: options.analytics.posthog.host } : {}),
     }),
@@ -251,17 +270,36 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   }
 }
 
-/** The inline scripts the shell wrote into the heads of the site's HTML files. */
-function shellInlineScripts(files: SiteFiles): string[] {
-  const scripts = new Set<string>()
-  for (const [path, bytes] of files) {
-    if (!path.endsWith('.html')) continue
-    const headEnd = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf('</head>')
-    if (headEnd === -1) continue
-    const head = new TextDecoder().decode(bytes.subarray(0, headEnd + '</head>'.length))
-    for (const script of inlineScriptsOfHead(head)) scripts.add(script)
+/**
+ * Where a build's files go: the caller's sink, each file once, as soon as it is made (only for a
+ * build without errors: a failed build delivers nothing); and the inline scripts of every HTML file's
+ * head, which the site's Content-Security-Policy allows by hash.
+ */
+class Delivery {
+  readonly inlineScripts = new Set<string>()
+  readonly streaming: boolean
+  readonly #sink: BuildOptions['onFile']
+  readonly #delivered = new Set<string>()
+
+  constructor(sink: BuildOptions['onFile'], succeeds: boolean) {
+    this.#sink = succeeds ? sink : undefined
+    this.streaming = sink !== undefined
   }
-  return [...scripts]
+
+  async deliver(path: string, bytes: Uint8Array): Promise<void> {
+    if (this.#delivered.has(path)) throw new Error(`${path} was made twice in one build`)
+    this.#delivered.add(path)
+    this.scan(path, bytes)
+    await this.#sink?.(path, bytes)
+  }
+
+  scan(path: string, bytes: Uint8Array): void {
+    if (!path.endsWith('.html')) return
+    const headEnd = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf('</head>')
+    if (headEnd === -1) return
+    const head = new TextDecoder().decode(bytes.subarray(0, headEnd + '</head>'.length))
+    for (const script of inlineScriptsOfHead(head)) this.inlineScripts.add(script)
+  }
 }
 
 async function renderPages(
@@ -280,6 +318,8 @@ async function renderPages(
       // A pool that cannot start must not fail the build: render in this thread instead.
     }
   }
+  // Loaded only to render here: a thread that leaves pages to workers never loads the renderer.
+  const { renderOne } = await import('./pool/render-one.js')
   const outcomes: RenderOutcome[] = []
   for (const task of tasks) outcomes.push(await renderOne(task, files, pageSlugs, options.mode))
   return outcomes
@@ -402,6 +442,7 @@ function writeSiteOutputs(
   output: SiteFiles,
   context: SiteContext,
   { pages, rendered, memo, keyOf }: SitePages,
+  pagePaths: ReadonlySet<string>,
 ): void {
   const { config } = context
   const listed: LlmsPage[] = []
@@ -473,7 +514,8 @@ function writeSiteOutputs(
       }),
     ),
   )
-  for (const [path, bytes] of redirectOutputs(redirectRules(config.redirects), output))
+  const existing = { has: (path: string) => output.has(path) || pagePaths.has(path) }
+  for (const [path, bytes] of redirectOutputs(redirectRules(config.redirects), existing))
     output.set(path, bytes)
   // A site without an `index` page still answers at its root: send readers to the first page.
   if (!rendered.has('index') && home) {

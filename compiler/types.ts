@@ -37,6 +37,13 @@ export interface BuildOptions {
    * here. Takes precedence over `workers`.
    */
   renderer?: PageRenderer
+  /**
+   * Receives every site file, each once, as soon as it is made (pages while the others are still being
+   * wrapped in the shell), and only for a build without errors. The result's `files` is then empty, and
+   * the build keeps no page output: memory stays bounded by a page, not by the site. The build waits
+   * for a returned promise, so a sink that writes slower than pages are made holds the build back.
+   */
+  onFile?: (path: string, bytes: Uint8Array) => void | Promise<void>
 }
 
 export interface BuildStats {

@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import { Command, Option, UsageError } from 'clipanion'
 import pc from 'picocolors'
@@ -50,29 +50,48 @@ export class BuildCommand extends Command {
     if (outInside && !outInside.startsWith('..')) {
       for (const path of [...read.files.keys()]) if (path.startsWith(`${outInside}/`)) read.files.delete(path)
     }
+    await checkOutDir(outDir)
     // Loaded here, not at the top: every other docsctl command starts faster without the compiler.
     const { buildSite, defaultWorkers } = await import('../../compiler/build.js')
-    const result = await buildSite(read.files, {
-      mode: this.lenient ? 'lenient' : 'strict',
-      workers: defaultWorkers(),
-    })
+    // Files are written as they are made, into a folder beside --out that takes its place once the
+    // build succeeds: the site is never held in memory whole, and a failed build leaves --out as it was.
+    const staging = `${outDir}.partial-${process.pid}`
+    await rm(staging, { recursive: true, force: true })
+    const writer = new SiteWriter(staging)
+    let result: Awaited<ReturnType<typeof buildSite>>
+    try {
+      result = await buildSite(read.files, {
+        mode: this.lenient ? 'lenient' : 'strict',
+        workers: defaultWorkers(),
+        onFile: (path, bytes) => writer.write(path, bytes),
+      })
+      await writer.finished()
+      if (result.ok)
+        await writeFile(
+          join(staging, BUILD_MARKER),
+          'Written by `docsctl build`: docsctl push, dev and build skip this folder when it sits inside a docs folder.\n',
+        )
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true })
+      const { code, path } = error as NodeJS.ErrnoException
+      if (!code) throw error
+      stderr.write(`${pc.red('error')} cannot write ${path ?? outDir} (${code}); check the --out folder\n`)
+      return 1
+    }
     printDiagnostics(result.diagnostics, stderr)
     const warnings = result.diagnostics.filter((diagnostic) => diagnostic.severity === 'warning').length
     const errors = result.diagnostics.length - warnings
     if (!result.ok) {
+      await rm(staging, { recursive: true, force: true })
       stderr.write(
         `${pc.red('✖')} Build failed: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}. Nothing was written.\n`,
       )
       return 1
     }
-    await prepareOutDir(outDir)
     try {
-      await writeSite(outDir, result.files)
-      await writeFile(
-        join(outDir, BUILD_MARKER),
-        'Written by `docsctl build`: docsctl push, dev and build skip this folder when it sits inside a docs folder.\n',
-      )
+      await replaceOutDir(outDir, staging)
     } catch (error) {
+      await rm(staging, { recursive: true, force: true })
       const { code, path } = error as NodeJS.ErrnoException
       stderr.write(
         `${pc.red('error')} cannot write ${path ?? outDir} (${code ?? 'write failed'}); check the --out folder\n`,
@@ -81,9 +100,9 @@ export class BuildCommand extends Command {
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(2)
     stdout.write(
-      `${pc.green('✔')} Built ${plural(result.stats.pages, 'page')} (${plural(warnings, 'warning')}) in ${seconds} s → ${relative(process.cwd(), outDir) || '.'}/ (${plural(result.files.size, 'file')})\n`,
+      `${pc.green('✔')} Built ${plural(result.stats.pages, 'page')} (${plural(warnings, 'warning')}) in ${seconds} s → ${relative(process.cwd(), outDir) || '.'}/ (${plural(writer.written, 'file')})\n`,
     )
-    if (result.files.has(MCP_PAGES_PATH))
+    if (writer.wrote(MCP_PAGES_PATH))
       stdout.write(
         pc.dim(
           '  /mcp (the MCP server for AI tools) needs docs-server or docsctl dev; a static host serves no /mcp (mcp.enabled: false in docs.json turns it off)\n',
@@ -105,21 +124,62 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], stream: Nod
 /** Files written at once: enough to keep the disk busy, few enough to stay under open-file limits. */
 const CONCURRENT_WRITES = 16
 
-/** Writes every file under `outDir`: each folder made once, several files in flight at a time. */
-async function writeSite(outDir: string, files: ReadonlyMap<string, Uint8Array>): Promise<void> {
-  const folders = new Set<string>()
-  for (const path of files.keys()) folders.add(dirname(join(outDir, path)))
-  // One mkdir per folder, not per file; `recursive` makes the parents.
-  for (const folder of [...folders].sort()) await mkdir(folder, { recursive: true })
-  const pending = [...files]
-  const writer = async (): Promise<void> => {
-    for (let next = pending.pop(); next; next = pending.pop()) await writeFile(join(outDir, next[0]), next[1])
+/**
+ * Writes a site's files under a folder as the build hands them over: each folder made once, several
+ * files in flight at a time, and the build held back while that many are. The first error is
+ * thrown by the next write or by `finished()`.
+ */
+class SiteWriter {
+  written = 0
+  readonly #root: string
+  readonly #folders = new Map<string, Promise<unknown>>()
+  readonly #inFlight = new Set<Promise<void>>()
+  readonly #paths = new Set<string>()
+  #error: unknown
+
+  constructor(root: string) {
+    this.#root = root
   }
-  await Promise.all(Array.from({ length: CONCURRENT_WRITES }, writer))
+
+  async write(path: string, bytes: Uint8Array): Promise<void> {
+    if (this.#error) throw this.#error
+    const target = join(this.#root, path)
+    const folder = dirname(target)
+    let made = this.#folders.get(folder)
+    // `recursive` makes the parents too, and tolerates a folder made meanwhile.
+    if (!made) {
+      made = mkdir(folder, { recursive: true })
+      this.#folders.set(folder, made)
+    }
+    const pending: Promise<void> = made
+      .then(() => writeFile(target, bytes))
+      .then(
+        () => {
+          this.written++
+          this.#paths.add(path)
+        },
+        (error: unknown) => {
+          this.#error ??= error
+        },
+      )
+      .finally(() => this.#inFlight.delete(pending))
+    this.#inFlight.add(pending)
+    if (this.#inFlight.size >= CONCURRENT_WRITES) await Promise.race(this.#inFlight)
+  }
+
+  /** Waits for every write; throws the first one that failed. */
+  async finished(): Promise<void> {
+    await Promise.all(this.#inFlight)
+    if (this.#error) throw this.#error
+  }
+
+  wrote(path: string): boolean {
+    return this.#paths.has(path)
+  }
 }
 
-/** Empties the output folder when it holds an earlier build; refuses any other non-empty folder. */
-async function prepareOutDir(outDir: string): Promise<void> {
+/** Refuses an output folder that is a file, or holds anything but an earlier build. */
+async function checkOutDir(outDir: string): Promise<void> {
   const existing = await stat(outDir).catch(() => undefined)
   if (existing && !existing.isDirectory()) throw new UsageError(`${outDir} is a file; --out needs a folder`)
   const entries = await readdir(outDir).catch(() => undefined)
@@ -131,5 +191,13 @@ async function prepareOutDir(outDir: string): Promise<void> {
     throw new UsageError(
       `${outDir} is not empty and does not hold an earlier build; choose an empty or new folder`,
     )
-  await Promise.all(entries.map((entry) => rm(join(outDir, entry), { recursive: true, force: true })))
+}
+
+/** Empties the output folder (an earlier build, checked before building) and moves the new build in. */
+async function replaceOutDir(outDir: string, staging: string): Promise<void> {
+  await mkdir(outDir, { recursive: true })
+  const earlier = await readdir(outDir)
+  await Promise.all(earlier.map((entry) => rm(join(outDir, entry), { recursive: true, force: true })))
+  for (const entry of await readdir(staging)) await rename(join(staging, entry), join(outDir, entry))
+  await rm(staging, { recursive: true, force: true })
 }

@@ -15,6 +15,7 @@ import {
   createHighlighter as createShiki,
   type HighlighterGeneric,
 } from 'shiki'
+import { createJavaScriptRegexEngine } from 'shiki/engine/javascript'
 import { PairedTokenizer, type TextmateGrammar } from './paired-themes.js'
 
 export const THEMES = { light: 'github-light', dark: 'github-dark' } as const
@@ -47,21 +48,32 @@ const languageId = (lang: string): string => {
 export interface HighlighterOptions {
   /** Tokenise each block once for both themes (default); off, shiki tokenises once per theme. */
   sharedTokenization?: boolean
+  /**
+   * `javascript` (default): grammars' patterns run as native RegExps, in the thread's own heap.
+   * `oniguruma`: shiki's WebAssembly engine, whose memory (about 150 MB a thread once a site's
+   * grammars are in use) only ever grows. Both give the same output (test/compiler/highlight/engine.test.ts);
+   * a grammar the JavaScript engine refuses is highlighted with oniguruma.
+   */
+  engine?: 'javascript' | 'oniguruma'
 }
+
+const newShiki = (engine: HighlighterOptions['engine']): Promise<Shiki> =>
+  createShiki({
+    themes: [THEMES.light, THEMES.dark],
+    langs: [],
+    ...(engine === 'oniguruma' ? {} : { engine: createJavaScriptRegexEngine() }),
+  }) as Promise<Shiki>
 
 /** A highlighter of its own, not the process's: for comparing options side by side. */
 export async function createSeparateHighlighter(options: HighlighterOptions): Promise<Highlighter> {
-  const shiki = await createShiki({ themes: [THEMES.light, THEMES.dark], langs: [] })
-  return new CachingHighlighter(shiki as Shiki, options)
+  return new CachingHighlighter(await newShiki(options.engine), options)
 }
 
 let instance: Promise<Highlighter> | undefined
 
 /** The process's highlighter, created on first use; every later call returns the same one. */
 export function createHighlighter(): Promise<Highlighter> {
-  instance ??= createShiki({ themes: [THEMES.light, THEMES.dark], langs: [] }).then(
-    (shiki) => new CachingHighlighter(shiki as Shiki),
-  )
+  instance ??= newShiki('javascript').then((shiki) => new CachingHighlighter(shiki))
   return instance
 }
 
@@ -77,6 +89,12 @@ const shikiVersion = (): string => {
   }
 }
 
+/**
+ * Highlighted blocks kept per thread, the least recently used dropped first: about 10 KB each, so
+ * a thread's cache stays near 10 MB however large the site (or however many sites a server builds).
+ */
+const MAX_CACHED_BLOCKS = 1000
+
 class CachingHighlighter implements Highlighter {
   #shiki: Shiki
   #cache = new Map<string, Element>()
@@ -84,12 +102,16 @@ class CachingHighlighter implements Highlighter {
   #salt = `${shikiVersion()}\0${THEMES.light}\0${THEMES.dark}`
   #paired = new PairedTokenizer()
   #themesKnown = false
+  /** Shiki on oniguruma, started only for a grammar the JavaScript engine cannot run. */
+  #fallback: Promise<Shiki> | undefined
   readonly #shareThemes: boolean
+  readonly #engine: HighlighterOptions['engine']
   calls = 0
 
   constructor(shiki: Shiki, options: HighlighterOptions = {}) {
     this.#shiki = shiki
     this.#shareThemes = options.sharedTokenization ?? true
+    this.#engine = options.engine
   }
 
   knows(lang: string): boolean {
@@ -102,26 +124,40 @@ class CachingHighlighter implements Highlighter {
     if (!this.knows(id)) return undefined
     const key = createHash('sha256').update(`${this.#salt}\0${id}\0${code}`).digest('hex')
     const cached = this.#cache.get(key)
-    if (cached) return structuredClone(cached)
+    if (cached) {
+      this.#cache.delete(key)
+      this.#cache.set(key, cached)
+      return structuredClone(cached)
+    }
     if (!PLAIN.has(id)) {
       await this.#load(id)
       this.#sharePasses(id)
     }
     this.calls++
-    const root = this.#paired.during(() =>
-      this.#shiki.codeToHast(code, {
-        lang: PLAIN.has(id) ? 'text' : id,
-        themes: THEMES,
-        defaultColor: false,
-        // shiki stops tokenizing a line after 500 ms of wall time by default: on a loaded machine the
-        // same block then comes out differently (even between its light and dark passes). Output must
-        // be deterministic; a runaway page is ended by the page deadline instead.
-        tokenizeTimeLimit: 0,
-      }),
-    ) as Root
+    const options = {
+      lang: PLAIN.has(id) ? 'text' : id,
+      themes: THEMES,
+      defaultColor: false,
+      // shiki stops tokenizing a line after 500 ms of wall time by default: on a loaded machine the
+      // same block then comes out differently (even between its light and dark passes). Output must
+      // be deterministic; a runaway page is ended by the page deadline instead.
+      tokenizeTimeLimit: 0,
+    } as const
+    let root: Root
+    try {
+      root = this.#paired.during(() => this.#shiki.codeToHast(code, options))
+    } catch (error) {
+      // A pattern the JavaScript engine cannot translate: this grammar runs on oniguruma instead.
+      if (PLAIN.has(id) || this.#engine === 'oniguruma') throw error
+      this.#fallback ??= newShiki('oniguruma')
+      const fallback = await this.#fallback
+      await fallback.loadLanguage(id as BundledLanguage)
+      root = fallback.codeToHast(code, options)
+    }
     const pre = root.children.find((node): node is Element => node.type === 'element')
     if (!pre) return undefined
     this.#cache.set(key, pre)
+    if (this.#cache.size > MAX_CACHED_BLOCKS) this.#cache.delete(this.#cache.keys().next().value!)
     return structuredClone(pre)
   }
 

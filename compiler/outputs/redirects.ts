@@ -34,7 +34,7 @@ export function renderRefreshPage(source: string, destination: string): string {
 /** `_redirects` and the meta-refresh pages, leaving every file the site already has untouched. */
 export function redirectOutputs(
   rules: readonly RedirectRule[],
-  existing: ReadonlyMap<string, Uint8Array>,
+  existing: { has(path: string): boolean },
 ): Map<string, Uint8Array> {
   const outputs = new Map<string, Uint8Array>()
   if (rules.length === 0) return outputs

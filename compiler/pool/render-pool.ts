@@ -17,6 +17,12 @@ export interface RenderPoolOptions {
   threads: number
   /** Heap limit of each thread, in MB; a page that needs more fails with a reason. */
   memoryMb?: number
+  /**
+   * Old-generation limit of each thread, in MB, the young generation sized by V8 from it: with no
+   * limit V8 lets a thread's heap grow with the garbage of every page it rendered. Ignored when
+   * `memoryMb` is given.
+   */
+  oldGenerationMb?: number
   /** A page rendering longer than this fails with a reason and its thread is replaced. */
   pageTimeoutMs?: number
   /** A thread that dies outside any task (out of memory just as its page's deadline ended it). */
@@ -41,7 +47,8 @@ export class RenderPool {
     if (options.memoryMb !== undefined) {
       resourceLimits.maxOldGenerationSizeMb = options.memoryMb
       resourceLimits.maxYoungGenerationSizeMb = Math.max(8, Math.round(options.memoryMb / 16))
-    }
+    } else if (options.oldGenerationMb !== undefined)
+      resourceLimits.maxOldGenerationSizeMb = options.oldGenerationMb
     this.#options = {
       filename: renderWorker,
       // Kept at full strength: piscina replaces a thread that a page's heap limit or deadline ended only
@@ -54,7 +61,7 @@ export class RenderPool {
     }
     this.#onThreadError = options.onThreadError ?? (() => {})
     this.#pageTimeoutMs = options.pageTimeoutMs
-    this.#memoryMb = options.memoryMb
+    this.#memoryMb = options.memoryMb ?? options.oldGenerationMb
   }
 
   /**
@@ -138,13 +145,24 @@ export class RenderPool {
   }
 }
 
+/**
+ * Heap of each thread of a command-line build. A thread's live data (grammars, processors, the
+ * highlight cache) stays near 100 MB on real sites; without a limit V8 let pipecat's two threads grow
+ * to 260 MB each, mostly garbage. A page that needs more fails with the reason, as on the server
+ * (whose threads have `--build-memory`, 512 MB by default).
+ */
+export const TEMPORARY_POOL_HEAP_MB = 256
+
 /** Render with a pool made for this call (a command-line build), closed when done. */
 export async function renderWithTemporaryPool(
   tasks: readonly RenderTask[],
   site: { files: SourceFiles; pageSlugs: ReadonlySet<string>; mode: ValidationMode },
   threads: number,
 ): Promise<RenderOutcome[]> {
-  const pool = new RenderPool({ threads: Math.min(threads, tasks.length) })
+  const pool = new RenderPool({
+    threads: Math.min(threads, tasks.length),
+    oldGenerationMb: TEMPORARY_POOL_HEAP_MB,
+  })
   try {
     return await pool.render(tasks, site)
   } finally {

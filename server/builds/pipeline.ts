@@ -21,7 +21,7 @@ import { createRepositories } from '../db/repositories/index.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
 import { retryWithBackoff } from '../db/retry.js'
 import type { SiteFileEntry, SiteManifest } from './site-manifest.js'
-import type { BuildTask, BuildTaskResult, RenderRequest } from './worker.js'
+import type { BuildTask, BuildTaskResult, BuiltFile, FileStored, RenderRequest } from './worker.js'
 
 export interface BuildLimits {
   /** Builds at once on this replica; the pool holds one thread per build plus as many again for pages. */
@@ -48,9 +48,6 @@ const buildWorker = new URL('./worker.js', import.meta.url).href
 type TransferList = NonNullable<Parameters<RenderPool['piscina']['run']>[1]>['transferList']
 
 type Variants = Pick<SiteFileEntry, 'br' | 'gzip'>
-
-/** Built files stored at once. */
-const blobWriters = 16
 
 /** Why a running build was stopped from outside: the lease went elsewhere, or this replica closes. */
 class LeaseEnded extends Error {
@@ -284,6 +281,22 @@ export class BuildPipeline {
           .renderShared(request.tasks, site)
           .then((outcomes) => channel.port1.postMessage(outcomes))
       })
+      // Built files arrive one by one and are stored as they come; the worker waits for each answer
+      // before sending more than a few, so a site never sits in this thread whole.
+      const entries = new Map<string, SiteFileEntry>()
+      let storeError: unknown
+      const fileChannel = new MessageChannel()
+      fileChannel.port1.on('message', (file: BuiltFile) => {
+        void this.#storeFile(file, variants)
+          .then((entry) => {
+            entries.set(file.path, entry)
+            fileChannel.port1.postMessage({ ok: true } satisfies FileStored)
+          })
+          .catch((error: unknown) => {
+            storeError ??= error
+            fileChannel.port1.postMessage({ ok: false } satisfies FileStored)
+          })
+      })
       const task: BuildTask = {
         files: buffer,
         layout,
@@ -291,6 +304,7 @@ export class BuildPipeline {
         compressed: [...variants.keys()],
         analytics,
         renderPort: channel.port2,
+        filePort: fileChannel.port2,
       }
       // Aborting a task ends its thread: a runaway build frees it and never goes live.
       let result: BuildTaskResult
@@ -298,10 +312,13 @@ export class BuildPipeline {
         result = (await this.#pool.piscina.run(task, {
           filename: buildWorker,
           signal: AbortSignal.any([AbortSignal.timeout(this.limits.timeoutMs), ended]),
-          transferList: [channel.port2] as unknown as TransferList,
+          transferList: [channel.port2, fileChannel.port2] as unknown as TransferList,
         })) as BuildTaskResult
+      } catch (error) {
+        throw storeError ?? error
       } finally {
         channel.port1.close()
+        fileChannel.port1.close()
       }
 
       const manifest: SiteManifest = {
@@ -309,29 +326,13 @@ export class BuildPipeline {
         files: {},
         ...(result.ok ? { contentSecurityPolicy: result.contentSecurityPolicy } : {}),
       }
-      // Stored several at a time (an object store answers each in milliseconds), listed in build order.
-      const entries: SiteFileEntry[] = []
-      const storeFile = async (index: number) => {
-        const file = result.files[index]!
-        const entry: SiteFileEntry = {
-          sha256: await this.blobs.put(file.bytes),
-          size: file.bytes.length,
-          contentType: file.contentType,
-          ...variants.get(file.sha256),
-        }
-        if (file.immutable) entry.immutable = true
-        if (file.br) entry.br = { sha256: await this.blobs.put(file.br), size: file.br.length }
-        if (file.gzip) entry.gzip = { sha256: await this.blobs.put(file.gzip), size: file.gzip.length }
-        entries[index] = entry
+      // Listed by path, whatever order the files were stored in, so equal sites have equal manifests.
+      const immutable = new Set(result.immutable)
+      for (const path of [...entries.keys()].sort((a, b) => a.localeCompare(b))) {
+        const entry = entries.get(path)!
+        if (immutable.has(path)) entry.immutable = true
+        manifest.files[path] = entry
       }
-      let next = 0
-      const storing = async () => {
-        while (next < result.files.length) await storeFile(next++)
-      }
-      await Promise.all(Array.from({ length: blobWriters }, storing))
-      result.files.forEach((file, index) => {
-        manifest.files[file.path] = entries[index]!
-      })
       const siteManifestSha256 = await this.blobs.put(Buffer.from(JSON.stringify(manifest)))
       const buildCacheSha256 = await this.blobs.put(result.cache)
       if (ended.aborted) throw ended.reason
@@ -439,6 +440,19 @@ export class BuildPipeline {
         buildCacheSha256: null,
       }),
     )
+  }
+
+  /** Stores one built file and its compressed variants (or reuses the previous build's). */
+  async #storeFile(file: BuiltFile, variants: ReadonlyMap<string, Variants>): Promise<SiteFileEntry> {
+    const entry: SiteFileEntry = {
+      sha256: await this.blobs.put(file.bytes),
+      size: file.bytes.length,
+      contentType: file.contentType,
+      ...variants.get(file.sha256),
+    }
+    if (file.br) entry.br = { sha256: await this.blobs.put(file.br), size: file.br.length }
+    if (file.gzip) entry.gzip = { sha256: await this.blobs.put(file.gzip), size: file.gzip.length }
+    return entry
   }
 
   /** Compressed variants of the previous build's outputs, by the sha256 of the uncompressed bytes. */

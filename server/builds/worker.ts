@@ -1,8 +1,9 @@
 /**
  * One build, as a task of the server's pool: compile the deployment's sources (shared by the request
  * thread, which read them through the BlobStore) in lenient mode with the previous build's cache, and
- * compress every output. Pages render as tasks of the same pool, asked for over `renderPort`; blobs are
- * written by the request thread, so this thread never touches storage.
+ * compress every output. Pages render as tasks of the same pool, asked for over `renderPort`. Each
+ * output goes to the request thread over `filePort` as soon as it is made and compressed, and that
+ * thread writes it to storage (this one never touches it): no build holds its whole site in memory.
  */
 import { createHash } from 'node:crypto'
 import { setPriority } from 'node:os'
@@ -32,7 +33,17 @@ export interface BuildTask {
   analytics: AnalyticsSettings | null
   /** Answers `RenderRequest`s with `RenderOutcome[]`, from the shared pool. */
   renderPort: MessagePort
+  /** Takes each `BuiltFile` and answers `FileStored` once it is stored. */
+  filePort: MessagePort
 }
+
+/** The request thread's answer to a `BuiltFile`: stored, or not (the build then stops). */
+export interface FileStored {
+  ok: boolean
+}
+
+/** Files sent to the request thread and not yet stored: how far the build may run ahead of storage. */
+const FILES_IN_FLIGHT = 16
 
 export interface RenderRequest {
   tasks: RenderTask[]
@@ -44,8 +55,6 @@ export interface BuiltFile {
   bytes: Uint8Array
   sha256: string
   contentType: string
-  /** One of the theme's hashed assets: served with a year-long immutable cache. */
-  immutable: boolean
   br?: Uint8Array
   gzip?: Uint8Array
 }
@@ -54,7 +63,10 @@ export interface BuildTaskResult {
   ok: boolean
   diagnostics: Diagnostic[]
   stats: { pagesRendered: number; pagesReused: number }
-  files: BuiltFile[]
+  /** How many files went over `filePort` (all stored by the time this result is sent). */
+  files: number
+  /** The theme's hashed assets among them: served with a year-long immutable cache. */
+  immutable: string[]
   /** The policy the built pages need (their head's inline scripts hashed); sent with every page. */
   contentSecurityPolicy: string
   cache: Uint8Array
@@ -84,11 +96,66 @@ function renderOver(port: MessagePort): PageRenderer {
     })
 }
 
+/**
+ * Hands built files to the request thread, compressing each on the way (on libuv's thread pool), with
+ * at most `FILES_IN_FLIGHT` waiting for storage: a slow store holds the build back instead of
+ * letting files pile up in memory.
+ */
+class FileSender {
+  sent = 0
+  readonly #port: MessagePort
+  readonly #compressed: ReadonlySet<string>
+  readonly #waiting: ((stored: FileStored) => void)[] = []
+  readonly #inFlight = new Set<Promise<void>>()
+  #compressedBytes = 0
+  #failed = false
+
+  constructor(port: MessagePort, compressed: Iterable<string>) {
+    this.#port = port
+    this.#compressed = new Set(compressed)
+    port.on('message', (stored: FileStored) => this.#waiting.shift()?.(stored))
+  }
+
+  /** Sends one file; resolves once fewer than `FILES_IN_FLIGHT` are waiting for storage. */
+  async send(path: string, bytes: Uint8Array): Promise<void> {
+    if (this.#failed) throw new Error('a built file could not be stored')
+    const file: BuiltFile = {
+      path,
+      bytes,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      contentType: contentTypeOf(path),
+    }
+    if (isCompressible(file.contentType) && bytes.length > 512 && !this.#compressed.has(file.sha256)) {
+      // The first half megabyte at the best levels (an edit's few pages), the rest of a cold build faster.
+      await compress(file, compressionLevels(this.#compressedBytes))
+      this.#compressedBytes += bytes.length
+    }
+    const stored = new Promise<void>((resolve) => {
+      this.#waiting.push((answer) => {
+        if (!answer.ok) this.#failed = true
+        resolve()
+      })
+    })
+    this.#port.postMessage(file)
+    this.sent++
+    const pending = stored.finally(() => this.#inFlight.delete(pending))
+    this.#inFlight.add(pending)
+    if (this.#inFlight.size >= FILES_IN_FLIGHT) await Promise.race(this.#inFlight)
+  }
+
+  /** Waits until every file sent is stored; throws when any could not be. */
+  async finished(): Promise<void> {
+    await Promise.all(this.#inFlight)
+    if (this.#failed) throw new Error('a built file could not be stored')
+  }
+}
+
 export default async function build(task: BuildTask): Promise<BuildTaskResult> {
   const started = performance.now()
   const sources = unpackFiles(task.files, task.layout)
   const cache = task.cache ? (JSON.parse(new TextDecoder().decode(task.cache)) as BuildCache) : undefined
   const compile = await loadCompiler()
+  const sender = new FileSender(task.filePort, task.compressed)
   let result: BuildResult
   try {
     result = await compile(sources, {
@@ -96,46 +163,19 @@ export default async function build(task: BuildTask): Promise<BuildTaskResult> {
       renderer: renderOver(task.renderPort),
       ...(cache ? { cache } : {}),
       ...(task.analytics ? { analytics: task.analytics } : {}),
+      onFile: (path, bytes) => sender.send(path, bytes),
     })
+    await sender.finished()
   } finally {
     task.renderPort.close()
-  }
-
-  const files: BuiltFile[] = []
-  if (result.ok) {
-    const compressed = new Set(task.compressed)
-    const outputs = [...result.files].sort(([a], [b]) => a.localeCompare(b))
-    const hashes = new Map(
-      outputs.map(([path, bytes]) => [path, createHash('sha256').update(bytes).digest('hex')]),
-    )
-    const compressible = (path: string, bytes: Uint8Array) =>
-      isCompressible(contentTypeOf(path)) && bytes.length > 512 && !compressed.has(hashes.get(path)!)
-    let toCompress = 0
-    for (const [path, bytes] of outputs) if (compressible(path, bytes)) toCompress += bytes.length
-    const levels = compressionLevels(toCompress)
-    // Compression runs on libuv's thread pool, so a few files at a time keep it busy.
-    for (let start = 0; start < outputs.length; start += 4) {
-      await Promise.all(
-        outputs.slice(start, start + 4).map(async ([path, bytes]) => {
-          const file: BuiltFile = {
-            path,
-            bytes,
-            sha256: hashes.get(path)!,
-            contentType: contentTypeOf(path),
-            immutable: result.hashedAssets.has(path),
-          }
-          if (compressible(path, bytes)) await compress(file, levels)
-          files.push(file)
-        }),
-      )
-    }
-    files.sort((a, b) => a.path.localeCompare(b.path))
+    task.filePort.close()
   }
   return {
     ok: result.ok,
     diagnostics: result.diagnostics,
     stats: { pagesRendered: result.stats.pagesRendered, pagesReused: result.stats.pagesReused },
-    files,
+    files: sender.sent,
+    immutable: [...result.hashedAssets],
     contentSecurityPolicy: result.contentSecurityPolicy,
     cache: new TextEncoder().encode(JSON.stringify(result.cache)),
     buildMs: Math.round(performance.now() - started),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { toHtml } from 'hast-util-to-html'
 import { renderPage } from '../../../compiler/content/render-page.js'
-import { createHighlighter } from '../../../compiler/highlight/index.js'
+import { createHighlighter, createSeparateHighlighter } from '../../../compiler/highlight/index.js'
 import { parseCodeMeta } from '../../../compiler/highlight/meta.js'
 
 test('one highlighter per process', async () => {
@@ -83,4 +83,14 @@ test('re-rendering a page with unchanged code blocks makes no shiki call', async
   const second = await renderPage(input)
   assert.equal(highlighter.calls, calls)
   assert.equal(second.html, first.html)
+})
+
+test('the highlight cache keeps the most recently used blocks only, so it stays bounded', async () => {
+  const highlighter = await createSeparateHighlighter({})
+  for (let index = 0; index <= 1000; index++) await highlighter.highlight(`block ${index}`, 'text')
+  const calls = highlighter.calls
+  await highlighter.highlight('block 1000', 'text')
+  assert.equal(highlighter.calls, calls, 'a recent block comes from the cache')
+  await highlighter.highlight('block 0', 'text')
+  assert.equal(highlighter.calls, calls + 1, 'the oldest block was dropped')
 })

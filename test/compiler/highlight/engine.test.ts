@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict'
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { createSeparateHighlighter } from '../../../compiler/highlight/index.js'
+import { corpusRoot, corpusSites } from '../../corpus.js'
+
+/** Every fenced code block (language and code) in the real-world corpus, each distinct one once. */
+async function corpusCodeBlocks(): Promise<[string, string][]> {
+  const blocks = new Map<string, [string, string]>()
+  for (const site of corpusSites) {
+    const root = join(corpusRoot, site)
+    for (const name of await readdir(root, { recursive: true })) {
+      if (!/\.mdx?$/.test(name)) continue
+      const source = await readFile(join(root, name), 'utf8')
+      for (const match of source.matchAll(/^```(\w[\w+-]*)[^\n]*\n([\s\S]*?)\n```$/gm)) {
+        const block: [string, string] = [match[1]!, match[2]!]
+        blocks.set(block.join('\0'), block)
+      }
+    }
+  }
+  return [...blocks.values()]
+}
+
+test('the JavaScript regex engine highlights every corpus code block exactly as oniguruma does', async (t) => {
+  const oniguruma = await createSeparateHighlighter({ engine: 'oniguruma' })
+  const javascript = await createSeparateHighlighter({ engine: 'javascript' })
+  const blocks = await corpusCodeBlocks()
+  const languages = new Set<string>()
+  for (const [lang, code] of blocks) {
+    const expected = await oniguruma.highlight(code, lang)
+    assert.deepEqual(await javascript.highlight(code, lang), expected, `${lang}:\n${code.slice(0, 200)}`)
+    if (expected) languages.add(lang)
+  }
+  assert.ok(languages.size > 10, 'the corpus covers many languages')
+  t.diagnostic(`${blocks.length} code blocks in ${languages.size} languages compared`)
+})
