@@ -10,8 +10,12 @@ import { h } from './html.js'
 
 const require = createRequire(import.meta.url)
 
-/** Icons found, by name; names that miss are not remembered, so the map is bounded by the set. */
+/** Icons found, by name: bounded by the set. */
 const icons = new Map<string, Element>()
+
+/** Names with no icon file, so a page does not search the disk for them again; bounded. */
+const misses = new Set<string>()
+const MAX_MISSES = 4096
 
 const SHAPES = new Set(['circle', 'ellipse', 'line', 'path', 'polygon', 'polyline', 'rect'])
 
@@ -20,10 +24,13 @@ export function lucideIcon(name: string): Element | undefined {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) return undefined
   const known = icons.get(name)
   if (known) return structuredClone(known)
+  if (misses.has(name)) return undefined
   let source: string
   try {
     source = readFileSync(require.resolve(`lucide-static/icons/${name}.svg`), 'utf8')
   } catch {
+    if (misses.size >= MAX_MISSES) misses.clear()
+    misses.add(name)
     return undefined
   }
   const shapes = [...source.matchAll(/<([a-z]+)\s([^>]*?)\/>/g)].flatMap(([, tag, attributes]) => {
