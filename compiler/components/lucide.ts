@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Element, Properties } from 'hast'
+import { cloneTree } from '../clone-tree.js'
 import { h } from './html.js'
 
 const require = createRequire(import.meta.url)
@@ -23,7 +24,7 @@ const SHAPES = new Set(['circle', 'ellipse', 'line', 'path', 'polygon', 'polylin
 export function lucideIcon(name: string): Element | undefined {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) return undefined
   const known = icons.get(name)
-  if (known) return structuredClone(known)
+  if (known) return cloneTree(known)
   if (misses.has(name)) return undefined
   let source: string
   try {
@@ -59,5 +60,5 @@ export function lucideIcon(name: string): Element | undefined {
     shapes,
   )
   icons.set(name, svg)
-  return structuredClone(svg)
+  return cloneTree(svg)
 }

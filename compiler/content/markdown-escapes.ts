@@ -35,19 +35,19 @@ function narrowUnsafe(state: State): void {
   narrowed.add(state)
   const safe = state.safe
   const all = state.unsafe
-  const characters = [...new Set(all.map((pattern) => pattern.character))]
-  // Pattern lists by which of `characters` a value holds ('0'/'1' per character): few distinct ones.
+  const presence = new CharacterPresence(all.map((pattern) => pattern.character))
+  // Pattern lists by which characters a value holds: few distinct ones on a page.
   const byPresence = new Map<string, Unsafe[]>()
   state.safe = function narrowedSafe(this: State, value, config) {
     // Patterns added after the first value (none of the extensions do) are run as before.
     if (this.unsafe !== all) return safe.call(this, value, config)
-    const subject = (config.before ?? '') + (value ?? '') + (config.after ?? '')
-    let presence = ''
-    for (const character of characters) presence += subject.includes(character) ? '1' : '0'
-    let patterns = byPresence.get(presence)
+    const parts = [config.before ?? '', value ?? '', config.after ?? '']
+    const key = presence.of(parts)
+    let patterns = byPresence.get(key)
     if (!patterns) {
+      const subject = parts.join('')
       patterns = all.filter((pattern) => subject.includes(pattern.character))
-      byPresence.set(presence, patterns)
+      byPresence.set(key, patterns)
     }
     this.unsafe = patterns
     try {
@@ -55,5 +55,49 @@ function narrowUnsafe(state: State): void {
     } finally {
       this.unsafe = all
     }
+  }
+}
+
+/** Which of a set of characters a string holds, as a key: one pass over the string. */
+class CharacterPresence {
+  /** Index of each ASCII character of the set by its code, -1 for the others. */
+  readonly #ascii = new Int16Array(128).fill(-1)
+  /** Characters of the set that are not one ASCII character: looked for one by one. */
+  readonly #others: string[] = []
+  readonly #seen: Uint8Array
+
+  constructor(characters: readonly string[]) {
+    const distinct = [...new Set(characters)]
+    distinct.forEach((character, index) => {
+      const code = character.charCodeAt(0)
+      if (character.length === 1 && code < 128) this.#ascii[code] = index
+      else this.#others.push(character)
+    })
+    this.#seen = new Uint8Array(distinct.length)
+  }
+
+  /**
+   * A string naming the characters of the set that the parts, put together, hold; equal keys, equal
+   * sets. The parts are read one by one rather than joined, which would copy them.
+   */
+  of(parts: readonly string[]): string {
+    const seen = this.#seen
+    seen.fill(0)
+    for (const text of parts) {
+      for (let index = 0; index < text.length; index++) {
+        const code = text.charCodeAt(index)
+        if (code < 128) {
+          const found = this.#ascii[code]!
+          if (found !== -1) seen[found] = 1
+        }
+      }
+    }
+    let key = ''
+    for (let index = 0; index < seen.length; index++) if (seen[index] === 1) key += `${index},`
+    if (this.#others.length > 0) {
+      const text = parts.join('')
+      for (const character of this.#others) key += text.includes(character) ? '1' : '0'
+    }
+    return key
   }
 }

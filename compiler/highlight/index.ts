@@ -15,6 +15,7 @@ import {
   createHighlighter as createShiki,
   type HighlighterGeneric,
 } from 'shiki'
+import { cloneTree } from '../clone-tree.js'
 import { PairedTokenizer, type TextmateGrammar } from './paired-themes.js'
 
 export const THEMES = { light: 'github-light', dark: 'github-dark' } as const
@@ -102,7 +103,7 @@ class CachingHighlighter implements Highlighter {
     if (!this.knows(id)) return undefined
     const key = createHash('sha256').update(`${this.#salt}\0${id}\0${code}`).digest('hex')
     const cached = this.#cache.get(key)
-    if (cached) return structuredClone(cached)
+    if (cached) return cloneTree(cached)
     if (!PLAIN.has(id)) {
       await this.#load(id)
       this.#sharePasses(id)
@@ -122,7 +123,7 @@ class CachingHighlighter implements Highlighter {
     const pre = root.children.find((node): node is Element => node.type === 'element')
     if (!pre) return undefined
     this.#cache.set(key, pre)
-    return structuredClone(pre)
+    return cloneTree(pre)
   }
 
   /** Let the light and dark passes over `id`'s code share one tokenisation (paired-themes.ts). */
