@@ -81,7 +81,7 @@ const shikiVersion = (): string => {
 class CachingHighlighter implements Highlighter {
   #shiki: Shiki
   #cache = new Map<string, Element>()
-  #loading = new Map<string, Promise<void>>()
+  #loading = new Map<string, Promise<Shiki>>()
   #salt = `${shikiVersion()}\0${THEMES.light}\0${THEMES.dark}`
   #paired = new PairedTokenizer()
   #themesKnown = false
@@ -104,13 +104,11 @@ class CachingHighlighter implements Highlighter {
     const key = createHash('sha256').update(`${this.#salt}\0${id}\0${code}`).digest('hex')
     const cached = this.#cache.get(key)
     if (cached) return cloneTree(cached)
-    if (!PLAIN.has(id)) {
-      await this.#load(id)
-      this.#sharePasses(id)
-    }
+    const shiki = PLAIN.has(id) ? this.#shiki : await this.#load(id)
+    if (shiki === this.#shiki && !PLAIN.has(id)) this.#sharePasses(id)
     this.calls++
     const root = this.#paired.during(() =>
-      this.#shiki.codeToHast(code, {
+      shiki.codeToHast(code, {
         lang: PLAIN.has(id) ? 'text' : id,
         themes: THEMES,
         defaultColor: false,
@@ -142,13 +140,30 @@ class CachingHighlighter implements Highlighter {
     this.#paired.prepare(grammar)
   }
 
-  /** Load a grammar once, even when several pages ask for it at the same time. */
-  #load(id: string): Promise<void> {
+  /**
+   * Load a grammar once, even when several pages ask for it at the same time; the shiki instance that
+   * highlights it. A grammar that embeds others only when they happen to be loaded (`embeddedLangsLazy`:
+   * the fenced code and front matter of Markdown and MDX, Ruby's HAML) gets an instance of its own with
+   * none of them, so its blocks come out the same whichever languages the pages before used.
+   */
+  #load(id: string): Promise<Shiki> {
     let loading = this.#loading.get(id)
     if (!loading) {
-      loading = this.#shiki.loadLanguage(id as BundledLanguage)
+      loading = embedsLazily(id).then(async (lazy) => {
+        if (lazy) return (await createShiki({ themes: [THEMES.light, THEMES.dark], langs: [id] })) as Shiki
+        await this.#shiki.loadLanguage(id as BundledLanguage)
+        return this.#shiki
+      })
       this.#loading.set(id, loading)
     }
     return loading
   }
+}
+
+/** Whether `id`'s grammar, or one it brings along, embeds languages only if they are loaded already. */
+async function embedsLazily(id: string): Promise<boolean> {
+  const load = bundledLanguages[id as BundledLanguage] ?? bundledLanguagesAlias[id]
+  if (!load) return false
+  const { default: registrations } = await load()
+  return registrations.some((registration) => (registration.embeddedLangsLazy?.length ?? 0) > 0)
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { toHtml } from 'hast-util-to-html'
 import { renderPage } from '../../../compiler/content/render-page.js'
-import { createHighlighter } from '../../../compiler/highlight/index.js'
+import { createHighlighter, createSeparateHighlighter } from '../../../compiler/highlight/index.js'
 import { parseCodeMeta } from '../../../compiler/highlight/meta.js'
 
 test('one highlighter per process', async () => {
@@ -83,4 +83,23 @@ test('re-rendering a page with unchanged code blocks makes no shiki call', async
   const second = await renderPage(input)
   assert.equal(highlighter.calls, calls)
   assert.equal(second.html, first.html)
+})
+
+test('a Markdown or MDX block comes out the same whichever languages were highlighted before it', async () => {
+  const mdx = '---\ntitle: Setup\nicon: "bolt"\n---\n\n# Setup\n\n```python\nprint("hi")\n```\n'
+  const fresh = await createSeparateHighlighter({})
+  const first = await fresh.highlight(mdx, 'mdx')
+  const used = await createSeparateHighlighter({})
+  // Grammars MDX embeds only when they happen to be loaded: front matter and a fence.
+  for (const [code, lang] of [
+    ['title: x', 'yaml'],
+    ['print(1)', 'python'],
+    ['# Title', 'markdown'],
+  ] as const)
+    await used.highlight(code, lang)
+  const after = await used.highlight(mdx, 'mdx')
+  assert.ok(first && after)
+  assert.equal(toHtml(after), toHtml(first))
+  // Languages without such embedding still share the process's grammars and caches.
+  assert.match(toHtml((await used.highlight('x = 1', 'python')) ?? first), /--shiki-dark/)
 })
