@@ -83,6 +83,6 @@ test('walkNodes meets the nodes visit meets below the root, in the same order', 
     seen.push(node)
   })
   assert.equal(seen.length, expected.length)
-  seen.forEach((node, index) => assert.equal(node, expected[index]))
+  for (const [index, node] of seen.entries()) assert.equal(node, expected[index])
   assert.ok(seen.some((node) => (node as { type: string }).type === 'mdxJsxTextElement'))
 })
