@@ -27,13 +27,21 @@ const PACKAGES = {
 } as const
 type Style = keyof typeof PACKAGES
 
-/** Icons found, by `style/name`: bounded by the free sets, since names that miss are not remembered. */
+/** Icons found, by `style/name`: bounded by the free sets. */
 const definitions = new Map<string, IconDefinition>()
+
+/**
+ * `style/name` keys that are in no module: a failed `require` searches the disk, and a Lucide name is
+ * looked for in all three styles on every page that shows it. Bounded, since page text picks the names.
+ */
+const misses = new Set<string>()
+const MAX_MISSES = 4096
 
 function load(style: Style, name: string): IconDefinition | undefined {
   const key = `${style}/${name}`
   const known = definitions.get(key)
   if (known) return known
+  if (misses.has(key)) return undefined
   const exportName = `fa${name
     .split('-')
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
@@ -41,10 +49,17 @@ function load(style: Style, name: string): IconDefinition | undefined {
   try {
     const module = require(`${PACKAGES[style]}/${exportName}`) as { definition?: IconDefinition }
     if (module.definition) definitions.set(key, module.definition)
+    else missed(key)
     return module.definition
   } catch {
+    missed(key)
     return undefined
   }
+}
+
+function missed(key: string): void {
+  if (misses.size >= MAX_MISSES) misses.clear()
+  misses.add(key)
 }
 
 export interface ResolvedIcon {

@@ -6,12 +6,17 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Element, Properties } from 'hast'
+import { cloneTree } from '../clone-tree.js'
 import { h } from './html.js'
 
 const require = createRequire(import.meta.url)
 
-/** Icons found, by name; names that miss are not remembered, so the map is bounded by the set. */
+/** Icons found, by name: bounded by the set. */
 const icons = new Map<string, Element>()
+
+/** Names with no icon file, so a page does not search the disk for them again; bounded. */
+const misses = new Set<string>()
+const MAX_MISSES = 4096
 
 const SHAPES = new Set(['circle', 'ellipse', 'line', 'path', 'polygon', 'polyline', 'rect'])
 
@@ -19,11 +24,14 @@ const SHAPES = new Set(['circle', 'ellipse', 'line', 'path', 'polygon', 'polylin
 export function lucideIcon(name: string): Element | undefined {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) return undefined
   const known = icons.get(name)
-  if (known) return structuredClone(known)
+  if (known) return cloneTree(known)
+  if (misses.has(name)) return undefined
   let source: string
   try {
     source = readFileSync(require.resolve(`lucide-static/icons/${name}.svg`), 'utf8')
   } catch {
+    if (misses.size >= MAX_MISSES) misses.clear()
+    misses.add(name)
     return undefined
   }
   const shapes = [...source.matchAll(/<([a-z]+)\s([^>]*?)\/>/g)].flatMap(([, tag, attributes]) => {
@@ -52,5 +60,5 @@ export function lucideIcon(name: string): Element | undefined {
     shapes,
   )
   icons.set(name, svg)
-  return structuredClone(svg)
+  return cloneTree(svg)
 }

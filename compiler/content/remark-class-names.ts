@@ -6,16 +6,16 @@
  * site's Tailwind stylesheet is compiled from (compiler/theme/tailwind.ts). The `d-` classes built-in
  * components add themselves are the theme's, never candidates.
  */
-import type { Root } from 'mdast'
-import { visit } from 'unist-util-visit'
+import type { Root, RootContent } from 'mdast'
 import type { VFile } from 'vfile'
 import { isJsxElement } from './mdx-static.js'
+import { walkNodes } from './walk-elements.js'
 
 export default function remarkClassNames() {
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
     if (!page) return
-    visit(tree, (node) => {
+    walkNodes<RootContent>(tree, (node) => {
       if (!isJsxElement(node) || !node.name) return
       const props = node.data?.props
       for (const value of [props?.className, props?.class]) {

@@ -5,21 +5,21 @@
  * highlighted: they become a diagram block and mark the page as one that loads the diagram script.
  */
 import type { Element } from 'hast'
-import type { Code, Root } from 'mdast'
+import type { Code, Root, RootContent } from 'mdast'
 import type { State } from 'mdast-util-to-hast'
-import { visit } from 'unist-util-visit'
 import type { VFile } from 'vfile'
 import { codeBlock, plainPre } from '../highlight/code-block.js'
 import { parseCodeMeta } from '../highlight/meta.js'
 import { placeOf, report } from './context.js'
+import { walkNodes } from './walk-elements.js'
 
 export default function remarkCode() {
   return async (tree: Root, file: VFile): Promise<void> => {
     const page = file.data.page
     if (!page) return
     const fences: Code[] = []
-    visit(tree, 'code', (node) => {
-      fences.push(node)
+    walkNodes<RootContent>(tree, (node) => {
+      if (node.type === 'code') fences.push(node)
     })
     for (const fence of fences) {
       if (fence.lang?.toLowerCase() === 'mermaid') {

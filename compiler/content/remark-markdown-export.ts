@@ -4,8 +4,9 @@
  * readable Markdown: its title in bold, then its content.
  */
 import type { BlockContent, Link, Paragraph, PhrasingContent, Root, RootContent } from 'mdast'
-import { type Options as ToMarkdownOptions, toMarkdown } from 'mdast-util-to-markdown'
+import type { Options as ToMarkdownOptions } from 'mdast-util-to-markdown'
 import type { VFile } from 'vfile'
+import { toMarkdownNarrowed } from './markdown-escapes.js'
 import { isJsxElement, type JsxElement } from './mdx-static.js'
 import type { StaticObject, StaticValue } from './static-value.js'
 
@@ -32,7 +33,7 @@ export default function remarkMarkdownExport(this: DataReader) {
     if (!page) return
     // reduceAll copies every parent it passes, so the tree the HTML is made from stays untouched.
     const copy: Root = { ...tree, children: reduceAll(tree.children.filter((node) => node.type !== 'yaml')) }
-    page.markdown = toMarkdown(copy, {
+    page.markdown = toMarkdownNarrowed(copy, {
       extensions: this.data('toMarkdownExtensions') ?? [],
       bullet: '-',
       emphasis: '_',

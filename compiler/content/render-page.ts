@@ -205,6 +205,11 @@ function titleFromSlug(slug: string): string {
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Untitled'
 }
 
+/** Elements whose text stands on lines of its own in the search text. */
+const TEXT_BLOCKS = new Set(
+  'p h1 h2 h3 h4 h5 h6 li pre tr div section details summary figure blockquote table aside'.split(' '),
+)
+
 /** Readable text of the body for search: no buttons, icons, anchors or hidden labels. */
 function plainText(tree: HastRoot): string {
   const parts: string[] = []
@@ -218,9 +223,7 @@ function plainText(tree: HastRoot): string {
           node.tagName === 'svg' ||
           (Array.isArray(classes) && (classes.includes('d-anchor') || classes.includes('sr-only')))
         if (skipped) continue
-        const block = /^(p|h[1-6]|li|pre|tr|div|section|details|summary|figure|blockquote|table|aside)$/.test(
-          node.tagName,
-        )
+        const block = TEXT_BLOCKS.has(node.tagName)
         if (block) parts.push('\n')
         walk(node.children)
         if (block) parts.push('\n')

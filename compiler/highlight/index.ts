@@ -16,6 +16,7 @@ import {
   type HighlighterGeneric,
 } from 'shiki'
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript'
+import { cloneTree } from '../clone-tree.js'
 import { PairedTokenizer, type TextmateGrammar } from './paired-themes.js'
 
 export const THEMES = { light: 'github-light', dark: 'github-dark' } as const
@@ -98,7 +99,7 @@ const MAX_CACHED_BLOCKS = 1000
 class CachingHighlighter implements Highlighter {
   #shiki: Shiki
   #cache = new Map<string, Element>()
-  #loading = new Map<string, Promise<void>>()
+  #loading = new Map<string, Promise<Shiki>>()
   #salt = `${shikiVersion()}\0${THEMES.light}\0${THEMES.dark}`
   #paired = new PairedTokenizer()
   #themesKnown = false
@@ -127,12 +128,10 @@ class CachingHighlighter implements Highlighter {
     if (cached) {
       this.#cache.delete(key)
       this.#cache.set(key, cached)
-      return structuredClone(cached)
+      return cloneTree(cached)
     }
-    if (!PLAIN.has(id)) {
-      await this.#load(id)
-      this.#sharePasses(id)
-    }
+    const shiki = PLAIN.has(id) ? this.#shiki : await this.#load(id)
+    if (shiki === this.#shiki && !PLAIN.has(id)) this.#sharePasses(id)
     this.calls++
     const options = {
       lang: PLAIN.has(id) ? 'text' : id,
@@ -145,7 +144,7 @@ class CachingHighlighter implements Highlighter {
     } as const
     let root: Root
     try {
-      root = this.#paired.during(() => this.#shiki.codeToHast(code, options))
+      root = this.#paired.during(() => shiki.codeToHast(code, options))
     } catch (error) {
       // A pattern the JavaScript engine cannot translate: this grammar runs on oniguruma instead.
       if (PLAIN.has(id) || this.#engine === 'oniguruma') throw error
@@ -158,7 +157,7 @@ class CachingHighlighter implements Highlighter {
     if (!pre) return undefined
     this.#cache.set(key, pre)
     if (this.#cache.size > MAX_CACHED_BLOCKS) this.#cache.delete(this.#cache.keys().next().value!)
-    return structuredClone(pre)
+    return cloneTree(pre)
   }
 
   /** Let the light and dark passes over `id`'s code share one tokenisation (paired-themes.ts). */
@@ -177,13 +176,34 @@ class CachingHighlighter implements Highlighter {
     this.#paired.prepare(grammar)
   }
 
-  /** Load a grammar once, even when several pages ask for it at the same time. */
-  #load(id: string): Promise<void> {
+  /**
+   * Load a grammar once, even when several pages ask for it at the same time; the shiki instance that
+   * highlights it. A grammar that embeds others only when they happen to be loaded (`embeddedLangsLazy`:
+   * the fenced code and front matter of Markdown and MDX, Ruby's HAML) gets an instance of its own with
+   * none of them, so its blocks come out the same whichever languages the pages before used.
+   */
+  #load(id: string): Promise<Shiki> {
     let loading = this.#loading.get(id)
     if (!loading) {
-      loading = this.#shiki.loadLanguage(id as BundledLanguage)
+      loading = embedsLazily(id).then(async (lazy) => {
+        if (lazy) {
+          const own = await newShiki(this.#engine)
+          await own.loadLanguage(id as BundledLanguage)
+          return own
+        }
+        await this.#shiki.loadLanguage(id as BundledLanguage)
+        return this.#shiki
+      })
       this.#loading.set(id, loading)
     }
     return loading
   }
+}
+
+/** Whether `id`'s grammar, or one it brings along, embeds languages only if they are loaded already. */
+async function embedsLazily(id: string): Promise<boolean> {
+  const load = bundledLanguages[id as BundledLanguage] ?? bundledLanguagesAlias[id]
+  if (!load) return false
+  const { default: registrations } = await load()
+  return registrations.some((registration) => (registration.embeddedLangsLazy?.length ?? 0) > 0)
 }

@@ -15,6 +15,16 @@ test('icons resolve by name, honour iconType and fall back across the free style
   assert.equal(resolveIcon('fa-rocket')?.id, 'solid/rocket')
 })
 
+test('a name asked for again resolves as the first time, after the styles that lack it were searched', () => {
+  for (let round = 0; round < 2; round++) {
+    // Only Lucide draws this one: each Font Awesome style misses first.
+    assert.equal(resolveIcon('brain-circuit')?.id, 'lucide/brain-circuit')
+    assert.equal(resolveIcon('definitely-not-an-icon'), undefined)
+    // Missing from the regular style, found in solid.
+    assert.equal(resolveIcon('rocket', 'regular')?.id, 'solid/rocket')
+  }
+})
+
 test('an icon is inline SVG that screen readers skip', () => {
   const icon = resolveIcon('rocket')
   assert.ok(icon)

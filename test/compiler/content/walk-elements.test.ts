@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Element, Root } from 'hast'
 import { visit } from 'unist-util-visit'
-import { hasElementWithClass, walkElements } from '../../../compiler/content/walk-elements.js'
+import { createPageProcessor } from '../../../compiler/content/processor.js'
+import { hasElementWithClass, walkElements, walkNodes } from '../../../compiler/content/walk-elements.js'
 
 type Child = Element | string
 
@@ -65,4 +66,23 @@ test('walkElements stops when a visitor returns false', () => {
 test('hasElementWithClass finds math inside MDX JSX and nothing on a page without it', () => {
   assert.equal(hasElementWithClass(page(), ['math-inline', 'math-display']), true)
   assert.equal(hasElementWithClass(page(), ['math-display', 'language-math']), false)
+})
+
+test('walkNodes meets the nodes visit meets below the root, in the same order', () => {
+  const processor = createPageProcessor()
+  const mdast = processor.parse(
+    '# Title\n\n<Note title="n">\n  A [link](/a) and `code` in a <Badge>note</Badge>.\n</Note>\n\n' +
+      '- one\n  - two **bold**\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n```ts\nconst x = 1\n```\n',
+  )
+  const expected: unknown[] = []
+  visit(mdast, (node) => {
+    if (node !== mdast) expected.push(node)
+  })
+  const seen: unknown[] = []
+  walkNodes(mdast as { children: { type: string }[] }, (node) => {
+    seen.push(node)
+  })
+  assert.equal(seen.length, expected.length)
+  for (const [index, node] of seen.entries()) assert.equal(node, expected[index])
+  assert.ok(seen.some((node) => (node as { type: string }).type === 'mdxJsxTextElement'))
 })

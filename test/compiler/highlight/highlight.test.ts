@@ -94,3 +94,22 @@ test('the highlight cache keeps the most recently used blocks only, so it stays 
   await highlighter.highlight('block 0', 'text')
   assert.equal(highlighter.calls, calls + 1, 'the oldest block was dropped')
 })
+
+test('a Markdown or MDX block comes out the same whichever languages were highlighted before it', async () => {
+  const mdx = '---\ntitle: Setup\nicon: "bolt"\n---\n\n# Setup\n\n```python\nprint("hi")\n```\n'
+  const fresh = await createSeparateHighlighter({})
+  const first = await fresh.highlight(mdx, 'mdx')
+  const used = await createSeparateHighlighter({})
+  // Grammars MDX embeds only when they happen to be loaded: front matter and a fence.
+  for (const [code, lang] of [
+    ['title: x', 'yaml'],
+    ['print(1)', 'python'],
+    ['# Title', 'markdown'],
+  ] as const)
+    await used.highlight(code, lang)
+  const after = await used.highlight(mdx, 'mdx')
+  assert.ok(first && after)
+  assert.equal(toHtml(after), toHtml(first))
+  // Languages without such embedding still share the process's grammars and caches.
+  assert.match(toHtml((await used.highlight('x = 1', 'python')) ?? first), /--shiki-dark/)
+})
