@@ -12,6 +12,7 @@ import {
   type BundledLanguage,
   bundledLanguages,
   bundledLanguagesAlias,
+  bundledLanguagesInfo,
   createHighlighter as createShiki,
   type HighlighterGeneric,
 } from 'shiki'
@@ -99,7 +100,9 @@ const MAX_CACHED_BLOCKS = 1000
 class CachingHighlighter implements Highlighter {
   #shiki: Shiki
   #cache = new Map<string, Element>()
-  #loading = new Map<string, Promise<Shiki>>()
+  /** Per grammar: the languages it embeds lazily (none: it is loaded into the thread's instance). */
+  #loading = new Map<string, Promise<string[]>>()
+  #embedding = new Map<string, Promise<Shiki>>()
   #salt = `${shikiVersion()}\0${THEMES.light}\0${THEMES.dark}`
   #paired = new PairedTokenizer()
   #themesKnown = false
@@ -130,7 +133,7 @@ class CachingHighlighter implements Highlighter {
       this.#cache.set(key, cached)
       return cloneTree(cached)
     }
-    const shiki = PLAIN.has(id) ? this.#shiki : await this.#load(id)
+    const shiki = PLAIN.has(id) ? this.#shiki : await this.#instanceFor(id, code)
     if (shiki === this.#shiki && !PLAIN.has(id)) this.#sharePasses(id)
     this.calls++
     const options = {
@@ -177,33 +180,73 @@ class CachingHighlighter implements Highlighter {
   }
 
   /**
-   * Load a grammar once, even when several pages ask for it at the same time; the shiki instance that
-   * highlights it. A grammar that embeds others only when they happen to be loaded (`embeddedLangsLazy`:
-   * the fenced code and front matter of Markdown and MDX, Ruby's HAML) gets an instance of its own with
-   * none of them, so its blocks come out the same whichever languages the pages before used.
+   * The shiki instance that highlights `code` in `id`. Most grammars share the thread's instance, each
+   * loaded once even when several pages ask for it at the same time. A grammar that embeds others only
+   * when they happen to be loaded (`embeddedLangsLazy`: the fenced code and front matter of Markdown
+   * and MDX, Ruby's HAML) is highlighted by an instance holding exactly the languages this block can
+   * use: its front matter and JSX, and the languages its fences name. So the block comes out the same
+   * whichever pages came before it, with its fences coloured.
    */
-  #load(id: string): Promise<Shiki> {
+  async #instanceFor(id: string, code: string): Promise<Shiki> {
     let loading = this.#loading.get(id)
     if (!loading) {
-      loading = embedsLazily(id).then(async (lazy) => {
-        if (lazy) {
-          const own = await newShiki(this.#engine)
-          await own.loadLanguage(id as BundledLanguage)
-          return own
-        }
-        await this.#shiki.loadLanguage(id as BundledLanguage)
-        return this.#shiki
+      loading = lazyEmbeds(id).then(async (lazy) => {
+        if (lazy.length === 0) await this.#shiki.loadLanguage(id as BundledLanguage)
+        return lazy
       })
       this.#loading.set(id, loading)
     }
-    return loading
+    const lazy = await loading
+    if (lazy.length === 0) return this.#shiki
+    const langs = embedsOf(code, lazy)
+    const key = `${id}\0${langs.join(',')}`
+    let own = this.#embedding.get(key)
+    if (own) {
+      this.#embedding.delete(key)
+    } else {
+      own = newShiki(this.#engine).then(async (shiki) => {
+        await shiki.loadLanguage(id as BundledLanguage, ...(langs as BundledLanguage[]))
+        return shiki
+      })
+    }
+    this.#embedding.set(key, own)
+    if (this.#embedding.size > MAX_EMBEDDING_INSTANCES)
+      this.#embedding.delete(this.#embedding.keys().next().value!)
+    return own
   }
 }
 
-/** Whether `id`'s grammar, or one it brings along, embeds languages only if they are loaded already. */
-async function embedsLazily(id: string): Promise<boolean> {
+/** Shiki instances for blocks of embedding grammars, by grammar and the languages loaded into them. */
+const MAX_EMBEDDING_INSTANCES = 16
+
+/** Embedded languages a Markdown-like block always gets when its grammar embeds them: JSX and front matter. */
+const ALWAYS_EMBEDDED = ['tsx', 'yaml', 'toml']
+
+/** Canonical shiki language ids by every name and alias. */
+const canonicalIds = new Map<string, string>(
+  bundledLanguagesInfo.flatMap((info) => [
+    [info.id, info.id] as const,
+    ...(info.aliases ?? []).map((alias) => [alias, info.id] as const),
+  ]),
+)
+
+/** Fence openings (```lang, ~~~lang) at the start of a line, indented or quoted or not. */
+const FENCE = /^[\t >]*(?:`{3,}|~{3,})[\t ]*([\w#+.-]+)/gm
+
+/** The lazily embedded languages `code` uses, sorted: the always-embedded ones and those its fences name. */
+function embedsOf(code: string, lazy: readonly string[]): string[] {
+  const wanted = new Set(ALWAYS_EMBEDDED.filter((lang) => lazy.includes(lang)))
+  for (const match of code.matchAll(FENCE)) {
+    const canonical = canonicalIds.get(languageId(match[1]!))
+    if (canonical && lazy.includes(canonical)) wanted.add(canonical)
+  }
+  return [...wanted].sort()
+}
+
+/** Languages `id`'s grammar, or one it brings along, embeds only if they are loaded already. */
+async function lazyEmbeds(id: string): Promise<string[]> {
   const load = bundledLanguages[id as BundledLanguage] ?? bundledLanguagesAlias[id]
-  if (!load) return false
+  if (!load) return []
   const { default: registrations } = await load()
-  return registrations.some((registration) => (registration.embeddedLangsLazy?.length ?? 0) > 0)
+  return [...new Set(registrations.flatMap((registration) => registration.embeddedLangsLazy ?? []))]
 }

@@ -110,6 +110,13 @@ test('a Markdown or MDX block comes out the same whichever languages were highli
   const after = await used.highlight(mdx, 'mdx')
   assert.ok(first && after)
   assert.equal(toHtml(after), toHtml(first))
+  // The fence's own language is loaded for the block, so its code is coloured token by token.
+  const lines = toHtml(first).split('<span class="line">')
+  const python = lines.find((line) => line.includes('print'))
+  assert.ok(python && (python.match(/<span style/g)?.length ?? 0) > 2, python ?? 'no line with print')
+  // A block naming another language comes out the same before and after this one.
+  const go = '# Go\n\n```go\nfunc main() {}\n```\n'
+  assert.equal(toHtml((await used.highlight(go, 'mdx'))!), toHtml((await fresh.highlight(go, 'mdx'))!))
   // Languages without such embedding still share the process's grammars and caches.
   assert.match(toHtml((await used.highlight('x = 1', 'python')) ?? first), /--shiki-dark/)
 })
