@@ -5,8 +5,12 @@ import { test } from 'node:test'
 import { createSeparateHighlighter } from '../../../compiler/highlight/index.js'
 import { corpusRoot, corpusSites } from '../../corpus.js'
 
-/** Every fenced code block (language and code) in the real-world corpus, each distinct one once. */
-async function corpusCodeBlocks(): Promise<[string, string][]> {
+/**
+ * Fenced code blocks (language and code) of the real-world corpus, each distinct one once: the first
+ * `perLanguage` of every language in a stable order, so each grammar is compared on real code and the
+ * test stays quick (all 6,010 blocks agreed when the engines were switched; `perLanguage` Infinity).
+ */
+async function corpusCodeBlocks(perLanguage: number): Promise<[string, string][]> {
   const blocks = new Map<string, [string, string]>()
   for (const site of corpusSites) {
     const root = join(corpusRoot, site)
@@ -19,13 +23,20 @@ async function corpusCodeBlocks(): Promise<[string, string][]> {
       }
     }
   }
-  return [...blocks.values()]
+  const byLanguage = new Map<string, [string, string][]>()
+  for (const key of [...blocks.keys()].sort()) {
+    const block = blocks.get(key)!
+    const same = byLanguage.get(block[0]) ?? []
+    if (same.length < perLanguage) same.push(block)
+    byLanguage.set(block[0], same)
+  }
+  return [...byLanguage.values()].flat()
 }
 
-test('the JavaScript regex engine highlights every corpus code block exactly as oniguruma does', async (t) => {
+test('the JavaScript regex engine highlights corpus code blocks of every language exactly as oniguruma does', async (t) => {
   const oniguruma = await createSeparateHighlighter({ engine: 'oniguruma' })
   const javascript = await createSeparateHighlighter({ engine: 'javascript' })
-  const blocks = await corpusCodeBlocks()
+  const blocks = await corpusCodeBlocks(40)
   const languages = new Set<string>()
   for (const [lang, code] of blocks) {
     const expected = await oniguruma.highlight(code, lang)
