@@ -59,11 +59,18 @@ export interface HighlighterOptions {
   engine?: 'javascript' | 'oniguruma'
 }
 
+/**
+ * Grammar patterns converted to JavaScript RegExps, shared by every instance on this thread: an md or
+ * mdx block's own instance (see `#instanceFor`) reuses what the thread's instance converted. A RegExp is
+ * only ever run synchronously from a `lastIndex` set just before, so sharing one is safe.
+ */
+const convertedPatterns = new Map<string, RegExp | Error>()
+
 const newShiki = (engine: HighlighterOptions['engine']): Promise<Shiki> =>
   createShiki({
     themes: [THEMES.light, THEMES.dark],
     langs: [],
-    ...(engine === 'oniguruma' ? {} : { engine: createJavaScriptRegexEngine() }),
+    ...(engine === 'oniguruma' ? {} : { engine: createJavaScriptRegexEngine({ cache: convertedPatterns }) }),
   }) as Promise<Shiki>
 
 /** A highlighter of its own, not the process's: for comparing options side by side. */
