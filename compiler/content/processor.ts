@@ -1,7 +1,7 @@
 /**
  * The unified pipeline that renders one page, with its stages in one place:
  *   remark-parse (behind the nesting limit) → remark-frontmatter → remark-gfm → remark-math → remark-mdx (behind the JSX tag limit)
- *   → our remark plugins (block JSX out of paragraphs, <Latex> as math, static MDX, snippets, components
+ *   → our remark plugins (blocks the .md export copies as written, block JSX out of paragraphs, <Latex> as math, static MDX, snippets, components
  *     defined in code (run in the sandbox), <Latex> they return as math, <Mermaid> as a fence, Tailwind class names, .md export,
  *     code highlighting; Mermaid fences become diagram blocks)
  *   → remark-rehype → KaTeX → our rehype plugins (math usage, components, headings, links, task lists)
@@ -29,7 +29,7 @@ import remarkCode, { codeHandler } from './remark-code.js'
 import remarkCodeComponents from './remark-code-components.js'
 import remarkJsxLimit from './remark-jsx-limit.js'
 import remarkLatex, { remarkLatexAfterComponents } from './remark-latex.js'
-import remarkMarkdownExport from './remark-markdown-export.js'
+import remarkMarkdownExport, { remarkVerbatimBlocks } from './remark-markdown-export.js'
 import remarkMermaid from './remark-mermaid.js'
 import remarkNestingLimit from './remark-nesting-limit.js'
 import remarkSnippets from './remark-snippets.js'
@@ -56,6 +56,7 @@ export function createPageProcessor(options: PageProcessorOptions = {}) {
     .use(remarkMath)
   const parser = options.mdx === false ? base : base.use(remarkMdx).use(remarkJsxLimit)
   return parser
+    .use(remarkVerbatimBlocks)
     .use(remarkUnwrapJsx)
     .use(remarkLatex)
     .use(remarkStaticMdx)

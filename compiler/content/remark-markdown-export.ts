@@ -1,7 +1,9 @@
 /**
  * remark plugin: the page's `.md` export, for readers and LLMs that want plain Markdown. It serialises
  * a copy of the tree after snippets and expressions are resolved, with every component reduced to
- * readable Markdown: its title in bold, then its content.
+ * readable Markdown: its title in bold, then its content. A block with no MDX in it that starts its
+ * line (marked by `remarkVerbatimBlocks` as parsed) is the author's own text: it is exported as
+ * written, which is faithful and costs nothing, and only the rest is serialised.
  */
 import type { BlockContent, Link, Paragraph, PhrasingContent, Root, RootContent } from 'mdast'
 import type { Options as ToMarkdownOptions } from 'mdast-util-to-markdown'
@@ -27,12 +29,57 @@ const CALLOUT_LABELS: Record<string, string> = {
 /** Props that name a component, in the order they are looked for. */
 const LABEL_PROPS = ['title', 'label', 'name', 'path', 'query', 'body', 'header', 'cookie', 'field']
 
+/** Blocks as parsed that the export takes as written, with their text (see `remarkVerbatimBlocks`). */
+const verbatim = new WeakMap<RootContent, string>()
+/** The `html` nodes standing for such blocks in the export's copy (blocks, not phrasing): their type. */
+const writtenBlocks = new WeakMap<RootContent, RootContent['type']>()
+
+/**
+ * remark plugin, first after the parse: mark the blocks the export can copy from the source. Such a
+ * block holds no MDX (no component, expression or import: those are reduced or resolved), starts at
+ * the beginning of its line (so no container's indent or `>` runs through it), and is not indented
+ * code (which, copied after a list, would join the list). Marked now, before any plugin moves or
+ * inserts nodes: a snippet's blocks, whose positions are in another file, are never marked.
+ */
+export function remarkVerbatimBlocks() {
+  return (tree: Root, file: VFile): void => {
+    if (file.data.page && typeof file.value === 'string') markVerbatim(tree.children, file.value)
+  }
+}
+
+function markVerbatim(nodes: readonly RootContent[], source: string): void {
+  for (const node of nodes) {
+    if (node.type === 'mdxJsxFlowElement') markVerbatim(node.children, source)
+    const { start, end } = node.position ?? {}
+    if (start?.column !== 1 || start.offset === undefined || end?.offset === undefined) continue
+    if (node.type === 'yaml' || /\s/.test(source.charAt(start.offset)) || holdsMdx(node)) continue
+    verbatim.set(node, source.slice(start.offset, end.offset))
+  }
+}
+
+const holdsMdx = (node: RootContent): boolean =>
+  node.type.startsWith('mdx') || ('children' in node && node.children.some(holdsMdx))
+
 export default function remarkMarkdownExport(this: DataReader) {
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
     if (!page) return
+    // An `html` node's value is written out as it is: the block exactly as the author wrote it.
+    const asWritten = (node: RootContent): RootContent | undefined => {
+      const value = verbatim.get(node)
+      if (value === undefined) return undefined
+      const block: RootContent = { type: 'html', value }
+      writtenBlocks.set(block, node.type)
+      return block
+    }
     // reduceAll copies every parent it passes, so the tree the HTML is made from stays untouched.
-    const copy: Root = { ...tree, children: reduceAll(tree.children.filter((node) => node.type !== 'yaml')) }
+    const copy: Root = {
+      ...tree,
+      children: reduceAll(
+        tree.children.filter((node) => node.type !== 'yaml'),
+        asWritten,
+      ),
+    }
     page.markdown = toMarkdownNarrowed(copy, {
       extensions: this.data('toMarkdownExtensions') ?? [],
       bullet: '-',
@@ -42,18 +89,22 @@ export default function remarkMarkdownExport(this: DataReader) {
   }
 }
 
-function reduceAll(nodes: RootContent[]): RootContent[] {
+type AsWritten = (node: RootContent) => RootContent | undefined
+
+function reduceAll(nodes: RootContent[], asWritten: AsWritten): RootContent[] {
   return nodes.flatMap((node) => {
-    if (isJsxElement(node)) return reduce(node)
-    if ('children' in node) return [{ ...node, children: reduceAll(node.children) } as RootContent]
+    if (isJsxElement(node)) return reduce(node, asWritten)
+    const written = asWritten(node)
+    if (written) return [written]
+    if ('children' in node) return [{ ...node, children: reduceAll(node.children, asWritten) } as RootContent]
     return [node]
   })
 }
 
-function reduce(element: JsxElement): RootContent[] {
+function reduce(element: JsxElement, asWritten: AsWritten): RootContent[] {
   const props = element.data?.props ?? {}
   const name = element.name ?? ''
-  const reduced = reduceAll(element.children)
+  const reduced = reduceAll(element.children, asWritten)
   const children = element.type === 'mdxJsxFlowElement' ? asBlocks(reduced) : reduced
   if (name === 'Visibility' && props.for === 'humans') return []
   if (element.type === 'mdxJsxTextElement') return reduceInline(name, props, children as PhrasingContent[])
@@ -93,6 +144,8 @@ function reduce(element: JsxElement): RootContent[] {
     const lead: PhrasingContent = { type: 'strong', children: [{ type: 'text', value: `${callout}:` }] }
     const first = body[0]
     if (first?.type === 'paragraph') first.children.unshift(lead, { type: 'text', value: ' ' })
+    else if (first?.type === 'html' && writtenBlocks.get(first) === 'paragraph')
+      first.value = `**${callout}:** ${first.value}`
     else body.unshift(paragraph([lead]))
     return [{ type: 'blockquote', children: body }]
   }
@@ -171,7 +224,7 @@ function asBlocks(nodes: RootContent[]): RootContent[] {
     run = []
   }
   for (const node of nodes) {
-    if (PHRASING.has(node.type)) run.push(node as PhrasingContent)
+    if (PHRASING.has(node.type) && !writtenBlocks.has(node)) run.push(node as PhrasingContent)
     else {
       flush()
       blocks.push(node)

@@ -63,6 +63,68 @@ test('a page renders to body HTML with its title, description, toc, assets, icon
   assert.deepEqual(JSON.parse(JSON.stringify(page)), page)
 })
 
+test("the .md export copies the author's Markdown as written and reduces components and snippets", async () => {
+  const page = await renderPage(
+    await input(
+      [
+        '---',
+        'title: Setup',
+        '---',
+        '',
+        '* one',
+        '* two',
+        '',
+        '| Key | Use |',
+        '|---|:--:|',
+        '| `a` | first |',
+        '',
+        'Version {version} is out.',
+        '',
+        'export const version = 3',
+        '',
+        '<Note>',
+        'Read *this* first.',
+        '',
+        '```js title="x.js"',
+        'let x = 1',
+        '```',
+        '</Note>',
+        '',
+        '- item',
+        '  <Snippet file="note.mdx" who="you" />',
+        '',
+        '<Snippet file="note.mdx" who="all" />',
+      ].join('\n'),
+    ),
+  )
+  assert.equal(
+    page.markdown,
+    [
+      '* one',
+      '* two',
+      '',
+      '| Key | Use |',
+      '|---|:--:|',
+      '| `a` | first |',
+      '',
+      'Version 3 is out.',
+      '',
+      '> **Note:** Read *this* first.',
+      '>',
+      '> ```js title="x.js"',
+      '> let x = 1',
+      '> ```',
+      '',
+      '- item',
+      '',
+      '  Snippet for you.',
+      '',
+      'Snippet for all.',
+      '',
+    ].join('\n'),
+  )
+})
+
 test('rendering is deterministic: the same input gives byte-identical output', async () => {
   const source =
     '---\ntitle: T\n---\n\n<Tabs><Tab title="A">a</Tab><Tab title="B">b</Tab></Tabs>\n\n<Tooltip tip="t">x</Tooltip>\n'
