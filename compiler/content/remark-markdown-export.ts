@@ -36,10 +36,11 @@ const writtenBlocks = new WeakMap<RootContent, RootContent['type']>()
 
 /**
  * remark plugin, first after the parse: mark the blocks the export can copy from the source. Such a
- * block holds no MDX (no component, expression or import: those are reduced or resolved), starts at
- * the beginning of its line (so no container's indent or `>` runs through it), and is not indented
- * code (which, copied after a list, would join the list). Marked now, before any plugin moves or
- * inserts nodes: a snippet's blocks, whose positions are in another file, are never marked.
+ * block holds no MDX (no component, expression or import: those are reduced or resolved), is not
+ * indented code (which, copied after a list, would join the list), and has only spaces before it on
+ * its line: at the top level, or inside components, where it is copied without the indent its
+ * component gave it. Marked now, before any plugin moves or inserts nodes: a snippet's blocks, whose
+ * positions are in another file, are never marked.
  */
 export function remarkVerbatimBlocks() {
   return (tree: Root, file: VFile): void => {
@@ -51,10 +52,31 @@ function markVerbatim(nodes: readonly RootContent[], source: string): void {
   for (const node of nodes) {
     if (node.type === 'mdxJsxFlowElement') markVerbatim(node.children, source)
     const { start, end } = node.position ?? {}
-    if (start?.column !== 1 || start.offset === undefined || end?.offset === undefined) continue
-    if (node.type === 'yaml' || /\s/.test(source.charAt(start.offset)) || holdsMdx(node)) continue
-    verbatim.set(node, source.slice(start.offset, end.offset))
+    if (start?.offset === undefined || end?.offset === undefined || node.type === 'yaml') continue
+    if (/\s/.test(source.charAt(start.offset)) || holdsMdx(node)) continue
+    const text = asWritten(source, start.offset, end.offset)
+    if (text !== undefined) verbatim.set(node, text)
   }
+}
+
+/**
+ * The source of a block from `start` to `end`, without the indent of its first line, or `undefined`
+ * when something other than spaces comes before it on that line (a list marker, `>`, a tag) or a later
+ * line is indented less (lazy continuation): such a block cannot be copied on its own.
+ */
+function asWritten(source: string, start: number, end: number): string | undefined {
+  const lineStart = source.lastIndexOf('\n', start - 1) + 1
+  const indent = start - lineStart
+  if (indent === 0) return source.slice(start, end)
+  if (!/^ +$/.test(source.slice(lineStart, start))) return undefined
+  const lines = source.slice(lineStart, end).split('\n')
+  const dedented: string[] = []
+  for (const line of lines) {
+    if (line.trim() === '') dedented.push('')
+    else if (/^ *$/.test(line.slice(0, indent))) dedented.push(line.slice(indent))
+    else return undefined
+  }
+  return dedented.join('\n')
 }
 
 const holdsMdx = (node: RootContent): boolean =>
