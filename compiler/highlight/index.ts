@@ -99,14 +99,17 @@ const shikiVersion = (): string => {
 }
 
 /**
- * Highlighted blocks kept per thread, the least recently used dropped first: about 10 KB each, so
- * a thread's cache stays near 10 MB however large the site (or however many sites a server builds).
+ * Code kept highlighted per thread, in characters of source, the least recently used block dropped
+ * first. A block's tree takes about 75 bytes per character of its code (measured on pipecat), so a
+ * thread's cache stays near 5 MB however large the site (or however many sites a server builds): a
+ * count of blocks instead let a site of long blocks hold 20 MB a thread, for no fewer shiki calls.
  */
-const MAX_CACHED_BLOCKS = 1000
+const MAX_CACHED_CHARACTERS = 64 * 1024
 
 class CachingHighlighter implements Highlighter {
   #shiki: Shiki
-  #cache = new Map<string, Element>()
+  #cache = new Map<string, { pre: Element; characters: number }>()
+  #cachedCharacters = 0
   /** Per grammar: the languages it embeds lazily (none: it is loaded into the thread's instance). */
   #loading = new Map<string, Promise<string[]>>()
   #embedding = new Map<string, Promise<Shiki>>()
@@ -138,7 +141,7 @@ class CachingHighlighter implements Highlighter {
     if (cached) {
       this.#cache.delete(key)
       this.#cache.set(key, cached)
-      return cloneTree(cached)
+      return cloneTree(cached.pre)
     }
     const shiki = PLAIN.has(id) ? this.#shiki : await this.#instanceFor(id, code)
     if (shiki === this.#shiki && !PLAIN.has(id)) this.#sharePasses(id)
@@ -165,9 +168,19 @@ class CachingHighlighter implements Highlighter {
     }
     const pre = root.children.find((node): node is Element => node.type === 'element')
     if (!pre) return undefined
-    this.#cache.set(key, pre)
-    if (this.#cache.size > MAX_CACHED_BLOCKS) this.#cache.delete(this.#cache.keys().next().value!)
+    this.#remember(key, pre, code.length)
     return cloneTree(pre)
+  }
+
+  #remember(key: string, pre: Element, characters: number): void {
+    if (characters > MAX_CACHED_CHARACTERS) return
+    this.#cache.set(key, { pre, characters })
+    this.#cachedCharacters += characters
+    for (const [oldest, entry] of this.#cache) {
+      if (this.#cachedCharacters <= MAX_CACHED_CHARACTERS) break
+      this.#cache.delete(oldest)
+      this.#cachedCharacters -= entry.characters
+    }
   }
 
   /** Let the light and dark passes over `id`'s code share one tokenisation (paired-themes.ts). */

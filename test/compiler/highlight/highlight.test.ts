@@ -85,14 +85,22 @@ test('re-rendering a page with unchanged code blocks makes no shiki call', async
   assert.equal(second.html, first.html)
 })
 
-test('the highlight cache keeps the most recently used blocks only, so it stays bounded', async () => {
+test('the highlight cache keeps the most recently used code, up to 64 K characters, so it stays bounded', async () => {
   const highlighter = await createSeparateHighlighter({})
-  for (let index = 0; index <= 1000; index++) await highlighter.highlight(`block ${index}`, 'text')
+  // 1,000 characters a block: block 0 is still cached after 64 more, and dropped after 65.
+  const block = (index: number) => `block ${index}`.padEnd(1000, '.')
+  for (let index = 0; index <= 64; index++) await highlighter.highlight(block(index), 'text')
   const calls = highlighter.calls
-  await highlighter.highlight('block 1000', 'text')
-  assert.equal(highlighter.calls, calls, 'a recent block comes from the cache')
-  await highlighter.highlight('block 0', 'text')
-  assert.equal(highlighter.calls, calls + 1, 'the oldest block was dropped')
+  await highlighter.highlight(block(0), 'text')
+  await highlighter.highlight(block(64), 'text')
+  assert.equal(highlighter.calls, calls, 'recent blocks come from the cache')
+  await highlighter.highlight(block(65), 'text')
+  await highlighter.highlight(block(1), 'text')
+  assert.equal(highlighter.calls, calls + 2, 'the least recently used block was dropped')
+  const huge = 'x'.repeat(70_000)
+  await highlighter.highlight(huge, 'text')
+  await highlighter.highlight(huge, 'text')
+  assert.equal(highlighter.calls, calls + 4, 'a block larger than the whole cache is never kept')
 })
 
 test('a Markdown or MDX block comes out the same whichever languages were highlighted before it', async () => {
