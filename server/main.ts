@@ -4,6 +4,8 @@
  * --email <email>` prints a session token as its last line; `migrate` runs migrations and exits;
  * `gc [--dry-run]` applies retention and deletes unreferenced blobs, printing what it freed.
  */
+// First, before anything else loads: see the module (it keeps the site hot path on V8's fast path).
+import './ops/hot-path-shapes.js'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
