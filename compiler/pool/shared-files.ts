@@ -4,20 +4,32 @@ import type { ValidationMode } from '../config/types.js'
 import type { SourceFiles } from '../files.js'
 import type { SharedSite, SiteIndex } from './protocol.js'
 
-export function packFiles(files: SourceFiles): {
+/**
+ * Images, video, audio, fonts and archives: a page's render only checks that they exist (links and
+ * `<img src>`), never reads them, so render threads get them empty (see `shareSite`).
+ */
+const MEDIA =
+  /\.(?:png|jpe?g|gif|webp|avif|ico|bmp|tiff?|mp4|m4v|webm|mov|mp3|m4a|wav|ogg|woff2?|ttf|otf|eot|pdf|zip|gz)$/i
+
+/** The files in one SharedArrayBuffer; `withBytes(path)` false packs a file empty (it still exists). */
+export function packFiles(
+  files: SourceFiles,
+  withBytes: (path: string) => boolean = () => true,
+): {
   buffer: SharedArrayBuffer
   layout: [string, number, number][]
 } {
   let total = 0
-  for (const bytes of files.values()) total += bytes.byteLength
+  for (const [path, bytes] of files) if (withBytes(path)) total += bytes.byteLength
   const buffer = new SharedArrayBuffer(Math.max(total, 1))
   const view = new Uint8Array(buffer)
   const layout: [string, number, number][] = []
   let offset = 0
   for (const [path, bytes] of files) {
-    view.set(bytes, offset)
-    layout.push([path, offset, bytes.byteLength])
-    offset += bytes.byteLength
+    const length = withBytes(path) ? bytes.byteLength : 0
+    view.set(bytes.subarray(0, length), offset)
+    layout.push([path, offset, length])
+    offset += length
   }
   return { buffer, layout }
 }
@@ -31,12 +43,16 @@ export function unpackFiles(
   return files
 }
 
+/**
+ * A site for render threads, packed once: its media empty, so the copy holds the site's text (pipecat:
+ * 3.5 MB of its 19), and a build's memory grows with its pages, not with its images.
+ */
 export function shareSite(
   files: SourceFiles,
   pageSlugs: ReadonlySet<string>,
   mode: ValidationMode,
 ): SharedSite {
-  const { buffer, layout } = packFiles(files)
+  const { buffer, layout } = packFiles(files, (path) => !MEDIA.test(path))
   return sharedSite(buffer, layout, pageSlugs, mode)
 }
 

@@ -1,0 +1,41 @@
+/** Packing a site into shared memory for render threads, and reading it back as views. */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { packFiles, readSiteIndex, shareSite, unpackFiles } from '../../../compiler/pool/shared-files.js'
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+test('files come back byte for byte from one SharedArrayBuffer, in their order', () => {
+  const files = new Map([
+    ['index.mdx', encoder.encode('# Hello')],
+    ['empty.md', new Uint8Array()],
+    ['images/logo.png', new Uint8Array([137, 80, 78, 71])],
+  ])
+  const { buffer, layout } = packFiles(files)
+  assert.ok(buffer instanceof SharedArrayBuffer)
+  const unpacked = unpackFiles(buffer, layout)
+  assert.deepEqual([...unpacked.keys()], [...files.keys()])
+  for (const [path, bytes] of files) assert.deepEqual([...unpacked.get(path)!], [...bytes])
+})
+
+test('render threads get a site without the bytes of its media, which pages only check exist', () => {
+  const files = new Map([
+    ['index.mdx', encoder.encode('![Logo](/images/logo.png)')],
+    ['snippets/note.mdx', encoder.encode('A note')],
+    ['openapi.yaml', encoder.encode('openapi: 3.1.0')],
+    ['images/logo.svg', encoder.encode('<svg/>')],
+    ['images/logo.png', new Uint8Array(1000).fill(7)],
+    ['images/Shot.JPEG', new Uint8Array(1000).fill(7)],
+    ['videos/demo.mp4', new Uint8Array(5000).fill(7)],
+    ['fonts/brand.woff2', new Uint8Array(500).fill(7)],
+  ])
+  const site = shareSite(files, new Set(['index']), 'lenient')
+  const unpacked = unpackFiles(site.files, readSiteIndex(site).layout)
+  assert.deepEqual([...unpacked.keys()], [...files.keys()], 'every file still exists')
+  for (const path of ['index.mdx', 'snippets/note.mdx', 'openapi.yaml', 'images/logo.svg'])
+    assert.equal(decoder.decode(unpacked.get(path)), decoder.decode(files.get(path)))
+  for (const path of ['images/logo.png', 'images/Shot.JPEG', 'videos/demo.mp4', 'fonts/brand.woff2'])
+    assert.equal(unpacked.get(path)?.byteLength, 0, path)
+  assert.equal(site.files.byteLength, 25 + 6 + 14 + 6)
+})
