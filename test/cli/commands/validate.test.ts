@@ -47,7 +47,9 @@ test('an invalid site prints every problem and exits 1', { skip: needs('a built 
   )
 })
 
-test('page problems are errors with file:line:col and a fix, in text and --json', async (t) => {
+test('page problems are errors with file:line:col and a fix, in text and --json', {
+  skip: needs('a built binary'),
+}, async (t) => {
   const dir = await workspace(t)
   await writeFile(
     join(dir, 'docs.json'),
