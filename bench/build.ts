@@ -7,6 +7,8 @@
  * RSS); `--pages N` builds only a corpus of N pages, `--site DIR` only the docs folder DIR.
  * It prints figures; it does not assert.
  */
+// As docsctl and docs-server do, before any thread starts.
+import '../lib/jit-budget.js'
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
