@@ -7,8 +7,6 @@
  * RSS); `--pages N` builds only a corpus of N pages, `--site DIR` only the docs folder DIR.
  * It prints figures; it does not assert.
  */
-// As docsctl and docs-server do, before any thread starts.
-import '../lib/jit-budget.js'
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -18,6 +16,7 @@ import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { fromPackageRoot } from '../compiler/assets.js'
 import { buildSite } from '../compiler/build.js'
+import { raiseInterruptBudget } from '../lib/jit-budget.js'
 import { readSiteFiles } from '../lib/site-dir.js'
 
 const languages = [
@@ -247,6 +246,8 @@ const PIPECAT = join(
 
 // Run only when executed, so tests and profiling scripts can import generateCorpus.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // As docsctl does, before any thread starts.
+  raiseInterruptBudget(16)
   const args = process.argv.slice(2)
   const flag = (name: string) => {
     const at = args.indexOf(name)

@@ -6,13 +6,12 @@
  */
 // First, before anything else loads: see the module (it keeps the site hot path on V8's fast path).
 import './ops/hot-path-shapes.js'
-// Before any build thread starts: see the module (builds spend a third of their CPU in V8's compiler without it).
-import '../lib/jit-budget.js'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pretty, { type PrettyStream } from 'pino-pretty'
 import { themeFiles } from '../compiler/theme/assets.js'
+import { raiseInterruptBudget } from '../lib/jit-budget.js'
 import { buildApp } from './app.js'
 import { secretLogRedaction } from './auth/oauth/log-redaction.js'
 import { describeBlobStore, openBlobStore } from './blobs/open.js'
@@ -154,6 +153,8 @@ async function main(args: string[]): Promise<number> {
   return 0
 }
 
+// Before any build thread starts; 4×, not docsctl's 16×, as this process also serves (see the module).
+raiseInterruptBudget(4)
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== 0) process.exitCode = code
