@@ -50,7 +50,10 @@ export function remarkVerbatimBlocks() {
 
 function markVerbatim(nodes: readonly RootContent[], source: string): void {
   for (const node of nodes) {
-    if (node.type === 'mdxJsxFlowElement') markVerbatim(node.children, source)
+    if (node.type === 'mdxJsxFlowElement') {
+      markVerbatim(node.children, source)
+      continue
+    }
     const { start, end } = node.position ?? {}
     if (start?.offset === undefined || end?.offset === undefined || node.type === 'yaml') continue
     if (/\s/.test(source.charAt(start.offset)) || holdsMdx(node)) continue
@@ -86,22 +89,8 @@ export default function remarkMarkdownExport(this: DataReader) {
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
     if (!page) return
-    // An `html` node's value is written out as it is: the block exactly as the author wrote it.
-    const asWritten = (node: RootContent): RootContent | undefined => {
-      const value = verbatim.get(node)
-      if (value === undefined) return undefined
-      const block: RootContent = { type: 'html', value }
-      writtenBlocks.set(block, node.type)
-      return block
-    }
     // reduceAll copies every parent it passes, so the tree the HTML is made from stays untouched.
-    const copy: Root = {
-      ...tree,
-      children: reduceAll(
-        tree.children.filter((node) => node.type !== 'yaml'),
-        asWritten,
-      ),
-    }
+    const copy: Root = { ...tree, children: reduceAll(tree.children.filter((node) => node.type !== 'yaml')) }
     page.markdown = toMarkdownNarrowed(copy, {
       extensions: this.data('toMarkdownExtensions') ?? [],
       bullet: '-',
@@ -111,22 +100,29 @@ export default function remarkMarkdownExport(this: DataReader) {
   }
 }
 
-type AsWritten = (node: RootContent) => RootContent | undefined
-
-function reduceAll(nodes: RootContent[], asWritten: AsWritten): RootContent[] {
+function reduceAll(nodes: RootContent[]): RootContent[] {
   return nodes.flatMap((node) => {
-    if (isJsxElement(node)) return reduce(node, asWritten)
-    const written = asWritten(node)
+    if (isJsxElement(node)) return reduce(node)
+    const written = writtenBlock(node)
     if (written) return [written]
-    if ('children' in node) return [{ ...node, children: reduceAll(node.children, asWritten) } as RootContent]
+    if ('children' in node) return [{ ...node, children: reduceAll(node.children) } as RootContent]
     return [node]
   })
 }
 
-function reduce(element: JsxElement, asWritten: AsWritten): RootContent[] {
+/** A marked block as an `html` node, whose value is written out as it is: exactly as the author wrote it. */
+function writtenBlock(node: RootContent): RootContent | undefined {
+  const value = verbatim.get(node)
+  if (value === undefined) return undefined
+  const block: RootContent = { type: 'html', value }
+  writtenBlocks.set(block, node.type)
+  return block
+}
+
+function reduce(element: JsxElement): RootContent[] {
   const props = element.data?.props ?? {}
   const name = element.name ?? ''
-  const reduced = reduceAll(element.children, asWritten)
+  const reduced = reduceAll(element.children)
   const children = element.type === 'mdxJsxFlowElement' ? asBlocks(reduced) : reduced
   if (name === 'Visibility' && props.for === 'humans') return []
   if (element.type === 'mdxJsxTextElement') return reduceInline(name, props, children as PhrasingContent[])

@@ -19,17 +19,19 @@ export function packFiles(
   buffer: SharedArrayBuffer
   layout: [string, number, number][]
 } {
+  const entries = [...files].map(
+    ([path, bytes]) => [path, withBytes(path) ? bytes : bytes.subarray(0, 0)] as const,
+  )
   let total = 0
-  for (const [path, bytes] of files) if (withBytes(path)) total += bytes.byteLength
+  for (const [, bytes] of entries) total += bytes.byteLength
   const buffer = new SharedArrayBuffer(Math.max(total, 1))
   const view = new Uint8Array(buffer)
   const layout: [string, number, number][] = []
   let offset = 0
-  for (const [path, bytes] of files) {
-    const length = withBytes(path) ? bytes.byteLength : 0
-    view.set(bytes.subarray(0, length), offset)
-    layout.push([path, offset, length])
-    offset += length
+  for (const [path, bytes] of entries) {
+    view.set(bytes, offset)
+    layout.push([path, offset, bytes.byteLength])
+    offset += bytes.byteLength
   }
   return { buffer, layout }
 }

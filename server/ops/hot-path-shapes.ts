@@ -15,10 +15,11 @@ import { createHook } from 'node:async_hooks'
 import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 
-const kept: { tick?: object; request: IncomingMessage; response: ServerResponse } = (() => {
-  const request = new IncomingMessage(new Socket())
-  return { request, response: new ServerResponse(request) }
-})()
+const request = new IncomingMessage(new Socket())
+const kept: { tick?: object; request: IncomingMessage; response: ServerResponse } = {
+  request,
+  response: new ServerResponse(request),
+}
 
 // The one way to reach a `nextTick` entry: the async hook that sees it created. On for one call only.
 const hook = createHook({
