@@ -16,6 +16,11 @@ export interface SharedSite {
   /** Unique per build, so a worker reuses its decoded index across the pages of one build. */
   id: string
   files: SharedArrayBuffer
+  /**
+   * Files the build made or rewrote before rendering (API reference pages, `openapi:` pages with their
+   * operation), laid over `files`: the server packs the uploaded files before its build knows them.
+   */
+  overlay?: SharedArrayBuffer
   index: SharedArrayBuffer
   mode: ValidationMode
 }
@@ -23,7 +28,18 @@ export interface SharedSite {
 export interface SiteIndex {
   /** [path, byte offset, byte length] of every file in `files`. */
   layout: [string, number, number][]
+  /** [path, byte offset, byte length] of every file in `overlay`, which win over `files`. */
+  overlayLayout?: [string, number, number][]
+  /** Paths of `files` the build dropped before rendering. */
+  removed?: string[]
   pageSlugs: string[]
+}
+
+/** What a build's file map holds beyond the files it was given: packed, to lay over them. */
+export interface SiteChanges {
+  buffer: SharedArrayBuffer
+  layout: [string, number, number][]
+  removed: string[]
 }
 
 export interface RenderPageMessage {

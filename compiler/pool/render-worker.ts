@@ -5,7 +5,7 @@
 import { createHighlighter } from '../highlight/index.js'
 import type { RenderOutcome, RenderPageMessage } from './protocol.js'
 import { renderOne } from './render-one.js'
-import { readSiteIndex, unpackFiles } from './shared-files.js'
+import { readSiteIndex, siteFiles } from './shared-files.js'
 
 let current: { id: string; files: Map<string, Uint8Array>; pageSlugs: Set<string> } | undefined
 
@@ -17,7 +17,7 @@ export default async function renderPageTask(message: RenderPageMessage): Promis
     const index = readSiteIndex(site)
     current = {
       id: site.id,
-      files: unpackFiles(site.files, index.layout),
+      files: siteFiles(site, index),
       pageSlugs: new Set(index.pageSlugs),
     }
   }

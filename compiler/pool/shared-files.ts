@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ValidationMode } from '../config/types.js'
 import type { SourceFiles } from '../files.js'
-import type { SharedSite, SiteIndex } from './protocol.js'
+import type { SharedSite, SiteChanges, SiteIndex } from './protocol.js'
 
 /**
  * Images, video, audio, fonts and archives: a page's render only checks that they exist (links and
@@ -64,12 +64,44 @@ export function sharedSite(
   layout: [string, number, number][],
   pageSlugs: Iterable<string>,
   mode: ValidationMode,
+  changes?: SiteChanges,
 ): SharedSite {
   const index: SiteIndex = { layout, pageSlugs: [...pageSlugs] }
+  if (changes) {
+    index.overlayLayout = changes.layout
+    index.removed = changes.removed
+  }
   const json = new TextEncoder().encode(JSON.stringify(index))
   const indexBuffer = new SharedArrayBuffer(json.byteLength)
   new Uint8Array(indexBuffer).set(json)
-  return { id: randomUUID(), files, index: indexBuffer, mode }
+  return {
+    id: randomUUID(),
+    files,
+    ...(changes ? { overlay: changes.buffer } : {}),
+    index: indexBuffer,
+    mode,
+  }
+}
+
+/**
+ * The files of `current` that are not the very bytes `given` holds (added or rewritten by the build
+ * before rendering), packed, and the paths of `given` it dropped: what a thread that holds only
+ * `given` needs to render `current`'s pages.
+ */
+export function siteChanges(given: SourceFiles, current: SourceFiles): SiteChanges {
+  const changed = new Map<string, Uint8Array>()
+  for (const [path, bytes] of current) if (given.get(path) !== bytes) changed.set(path, bytes)
+  const removed = [...given.keys()].filter((path) => !current.has(path))
+  return { ...packFiles(changed), removed }
+}
+
+/** Every file of a shared site, its overlay laid over its files. */
+export function siteFiles(site: SharedSite, index: SiteIndex): Map<string, Uint8Array> {
+  const files = unpackFiles(site.files, index.layout)
+  if (site.overlay && index.overlayLayout)
+    for (const [path, bytes] of unpackFiles(site.overlay, index.overlayLayout)) files.set(path, bytes)
+  for (const path of index.removed ?? []) files.delete(path)
+  return files
 }
 
 export function readSiteIndex(site: SharedSite): SiteIndex {

@@ -276,7 +276,7 @@ export class BuildPipeline {
 
       const channel = new MessageChannel()
       channel.port1.on('message', (request: RenderRequest) => {
-        const site = sharedSite(buffer, layout, request.pageSlugs, 'lenient')
+        const site = sharedSite(buffer, layout, request.pageSlugs, 'lenient', request.changes)
         void this.#pool
           .renderShared(request.tasks, site)
           .then((outcomes) => channel.port1.postMessage(outcomes))

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto'
 import { setPriority } from 'node:os'
 import type { MessagePort } from 'node:worker_threads'
 import type { Diagnostic } from '../../compiler/diagnostics.js'
-import type { PageRenderer, RenderOutcome, RenderTask } from '../../compiler/pool/protocol.js'
-import { unpackFiles } from '../../compiler/pool/shared-files.js'
+import type { PageRenderer, RenderOutcome, RenderTask, SiteChanges } from '../../compiler/pool/protocol.js'
+import { siteChanges, unpackFiles } from '../../compiler/pool/shared-files.js'
 import { contentTypeOf } from '../../compiler/serving/content-type.js'
 import type { AnalyticsSettings, BuildCache, BuildOptions, BuildResult } from '../../compiler/types.js'
 import { compress, compressionLevels } from './compression.js'
@@ -48,6 +48,8 @@ const FILES_IN_FLIGHT = 16
 export interface RenderRequest {
   tasks: RenderTask[]
   pageSlugs: string[]
+  /** The pages and files the build made or rewrote (API reference), over the sources the pool holds. */
+  changes: SiteChanges
 }
 
 export interface BuiltFile {
@@ -86,12 +88,21 @@ async function loadCompiler(): Promise<BuildSite> {
   return buildSite
 }
 
-/** Pages render in the shared pool: ask the request thread, which owns it, and wait for the answer. */
-function renderOver(port: MessagePort): PageRenderer {
+/**
+ * Pages render in the shared pool: ask the request thread, which owns it, and wait for the answer.
+ * The pool holds the uploaded `sources`; what the build added or rewrote before rendering (generated
+ * API pages, `openapi:` pages with their operation) goes with the request, or those pages would
+ * render from what was uploaded, or not at all.
+ */
+function renderOver(port: MessagePort, sources: ReadonlyMap<string, Uint8Array>): PageRenderer {
   return (tasks, site) =>
     new Promise<RenderOutcome[]>((resolve) => {
       port.once('message', (outcomes: RenderOutcome[]) => resolve(outcomes))
-      const request: RenderRequest = { tasks: [...tasks], pageSlugs: [...site.pageSlugs] }
+      const request: RenderRequest = {
+        tasks: [...tasks],
+        pageSlugs: [...site.pageSlugs],
+        changes: siteChanges(sources, site.files),
+      }
       port.postMessage(request)
     })
 }
@@ -160,7 +171,7 @@ export default async function build(task: BuildTask): Promise<BuildTaskResult> {
   try {
     result = await compile(sources, {
       mode: 'lenient',
-      renderer: renderOver(task.renderPort),
+      renderer: renderOver(task.renderPort, sources),
       ...(cache ? { cache } : {}),
       ...(task.analytics ? { analytics: task.analytics } : {}),
       onFile: (path, bytes) => sender.send(path, bytes),

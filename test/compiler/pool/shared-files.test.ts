@@ -1,7 +1,15 @@
 /** Packing a site into shared memory for render threads, and reading it back as views. */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { packFiles, readSiteIndex, shareSite, unpackFiles } from '../../../compiler/pool/shared-files.js'
+import {
+  packFiles,
+  readSiteIndex,
+  sharedSite,
+  shareSite,
+  siteChanges,
+  siteFiles,
+  unpackFiles,
+} from '../../../compiler/pool/shared-files.js'
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -38,4 +46,31 @@ test('render threads get a site without the bytes of its media, which pages only
   for (const path of ['images/logo.png', 'images/Shot.JPEG', 'videos/demo.mp4', 'fonts/brand.woff2'])
     assert.equal(unpacked.get(path)?.byteLength, 0, path)
   assert.equal(site.files.byteLength, 25 + 6 + 14 + 6)
+})
+
+test('a site packed before its build sees the pages the build made or rewrote, and not those it dropped', () => {
+  const uploaded = new Map([
+    ['index.mdx', encoder.encode('# Hello')],
+    ['reference/get-plant.mdx', encoder.encode('---\nopenapi: GET /plants\n---\n')],
+    ['_openapi/fragments/x.json', encoder.encode('{}')],
+  ])
+  const { buffer, layout } = packFiles(uploaded)
+  // What the API stage hands on: the index untouched (the same bytes), one page rewritten, one made, one dropped.
+  const built = new Map([
+    ['index.mdx', uploaded.get('index.mdx')!],
+    ['reference/get-plant.mdx', encoder.encode('---\nopenapi: GET /plants\n---\n<ApiEndpoint />')],
+    ['api-reference/list-plants.mdx', encoder.encode('# List plants')],
+  ])
+  const changes = siteChanges(uploaded, built)
+  assert.deepEqual(
+    changes.layout.map(([path]) => path),
+    ['reference/get-plant.mdx', 'api-reference/list-plants.mdx'],
+    'only what changed is packed again',
+  )
+  assert.deepEqual(changes.removed, ['_openapi/fragments/x.json'])
+  const site = sharedSite(buffer, layout, ['index'], 'lenient', changes)
+  const files = siteFiles(site, readSiteIndex(site))
+  assert.deepEqual([...files.keys()].sort(), [...built.keys()].sort())
+  for (const [path, bytes] of built)
+    assert.equal(decoder.decode(files.get(path)), decoder.decode(bytes), path)
 })
