@@ -552,10 +552,12 @@ async function completeFrontMatterPage(
   context: FrontMatterContext,
 ): Promise<string | GeneratedPage | undefined> {
   const { front } = page
-  const problem = (message: string) =>
+  // At the front matter line that names what was not found, so an author sees where to look.
+  const problem = (message: string, key = 'openapi') =>
     context.diagnostics.push({
       severity: context.mode === 'strict' ? 'error' : 'warning',
       file: page.file,
+      ...frontMatterKeyPlace(page.source, key),
       rule: 'openapi-operation',
       message,
     })
@@ -609,7 +611,10 @@ async function completeFrontMatterPage(
         (page.body.trim() ? `\n${page.body}` : '')
       )
     }
-    problem(`Unexpected openapi-schema: "${written}", expected the name of a schema under components.schemas`)
+    problem(
+      `Unexpected openapi-schema: "${written}", expected the name of a schema under components.schemas`,
+      'openapi-schema',
+    )
     return withTitle(page, name)
   }
   if (typeof front.asyncapi === 'string') {
@@ -633,6 +638,7 @@ async function completeFrontMatterPage(
     }
     problem(
       `Unexpected asyncapi: "${front.asyncapi}", expected a channel of an AsyncAPI document in the site`,
+      'asyncapi',
     )
     return withTitle(page, name)
   }
@@ -642,6 +648,13 @@ async function completeFrontMatterPage(
     return `${page.source.slice(0, page.source.length - page.body.length)}${handWrittenEndpoint(reference, context.config)}\n\n${page.body}`
   }
   return undefined
+}
+
+/** Line and column of `key:` in a page's front matter (line 1 is its opening `---`). */
+function frontMatterKeyPlace(source: string, key: string): { line?: number; column?: number } {
+  const match = new RegExp(`^(['"]?)${key}\\1[ \\t]*:`, 'm').exec(source)
+  if (!match) return {}
+  return { line: source.slice(0, match.index).split('\n').length, column: 1 }
 }
 
 /** A page whose operation or schema was not found keeps its own content, titled by what it names if it has no title. */
