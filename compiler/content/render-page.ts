@@ -4,6 +4,7 @@
  */
 import GithubSlugger from 'github-slugger'
 import type { ElementContent, Root as HastRoot } from 'hast'
+import type { Root as MdastRoot } from 'mdast'
 import { VFile } from 'vfile'
 import type { ValidationMode } from '../config/types.js'
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
@@ -102,8 +103,11 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
       )
     } catch (failure) {
       if (failure instanceof PageLimitError) return refused(failure)
-      error = failure
-      const repair = repairMdx(source, failure)
+      // Only what the parser said reaches the repairs and the plain Markdown fallback: a failure
+      // after parsing (a plugin's, a sandbox's) is reported as itself, never as a syntax error.
+      if (!(failure instanceof MdxParseFailure)) return failed(failure)
+      error = failure.cause
+      const repair = repairMdx(source, failure.cause)
       if (!repair) break
       // Earlier `\<` repairs on the same line pushed this spot one column right each; report the original.
       repair.column -= repairs.filter(
@@ -140,6 +144,13 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     rendered = { tree: { type: 'root', children: [] }, html: '' }
   }
   return finish(rendered, page)
+
+  /** A page whose render failed after it parsed keeps its front matter and an empty body, with the reason. */
+  function failed(failure: unknown): RenderedPage {
+    const page = freshContext()
+    report(page, 'error', 'render-failed', `Unexpected failure rendering the page: ${errorReason(failure)}`)
+    return finish({ tree: { type: 'root', children: [] }, html: '' }, page)
+  }
 
   /** A page beyond a build limit keeps its front matter and an empty body, with the reason. */
   function refused(failure: PageLimitError): RenderedPage {
@@ -178,10 +189,23 @@ async function run(
   fragments?: Uint8Array,
 ): Promise<{ tree: HastRoot; html: string }> {
   const file = new VFile({ path: input.file, value: input.source, data: { page } })
-  // A generated API page is parsed block by block, the blocks it shares with other pages once.
-  const mdast = parseInFragments(processor, input.file, input.source, fragments) ?? processor.parse(file)
+  let mdast: MdastRoot
+  try {
+    // A generated API page is parsed block by block, the blocks it shares with other pages once.
+    mdast = parseInFragments(processor, input.file, input.source, fragments) ?? processor.parse(file)
+  } catch (error) {
+    if (error instanceof PageLimitError) throw error
+    throw new MdxParseFailure(error)
+  }
   const tree = (await processor.run(mdast, file)) as HastRoot
   return { tree, html: String(processor.stringify(tree, file)) }
+}
+
+/** The parser refused the page: the one failure the MDX repairs may answer. */
+class MdxParseFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super(errorReason(cause))
+  }
 }
 
 function errorPlace(error: unknown): { line?: number; column?: number } {

@@ -1,12 +1,12 @@
 /**
  * The sandbox where author code runs (ARCHITECTURE decision 7): QuickJS compiled to WebAssembly, one
  * module per thread, a fresh runtime and context per page. Limits are set before any author code runs:
- * a memory cap, a stack cap and a deadline checked by the interrupt handler. No host function is
+ * a memory cap, a stack cap and a work budget counted by the interrupt handler (ARCHITECTURE decision
+ * 11: work, never wall time, so a loaded machine builds the same page the same way). No host function is
  * passed in; code and props go in as strings and the element tree comes back as a JSON string, so the
  * sandbox has no filesystem, network, timers or `process` to reach.
  */
 import type {
-  InterruptHandler,
   QuickJSContext,
   QuickJSRuntime,
   QuickJSSyncVariant,
@@ -22,8 +22,15 @@ import { sandboxPrelude } from './prelude.js'
 export const SANDBOX_MEMORY_BYTES = 32 * 1024 * 1024
 /** QuickJS stack; deeper recursion is a stack overflow error inside the sandbox, not in the host. */
 export const SANDBOX_STACK_BYTES = 256 * 1024
-/** Time all code components of one page may take together; real pages take about a millisecond. */
-export const SANDBOX_TIME_LIMIT_MS = 1000
+/**
+ * Steps all code components of one page may take together, counted from after the sandbox's own
+ * prelude. QuickJS calls the interrupt handler once every 10,000 steps (function calls and loop
+ * iterations, `JS_INTERRUPT_COUNTER_INIT`), so the budget is counted in those checks: the same code
+ * stops at the same step on any machine under any load. Real pages take one or two checks; a tight
+ * loop reaches the limit in about a second here (1,500 checks a second, 200 for string building).
+ */
+export const SANDBOX_STEP_LIMIT = 10_000_000
+const STEPS_PER_CHECK = 10_000
 /** Largest element tree (as JSON) one component may return. */
 export const SANDBOX_OUTPUT_BYTES = 4 * 1024 * 1024
 
@@ -57,19 +64,13 @@ function loadQuickJS(): Promise<QuickJSWASMModule> {
   return quickjs
 }
 
-/** The interrupt handler for a deadline, from the loaded core. */
-async function afterDeadline(deadline: number): Promise<InterruptHandler> {
-  const { shouldInterruptAfterDeadline } = await import('quickjs-emscripten-core')
-  return shouldInterruptAfterDeadline(deadline)
-}
-
 export interface SandboxError {
   /** `Error`, `TypeError`, … as thrown inside the sandbox. */
   name: string
   message: string
   stack: string
   /** Why the sandbox stopped it, when a limit did. */
-  limit?: 'time' | 'memory'
+  limit?: 'steps' | 'memory'
   /** True when an earlier call on the page hit the limit and this one did not run. */
   earlier?: boolean
 }
@@ -80,13 +81,14 @@ export type SandboxResult = { ok: true; value: string } | { ok: false; error: Sa
 export class PageSandbox {
   #runtime: QuickJSRuntime
   #context: QuickJSContext
-  #deadline: number
+  /** Interrupt checks left before the page's budget is used up; counted only once the prelude ran. */
+  #checksLeft = Number.POSITIVE_INFINITY
   #spent: SandboxError | undefined
 
-  private constructor(runtime: QuickJSRuntime, context: QuickJSContext, deadline: number) {
+  private constructor(runtime: QuickJSRuntime, context: QuickJSContext) {
     this.#runtime = runtime
     this.#context = context
-    this.#deadline = deadline
+    runtime.setInterruptHandler(() => --this.#checksLeft < 0)
   }
 
   static async open(builtins: readonly string[]): Promise<PageSandbox> {
@@ -95,14 +97,14 @@ export class PageSandbox {
     const runtime = module.newRuntime()
     runtime.setMemoryLimit(SANDBOX_MEMORY_BYTES)
     runtime.setMaxStackSize(SANDBOX_STACK_BYTES)
-    const deadline = Date.now() + SANDBOX_TIME_LIMIT_MS
-    runtime.setInterruptHandler(await afterDeadline(deadline))
-    const sandbox = new PageSandbox(runtime, runtime.newContext(), deadline)
+    const sandbox = new PageSandbox(runtime, runtime.newContext())
     const prelude = sandbox.evaluate(sandboxPrelude(builtins), 'sandbox:prelude')
     if (!prelude.ok) {
       sandbox.close()
       throw new Error(`The sandbox prelude failed: ${prelude.error.message}`)
     }
+    // The budget is the author's: the prelude's own work never counts against it.
+    sandbox.#checksLeft = SANDBOX_STEP_LIMIT / STEPS_PER_CHECK
     return sandbox
   }
 
@@ -118,7 +120,7 @@ export class PageSandbox {
       const error = readError(context.dump(result.error))
       result.error.dispose()
       if (error.message === 'out of memory') error.limit = 'memory'
-      else if (error.message === 'interrupted' || Date.now() > this.#deadline) error.limit = 'time'
+      else if (error.message === 'interrupted' || this.#checksLeft < 0) error.limit = 'steps'
       if (error.limit) this.#spent = error
       return { ok: false, error }
     }

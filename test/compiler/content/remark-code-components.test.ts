@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { type RenderPageInput, renderPage } from '../../../compiler/content/render-page.js'
 import { createHighlighter } from '../../../compiler/highlight/index.js'
-import { sandboxStats } from '../../../compiler/sandbox/quickjs.js'
+import { SANDBOX_STEP_LIMIT, sandboxStats } from '../../../compiler/sandbox/quickjs.js'
+import { startCpuHog } from '../../cpu-hog.js'
 
 const encoder = new TextEncoder()
 
@@ -199,4 +200,30 @@ test('a component that replaces the sandbox’s own functions only spoils its ow
     ['code-component-error 9', 'code-component-error 18'],
   )
   assert.match(page.diagnostics[1]?.message ?? '', /could not read/)
+})
+
+test('the sandbox counts steps, not time: the same components fit or stop alike on an idle and a busy machine', async (t) => {
+  const page = (body: string) =>
+    ['---', 'title: Work', '---', `export const Work = () => { ${body} }`, '', '<Work />', ''].join('\n')
+  // Half the step budget, but slow steps (a float sum): over a second of work, which a time limit of
+  // one second refused on an idle machine and, worse, on a busy one only.
+  const slowButUnder = page(
+    `let total = 0; for (let i = 0; i < ${SANDBOX_STEP_LIMIT / 4}; i++) total += i; return <p>{total > 0 ? 'done' : 'none'}</p>`,
+  )
+  const endless = page('for (;;) {}')
+  const outcome = async (source: string) => {
+    const rendered = await render(source)
+    return { html: rendered.html, diagnostics: rendered.diagnostics }
+  }
+  const idle = [await outcome(slowButUnder), await outcome(endless)]
+  assert.match(idle[0]!.html, /<p>done<\/p>/)
+  assert.deepEqual(idle[0]!.diagnostics, [])
+  assert.deepEqual(
+    idle[1]!.diagnostics.map((diagnostic) => diagnostic.rule),
+    ['code-component-timeout'],
+  )
+  const hog = await startCpuHog()
+  t.after(() => hog.stop())
+  const busy = [await outcome(slowButUnder), await outcome(endless)]
+  assert.deepEqual(busy, idle)
 })
