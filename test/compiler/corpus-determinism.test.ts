@@ -1,0 +1,47 @@
+/**
+ * Same input, same output, whatever the load (ARCHITECTURE decision 11): each corpus site built on an
+ * idle machine and again while a busy thread spins on every core gives byte-identical files and
+ * diagnostics. A limit that counted wall time (the sandbox's, a page's) would cut pages only under load.
+ * `npm test` builds the three small sites; `npm run test:determinism` builds all six (minutes: the
+ * large ones take several times longer under the hog).
+ */
+import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { buildSite, defaultWorkers } from '../../compiler/build.js'
+import { formatDiagnostic } from '../../compiler/diagnostics.js'
+import { readSiteFiles } from '../../lib/site-dir.js'
+import { corpusRoot, corpusSites } from '../corpus.js'
+import { startCpuHog } from '../cpu-hog.js'
+
+async function build(site: string) {
+  const { files } = await readSiteFiles(join(corpusRoot, site))
+  const result = await buildSite(files, { mode: 'lenient', workers: defaultWorkers() })
+  return { files: result.files, diagnostics: result.diagnostics.map(formatDiagnostic) }
+}
+
+const sites = process.env.DOCS_DETERMINISM === 'full' ? corpusSites : (['x402', 'rallly', 'cline'] as const)
+
+test('corpus sites build byte for byte the same on an idle machine and under a CPU hog', async (t) => {
+  for (const site of sites) {
+    const idle = await build(site)
+    const hog = await startCpuHog()
+    let busy: Awaited<ReturnType<typeof build>>
+    try {
+      busy = await build(site)
+    } finally {
+      await hog.stop()
+    }
+    assert.deepEqual(busy.diagnostics, idle.diagnostics, `${site}: the same diagnostics`)
+    assert.deepEqual([...busy.files.keys()].sort(), [...idle.files.keys()].sort(), `${site}: the same files`)
+    const differing = [...idle.files].filter(
+      ([path, bytes]) => !Buffer.from(bytes).equals(busy.files.get(path)!),
+    )
+    assert.deepEqual(
+      differing.map(([path]) => path),
+      [],
+      `${site}: the same bytes`,
+    )
+    t.diagnostic(`${site}: ${idle.files.size} files, ${idle.diagnostics.length} diagnostics, identical`)
+  }
+})
