@@ -1,46 +1,32 @@
 /**
- * Lucide icons by name, as inline SVG, from the `lucide-static` package: each icon's own `.svg` file is
- * read on first use, so a site loads only the icons it names. Lucide icons are strokes on a 24×24 grid
- * (`stroke="currentColor"`, no fill), and every child is one self-closing shape element.
+ * Lucide icons by name, as inline SVG, from Lucide's icon shapes vendored in vendor/lucide/icons.json
+ * (from `lucide-static`, by `npm run vendor:update`), read once per process on first use. Lucide icons
+ * are strokes on a 24×24 grid (`stroke="currentColor"`, no fill), and every child is one shape element.
  */
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import type { Element, Properties } from 'hast'
 import { cloneTree } from '../clone-tree.js'
+import { readVendored } from '../vendor.js'
 import { h } from './html.js'
 
-const require = createRequire(import.meta.url)
+type IconShapes = Record<string, [string, Record<string, string>][]>
 
-/** Icons found, by name: bounded by the set. */
+let shapesByName: IconShapes | undefined
+
+/** Icons drawn, by name: bounded by the set. */
 const icons = new Map<string, Element>()
-
-/** Names with no icon file, so a page does not search the disk for them again; bounded. */
-const misses = new Set<string>()
-const MAX_MISSES = 4096
-
-const SHAPES = new Set(['circle', 'ellipse', 'line', 'path', 'polygon', 'polyline', 'rect'])
 
 /** The Lucide icon `name` (`rocket`, `square-pen`) as an `<svg>` element, or `undefined`. */
 export function lucideIcon(name: string): Element | undefined {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) return undefined
   const known = icons.get(name)
   if (known) return cloneTree(known)
-  if (misses.has(name)) return undefined
-  let source: string
-  try {
-    source = readFileSync(require.resolve(`lucide-static/icons/${name}.svg`), 'utf8')
-  } catch {
-    if (misses.size >= MAX_MISSES) misses.clear()
-    misses.add(name)
-    return undefined
-  }
-  const shapes = [...source.matchAll(/<([a-z]+)\s([^>]*?)\/>/g)].flatMap(([, tag, attributes]) => {
-    if (!tag || !SHAPES.has(tag)) return []
+  shapesByName ??= JSON.parse(readVendored('lucide/icons.json').toString('utf8')) as IconShapes
+  if (!Object.hasOwn(shapesByName, name)) return undefined
+  const shapes = shapesByName[name]!.map(([tag, attributes]) => {
     const properties: Properties = {}
-    for (const [, key, value] of (attributes ?? '').matchAll(/([a-z-]+)="([^"]*)"/g)) {
-      if (key) properties[key.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())] = value ?? ''
-    }
-    return [h(tag, properties)]
+    for (const [key, value] of Object.entries(attributes))
+      properties[key.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())] = value
+    return h(tag, properties)
   })
   if (shapes.length === 0) return undefined
   const svg = h(

@@ -1,13 +1,13 @@
 /**
- * The mermaid bundle (from the installed `mermaid` package, never a CDN) and the small script that
+ * The mermaid bundle (vendored in vendor/mermaid/ by `npm run vendor:update`, never a CDN) and the small script that
  * draws the page's diagrams with it (compiler/theme/client/diagrams.ts), emitted as hashed files under
  * `_assets/` and loaded only by pages that have a diagram. Diagrams are drawn in the reader's browser:
  * no DOM-free renderer of Mermaid runs on Node 20, and mermaid itself needs a browser's layout.
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { fromPackageRoot } from '../assets.js'
+import { readVendored } from '../vendor.js'
 import { MissingThemeAssetError } from './assets.js'
 
 /** Bundled from compiler/theme/client/diagrams.ts by `npm run build:client`. */
@@ -28,7 +28,7 @@ const shortHash = (bytes: Uint8Array): string => createHash('sha256').update(byt
 /** The diagram files, read once per process. */
 export function diagramFiles(): DiagramFiles {
   if (cached) return cached
-  const mermaid = readFileSync(createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js'))
+  const mermaid = readVendored('mermaid/mermaid.min.js')
   let script: Uint8Array
   try {
     script = readFileSync(fromPackageRoot(DIAGRAM_SCRIPT))
