@@ -51,6 +51,8 @@ export interface HostCacheOptions {
   maxSites?: number
   /** Hosts that are not sites (or have nothing live), remembered at most. */
   maxMisses?: number
+  /** The clock the TTLs run on (`performance` by default); tests pass their own, so none waits. */
+  clock?: { now(): number }
 }
 
 export class HostResolver {
@@ -71,8 +73,13 @@ export class HostResolver {
       ttl: cache.ttlMs ?? 30_000,
       allowStale: true,
       noDeleteOnStaleGet: true,
+      ...(cache.clock ? { perf: cache.clock, ttlResolution: 0 } : {}),
     })
-    this.#misses = new LRUCache({ max: cache.maxMisses ?? 10_000, ttl: cache.missTtlMs ?? 2000 })
+    this.#misses = new LRUCache({
+      max: cache.maxMisses ?? 10_000,
+      ttl: cache.missTtlMs ?? 2000,
+      ...(cache.clock ? { perf: cache.clock, ttlResolution: 0 } : {}),
+    })
   }
 
   async resolve(rawHost: string): Promise<HostLookup> {

@@ -32,7 +32,9 @@ test('a flood of random Host headers does not evict the sites already cached', a
 })
 
 test('an old answer keeps serving while a background lookup refreshes it; a promotion is seen at once', async (t) => {
-  const { app, projectId, resolver } = await resolverApp(t, { ttlMs: 300 })
+  // Not 0: lru-cache reads a start time of 0 as "no TTL".
+  let now = 1_000
+  const { app, projectId, resolver } = await resolverApp(t, { ttlMs: 300, clock: { now: () => now } })
   const next = await publish(app, 'acme', { 'index.html': page('Next') }, false)
   const before = await resolver.resolve('acme.localhost:8080')
   assert.ok('targets' in before)
@@ -40,7 +42,7 @@ test('an old answer keeps serving while a background lookup refreshes it; a prom
   // replica keeps its answer until the TTL runs out.
   await app.repos.projects.setLiveDeployment(projectId, next.deploymentId)
   assert.equal(resolver.peek('acme.localhost:8080')?.[0]?.deploymentId, before.targets[0]?.deploymentId)
-  await new Promise((resolve) => setTimeout(resolve, 350))
+  now += 350
   assert.equal(
     resolver.peek('acme.localhost:8080')?.[0]?.deploymentId,
     before.targets[0]?.deploymentId,
