@@ -8,8 +8,9 @@
 // time. The longest files start first so they overlap the rest instead of trailing at the end. Every test
 // gets its own data folder, PostgreSQL schema and free ports, so parallel files never share state.
 import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
-import { basename, join, sep } from 'node:path'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, dirname, join, relative, sep } from 'node:path'
 
 const root = 'dist/test'
 const args = process.argv.slice(2)
@@ -51,9 +52,40 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   )
   process.exit(1)
 }
-const runnerArgs = ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files]
+const timingFile = join(mkdtempSync(join(tmpdir(), 'docs-test-timing-')), 'timing.json')
+const runnerArgs = [
+  '--test',
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${new URL('./timing-reporter.js', import.meta.url).href}`,
+  `--test-reporter-destination=${timingFile}`,
+  `--test-concurrency=${concurrency}`,
+  ...files,
+]
+const started = Date.now()
 const result = spawnSync(process.execPath, runnerArgs, {
   stdio: 'inherit',
   env: unit ? { ...process.env, DOCS_TEST_TIER: 'unit' } : process.env,
 })
+printSlowest(timingFile, (Date.now() - started) / 1000)
+rmSync(dirname(timingFile), { recursive: true, force: true })
 process.exit(result.status ?? 1)
+
+/** The slowest 15 files by the time of their tests, and the run's wall time. @param {string} file @param {number} seconds */
+function printSlowest(file, seconds) {
+  /** @type {Record<string, number>} */
+  let perFile = {}
+  try {
+    perFile = JSON.parse(readFileSync(file, 'utf8'))
+  } catch {
+    return
+  }
+  const slowest = Object.entries(perFile)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 15)
+  console.log(
+    `\nSlowest test files (of ${Object.keys(perFile).length}; ${seconds.toFixed(0)} s wall in all):`,
+  )
+  for (const [path, ms] of slowest)
+    console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${relative(process.cwd(), path)}`)
+}
