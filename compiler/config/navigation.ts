@@ -36,13 +36,11 @@ export function normalizePageSlug(slug: string): string {
 }
 
 /**
- * `"POST /v1/sessions"` or `"openapi.json GET /users"` in a pages list: an OpenAPI operation whose page
+ * `"POST /v1/sessions"`, `"openapi.json GET /users"` or `"v3-openapi GET /users"` in a pages list: an OpenAPI operation whose page
  * the platform generates, not a `.mdx` file.
  */
 export const isOperationReference = (entry: string): boolean =>
-  /^(?:\S+\.(?:json|ya?ml)\s+)?(?:get|post|put|patch|delete|head|options|trace|webhook)\s+\S/i.test(
-    entry.trim(),
-  )
+  /^(?:\S+\s+)?(?:get|post|put|patch|delete|head|options|trace|webhook)\s+\S/i.test(entry.trim())
 
 /** The keys holding nested sections, in the order their sidebars are listed, and each entry's label key. */
 export const SECTION_KEYS: readonly { key: string; kind: NavSectionKind; label: string }[] = [

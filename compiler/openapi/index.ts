@@ -80,10 +80,10 @@ export function configSpecSources(config: DocsConfig): string[] {
 export function parseOperationReference(
   entry: string,
 ): { spec?: string; method: string; path: string } | undefined {
-  const match =
-    /^(?:(\S+\.(?:json|ya?ml)|https?:\/\/\S+)\s+)?(get|post|put|patch|delete|head|options|trace|webhook)\s+(\S.*)$/i.exec(
-      entry.trim(),
-    )
+  // The spec may be named without its extension (`v3-openapi GET /runs/{id}`), as the format's tools allow.
+  const match = /^(?:(\S+)\s+)?(get|post|put|patch|delete|head|options|trace|webhook)\s+(\S.*)$/i.exec(
+    entry.trim(),
+  )
   if (!match) return undefined
   const reference: { spec?: string; method: string; path: string } = {
     method: match[2]!.toUpperCase(),
@@ -219,7 +219,11 @@ export async function expandApiReference(
         continue
       }
       changed = true
-      const candidates = reference.spec ? [reference.spec] : section.spec ? [section.spec] : defaultSources
+      const candidates = reference.spec
+        ? [resolveSpecName(specFile(reference.spec), files)]
+        : section.spec
+          ? [section.spec]
+          : defaultSources
       const match = await findOperation(candidates, reference, specFor)
       if (match) result.push(generate(match.index, match.operation, section.directory))
       else if (candidates.every((source) => isSpecUrl(source) && !files.has(fetchedSpecPath(source)))) {
@@ -393,7 +397,7 @@ async function openSpec(
   diagnostics: Diagnostic[],
   reported: Set<string>,
 ): Promise<SpecIndex | undefined> {
-  const file = specFile(source)
+  const file = resolveSpecName(specFile(source), files)
   if (!files.has(file)) {
     if (!reported.has(source)) {
       reported.add(source)
@@ -693,10 +697,30 @@ function handWrittenEndpoint(reference: { method: string; path: string }, config
 function resolveRelative(source: string, page: string, files: SourceFiles): string {
   if (isSpecUrl(source)) return source
   const clean = source.replace(/^(\.\/)+/, '')
-  if (source.startsWith('/')) return clean.replace(/^\/+/, '')
+  if (source.startsWith('/')) return resolveSpecName(clean.replace(/^\/+/, ''), files)
   const directory = page.includes('/') ? page.slice(0, page.lastIndexOf('/') + 1) : ''
   const beside = `${directory}${clean}`
-  return files.has(beside) ? beside : clean
+  const found = resolveSpecName(beside, files)
+  return files.has(found) ? found : resolveSpecName(clean, files)
+}
+
+const SPEC_EXTENSIONS = ['.yaml', '.yml', '.json']
+
+/**
+ * The site file a spec name means, as the format's own tools read it: the path itself, else the path
+ * with a spec extension (`v3-openapi` → `v3-openapi.yaml`), else the one spec file in the site with
+ * that stem (`v3-openapi` → `api/v3-openapi.yml`). A name that means nothing comes back as given, so
+ * the diagnostic quotes what the author wrote.
+ */
+export function resolveSpecName(name: string, files: SourceFiles): string {
+  if (isSpecUrl(name) || files.has(name)) return name
+  for (const extension of SPEC_EXTENSIONS) if (files.has(`${name}${extension}`)) return `${name}${extension}`
+  if (name.includes('/')) return name
+  const byStem = [...files.keys()].filter(
+    (path) =>
+      /\.(json|ya?ml)$/i.test(path) && path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '') === name,
+  )
+  return byStem.length === 1 ? byStem[0]! : name
 }
 
 /** Spec files in the site that docs.json does not name (front matter `openapi:` may use any). */

@@ -71,3 +71,25 @@ test('openapi-schema: and asyncapi: pages that resolve nothing are placed at the
     .map((diagnostic) => `${diagnostic.file}:${diagnostic.line}`)
   assert.deepEqual(places.sort(), ['channel.mdx:3', 'schema.mdx:2'])
 })
+
+test('a spec named without its extension, or by its file stem, is the site file the format means', async () => {
+  const files = site(
+    {
+      'by-stem': '---\nopenapi: "v3-openapi GET /plants"\n---\n',
+      'by-path': '---\nopenapi: "/specs/v3-openapi GET /plants"\n---\n',
+    },
+    { 'specs/v3-openapi.json': spec },
+  )
+  // And in navigation: a group naming the spec by its stem lists its operations.
+  const config = JSON.parse(decoder.decode(files.get('docs.json'))) as { navigation: { pages: string[] } }
+  config.navigation.pages.push('v3-openapi GET /plants')
+  files.set('docs.json', encoder.encode(JSON.stringify(config)))
+  const result = await buildSite(files, { mode: 'strict' })
+  assert.deepEqual(result.diagnostics.map(formatDiagnostic), [])
+  for (const page of ['by-stem', 'by-path', 'api-reference/list-plants'])
+    assert.match(
+      decoder.decode(result.files.get(`${page}/index.html`)),
+      /class="d-api-endpoint" data-method="get"/,
+      page,
+    )
+})
