@@ -313,19 +313,35 @@ const CLOSER: Partial<Record<TokenType, TokenType>> = { '(': ')', function: ')',
 /** Whether the token opens a simple block or a function, whose contents run to its matching closer. */
 export const opensBlock = (token: Token): boolean => CLOSER[token.type] !== undefined
 
+/** Each opener's matching closer, found in one pass per token list. */
+const closers = new WeakMap<readonly Token[], Int32Array>()
+
 /**
  * The index of the token that closes the block opened at `open` (`tokens.length` when it never closes).
  * Only the matching closer counts: a `}` inside parentheses is part of them, as in a browser.
  */
 export function blockEnd(tokens: readonly Token[], open: number): number {
-  const closer = CLOSER[tokens[open]!.type]
-  let index = open + 1
-  while (index < tokens.length) {
-    const token = tokens[index]!
-    if (token.type === closer) return index
-    index = opensBlock(token) ? blockEnd(tokens, index) + 1 : index + 1
+  let ends = closers.get(tokens)
+  if (!ends) {
+    ends = matchBlocks(tokens)
+    closers.set(tokens, ends)
   }
-  return tokens.length
+  return ends[open]!
+}
+
+/** A stack of open blocks: a closer ends the innermost block if it is that block's closer, else nothing. */
+function matchBlocks(tokens: readonly Token[]): Int32Array {
+  const ends = new Int32Array(tokens.length).fill(tokens.length)
+  const open: number[] = []
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index]!
+    const innermost = open.at(-1)
+    if (innermost !== undefined && token.type === CLOSER[tokens[innermost]!.type]) {
+      ends[innermost] = index
+      open.pop()
+    } else if (opensBlock(token)) open.push(index)
+  }
+  return ends
 }
 
 /** The index just past the component value at `index` (a whole block when one opens there). */

@@ -29,7 +29,15 @@
  * selector or prelude that holds a token no valid one can (a stray `)` or `}`, a bad string, a lone `\`)
  * is dropped with its rule rather than copied.
  */
-import { blockEnd, isBlank, nextComponent, preprocess, type Token, tokenize } from './css-syntax.js'
+import {
+  blockEnd,
+  isBlank,
+  nextComponent,
+  opensBlock,
+  preprocess,
+  type Token,
+  tokenize,
+} from './css-syntax.js'
 
 export const CONTENT_SCOPE = ':where(.d-prose)'
 
@@ -113,6 +121,8 @@ const INHERITED =
 const ANCESTOR = /^(?:(?:html|:root|body)|\.dark)(?![\w\\\u0080-\uFFFF-])|^\[\s*data-theme/i
 /** A compound that is only the document itself: the article takes its place. */
 const DOCUMENT = /^(?:html|:root|body)$/i
+/** How deep blocks may nest (rules in rules, at-rules in at-rules). */
+const MAX_DEPTH = 64
 /** Pseudo-elements that may be written with one colon. */
 const LEGACY_PSEUDO_ELEMENTS = new Set(['before', 'after', 'first-line', 'first-letter'])
 
@@ -137,8 +147,9 @@ class Sheet {
   }
 
   /** A list of rules where style rules are not nested: the stylesheet, or a grouping at-rule in it. */
-  rules(from: number, to: number): string {
+  rules(from: number, to: number, depth = 0): string {
     const { tokens } = this
+    if (this.#tooDeep(from, depth)) return ''
     const out: string[] = []
     let at = from
     while (at < to) {
@@ -159,14 +170,14 @@ class Sheet {
       const close = Math.min(blockEnd(tokens, open), to)
       at = close + 1
       if (token.type === 'at-keyword') {
-        const rule = this.#topAtRule(token, start, open, close)
+        const rule = this.#topAtRule(token, start, open, close, depth)
         if (rule !== undefined) out.push(rule)
         continue
       }
       const scoped = this.scopeSelectors(start, open)
       if (!scoped) continue
       const { content, document } = scoped
-      if (content.length > 0) out.push(`${content.join(', ')} {${this.#body(open + 1, close)}}`)
+      if (content.length > 0) out.push(`${content.join(', ')} {${this.#body(open + 1, close, depth + 1)}}`)
       const passed = document.length > 0 ? this.#inheritedDeclarations(open + 1, close) : ''
       if (passed !== '') out.push(`${document.join(', ')} { ${passed} }`)
     }
@@ -177,8 +188,9 @@ class Sheet {
    * A style rule's block as written, but for its nested rules, whose selectors are kept inside the
    * element the rule styles, and nested at-rules other than grouping ones and `@scope`, left out.
    */
-  #body(from: number, to: number): string {
+  #body(from: number, to: number, depth: number): string {
     const { tokens } = this
+    if (this.#tooDeep(from, depth)) return ''
     const edits: { from: number; to: number; text: string }[] = []
     let at = from
     while (at < to) {
@@ -209,7 +221,7 @@ class Sheet {
       if (token.type === 'at-keyword') {
         const name = token.value.toLowerCase()
         if (GROUPING.has(name) && this.#isClean(start, open))
-          edit.text = `${this.#trimmed(start, open)} {${this.#body(open + 1, close)}}`
+          edit.text = `${this.#trimmed(start, open)} {${this.#body(open + 1, close, depth + 1)}}`
         else if (name === 'scope') {
           const prelude = this.#nestedScopePrelude(start, open)
           if (prelude !== undefined) edit.text = `${prelude} {${this.#text(open + 1, close)}}`
@@ -218,7 +230,7 @@ class Sheet {
         continue
       }
       const selectors = this.#nestedSelectors(start, open)
-      if (selectors !== undefined) edit.text = `${selectors} {${this.#body(open + 1, close)}}`
+      if (selectors !== undefined) edit.text = `${selectors} {${this.#body(open + 1, close, depth + 1)}}`
     }
     let out = ''
     let copied = this.#offset(from)
@@ -344,7 +356,7 @@ class Sheet {
   }
 
   /** A top-level at-rule with a block, rewritten, kept, or left out (`undefined`). */
-  #topAtRule(token: Token, from: number, open: number, close: number): string | undefined {
+  #topAtRule(token: Token, from: number, open: number, close: number, depth: number): string | undefined {
     const name = token.value.toLowerCase()
     if (name === 'scope') {
       const prelude = this.#topScopePrelude(from, open)
@@ -357,7 +369,7 @@ class Sheet {
     if (!this.#isClean(from, open)) return undefined
     const prelude = this.#trimmed(from, open)
     return GROUPING.has(name)
-      ? `${prelude} {\n${this.rules(open + 1, close)}}`
+      ? `${prelude} {\n${this.rules(open + 1, close, depth + 1)}}`
       : `${prelude} {${this.#text(open + 1, close)}}`
   }
 
@@ -538,17 +550,31 @@ class Sheet {
   /** Every block in `[from, to)` closes inside it, and no closer stands without its opener. */
   #balanced(from: number, to: number): boolean {
     const { tokens } = this
-    let at = from
-    while (at < to) {
-      const type = tokens[at]!.type
-      if (type === ')' || type === ']') return false
-      const next = nextComponent(tokens, at)
-      if (next > to) return false
-      if (next > at + 1 && !this.#balanced(at + 1, next - 1)) return false
-      at = next
+    const open: number[] = []
+    for (let at = from; at < to; at++) {
+      const token = tokens[at]!
+      const innermost = open.at(-1)
+      if (innermost !== undefined && blockEnd(tokens, innermost) === at) open.pop()
+      else if (opensBlock(token)) {
+        if (blockEnd(tokens, at) >= to) return false
+        open.push(at)
+      } else if (token.type === ')' || token.type === ']' || token.type === '}') return false
+    }
+    return open.length === 0
+  }
+
+  /** Blocks nested deeper than MAX_DEPTH are left out (with one warning): no stylesheet needs them. */
+  #tooDeep(from: number, depth: number): boolean {
+    if (depth <= MAX_DEPTH) return false
+    if (!this.#warnedDepth) {
+      this.#warnedDepth = true
+      const token = this.tokens[from - 1] ?? this.tokens[0]
+      if (token) this.#warn(token, `Unexpected block nested more than ${MAX_DEPTH} levels deep`)
     }
     return true
   }
+
+  #warnedDepth = false
 
   #text(from: number, to: number): string {
     return this.#css.slice(this.#offset(from), this.#offset(to))

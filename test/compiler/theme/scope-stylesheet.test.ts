@@ -7,7 +7,11 @@ import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 import { buildSite } from '../../../compiler/build.js'
-import { scopeRootStylesheet, scopeSelectorList } from '../../../compiler/theme/scope-stylesheet.js'
+import {
+  type StylesheetWarning,
+  scopeRootStylesheet,
+  scopeSelectorList,
+} from '../../../compiler/theme/scope-stylesheet.js'
 import { text } from '../build/helpers.js'
 
 const fixture = (name: string) =>
@@ -156,4 +160,14 @@ test('a block at-rule that could hold unscoped rules is left out, with a warning
     text(built.files, 'style.css'),
     ':where(.d-prose) .tag { color: red }\n:where(.d-prose) .ok { margin: 0 }\n',
   )
+})
+
+test('blocks nested past 64 levels are left out with one warning, however deep they go', () => {
+  const warnings: StylesheetWarning[] = []
+  const deep = `${'.a{'.repeat(20_000)}${'}'.repeat(20_000)}\n.after { color: red }`
+  const scoped = scopeRootStylesheet(deep, [], warnings)
+  assert.ok(scoped.startsWith(`:where(.d-prose) .a {${'.a {'.repeat(63)}.a {}`), scoped.slice(0, 300))
+  assert.ok(scoped.endsWith(':where(.d-prose) .after { color: red }\n'))
+  assert.equal(warnings.length, 1)
+  assert.match(warnings[0]!.message, /^Unexpected block nested more than 64 levels deep/)
 })
