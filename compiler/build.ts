@@ -47,7 +47,7 @@ import { iconSvg } from './theme/icons.js'
 import { mathFiles } from './theme/math-assets.js'
 import { indexLocations, indexNeighbours } from './theme/navigation.js'
 import { renderShell } from './theme/page.js'
-import { scopeRootStylesheetBytes } from './theme/scope-stylesheet.js'
+import { type StylesheetWarning, scopeRootStylesheetBytes } from './theme/scope-stylesheet.js'
 import { compileTailwind, rootStylesheets } from './theme/tailwind.js'
 import { markdownOutputPath, pageOutputPath, ROOT_FILE_SLUG } from './theme/urls.js'
 import type { BuildCache, BuildOptions, BuildResult } from './types.js'
@@ -201,7 +201,18 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   // Root stylesheets style the article only: they cannot restyle the shell (compiler/theme/scope-stylesheet.ts).
   for (const path of stylesheets) {
     const bytes = output.get(path)
-    if (bytes) output.set(path, scopeRootStylesheetBytes(bytes, stylesheets))
+    if (!bytes) continue
+    const warnings: StylesheetWarning[] = []
+    output.set(path, scopeRootStylesheetBytes(bytes, stylesheets, warnings))
+    for (const { line, column, message } of warnings)
+      diagnostics.push({
+        severity: 'warning',
+        file: path,
+        line,
+        column,
+        rule: 'stylesheet-rule-dropped',
+        message,
+      })
   }
   const pagePaths = new Set<string>()
   for (const page of selected) {

@@ -5,7 +5,13 @@ import pc from 'picocolors'
 import { type Diagnostic, formatDiagnostic } from '../../compiler/diagnostics.js'
 import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
 import { BUILD_MARKER, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
-import { fetchRemoteSpecs } from '../remote-specs.js'
+import { isInteractive } from '../push/project.js'
+import {
+  ALLOW_SPEC_HOSTS_ENV,
+  allowSpecHostOption,
+  fetchRemoteSpecs,
+  specFetchPolicy,
+} from '../remote-specs.js'
 
 export class BuildCommand extends Command {
   static override paths = [['build']]
@@ -18,10 +24,19 @@ export class BuildCommand extends Command {
       warnings. Exits with code 1 when any error remains. An existing output folder is replaced only
       when it holds an earlier build. The site's MCP server (\`/mcp\`) needs docs-server or
       \`docsctl dev\`: a static host serves the pages, search and llms.txt, but no \`/mcp\`.
+
+      OpenAPI documents that docs.json names by URL are fetched only from hosts you allow with
+      \`--allow-spec-host <host>\` (repeatable) or ${ALLOW_SPEC_HOSTS_ENV}; in a terminal docsctl asks
+      about any other host, elsewhere it leaves those pages out and says which flag allows the host. A
+      private or loopback host is fetched only when named that way, and no redirect to one is followed.
     `,
     examples: [
       ['Build the docs in the current folder to ./site', 'docsctl build --out site'],
       ['Build ./docs as a deployment would', 'docsctl build docs --out site --lenient'],
+      [
+        'Build in CI with the OpenAPI document docs.json names on api.example.com',
+        'docsctl build --allow-spec-host api.example.com',
+      ],
     ],
   })
 
@@ -30,6 +45,7 @@ export class BuildCommand extends Command {
   lenient = Option.Boolean('--lenient', false, {
     description: 'Report unknown keys and broken links as warnings',
   })
+  allowSpecHost = allowSpecHostOption()
 
   override async execute(): Promise<number> {
     const { stdout, stderr } = this.context
@@ -43,7 +59,12 @@ export class BuildCommand extends Command {
         `cannot read the docs folder ${siteDir}: ${error.code === 'ENOENT' ? 'it does not exist' : error.message}`,
       )
     })
-    read.problems.push(...(await fetchRemoteSpecs(read.files)))
+    const policy = specFetchPolicy({
+      flags: this.allowSpecHost,
+      env: process.env,
+      interactive: isInteractive(Boolean(process.env.CI)),
+    })
+    read.problems.push(...(await fetchRemoteSpecs(read.files, policy)))
     for (const problem of read.problems) stderr.write(`${pc.yellow('warning')} ${problem}\n`)
     // Do not read an earlier build inside the docs folder back in as source.
     const outInside = relative(siteDir, outDir)

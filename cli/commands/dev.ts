@@ -3,6 +3,8 @@ import open from 'open'
 import pc from 'picocolors'
 import { resolveSiteDir } from '../../lib/site-dir.js'
 import type { startDevServer } from '../dev/server.js'
+import { isInteractive } from '../push/project.js'
+import { ALLOW_SPEC_HOSTS_ENV, allowSpecHostOption, specFetchPolicy } from '../remote-specs.js'
 
 export class DevCommand extends Command {
   static override paths = [['dev']]
@@ -13,6 +15,11 @@ export class DevCommand extends Command {
       first opened, so even a large site is visible at once. Saving a page, snippet or docs.json
       reloads the open tab. Needs no sign-in and no network. While docs.json is invalid, the preview
       shows its problems and recovers when the file is fixed.
+
+      OpenAPI documents that docs.json names by URL are fetched only from hosts you allow with
+      \`--allow-spec-host <host>\` (repeatable) or ${ALLOW_SPEC_HOSTS_ENV}; in a terminal docsctl asks
+      about any other host, elsewhere it leaves those pages out and says which flag allows the host. A
+      private or loopback host is fetched only when named that way, and no redirect to one is followed.
     `,
     examples: [
       ['Preview the docs in the current folder', 'docsctl dev'],
@@ -26,6 +33,7 @@ export class DevCommand extends Command {
   port = Option.String('--port', '3000', { description: 'Port to listen on (default: 3000)' })
   dir = Option.String('--dir', { description: 'The docs folder (default: ., ./docs or ./apps/docs)' })
   noOpen = Option.Boolean('--no-open', false, { description: 'Do not open a browser tab' })
+  allowSpecHost = allowSpecHostOption()
 
   override async execute(): Promise<number> {
     const port = Number(this.port)
@@ -43,7 +51,12 @@ export class DevCommand extends Command {
     let server: Awaited<ReturnType<typeof startDevServer>>
     try {
       const { startDevServer } = await import('../dev/server.js')
-      server = await startDevServer({ dir, port, log })
+      const specs = specFetchPolicy({
+        flags: this.allowSpecHost,
+        env: process.env,
+        interactive: isInteractive(Boolean(process.env.CI)),
+      })
+      server = await startDevServer({ dir, port, log, specs })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       const message =

@@ -13,7 +13,12 @@ import { deploy } from '../push/deploy.js'
 import { detectGitContext } from '../push/git-context.js'
 import { createReporter, formatBytes } from '../push/progress.js'
 import { isInteractive, offerToCreateProject, readSiteIdentity, resolveProjectSlug } from '../push/project.js'
-import { fetchRemoteSpecs } from '../remote-specs.js'
+import {
+  ALLOW_SPEC_HOSTS_ENV,
+  allowSpecHostOption,
+  fetchRemoteSpecs,
+  specFetchPolicy,
+} from '../remote-specs.js'
 
 export class PushCommand extends Command {
   static override paths = [['push']]
@@ -31,6 +36,11 @@ export class PushCommand extends Command {
       come from --api-key, then DOCSCTL_API_KEY (a project deploy key, for CI), then the session of
       \`docsctl login\`. The branch and message default to DOCSCTL_BRANCH / DOCSCTL_COMMIT_MESSAGE, then
       the CI provider's environment or git.
+
+      OpenAPI documents that docs.json names by URL are fetched only from hosts you allow with
+      \`--allow-spec-host <host>\` (repeatable) or ${ALLOW_SPEC_HOSTS_ENV}; in a terminal docsctl asks
+      about any other host, elsewhere it leaves those pages out and says which flag allows the host. A
+      private or loopback host is fetched only when named that way, and no redirect to one is followed.
     `,
     examples: [
       ['Deploy the docs in this directory (or ./docs, ./apps/docs)', 'docsctl push'],
@@ -62,6 +72,7 @@ export class PushCommand extends Command {
   noWait = Option.Boolean('--no-wait', false, {
     description: 'Return once the build has started instead of waiting for it',
   })
+  allowSpecHost = allowSpecHostOption()
 
   override async execute(): Promise<number> {
     const env = process.env
@@ -182,7 +193,12 @@ export class PushCommand extends Command {
       )
     if (problems.length > 0)
       throw new CommandFailure(`Cannot push ${dir}:\n${problems.map((problem) => `  ${problem}`).join('\n')}`)
-    for (const problem of await fetchRemoteSpecs(files))
+    const policy = specFetchPolicy({
+      flags: this.allowSpecHost,
+      env: process.env,
+      interactive: isInteractive(Boolean(process.env.CI)),
+    })
+    for (const problem of await fetchRemoteSpecs(files, policy))
       this.context.stderr.write(`${pc.yellow('warning')} ${problem}\n`)
     const diagnostics = sortDiagnostics((await checkSite(files, { workers: defaultWorkers() })).diagnostics)
     for (const diagnostic of diagnostics)

@@ -5,7 +5,13 @@ import { defaultWorkers } from '../../compiler/build.js'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
 import { checkSite } from '../../compiler/validate.js'
 import { displayPath, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
-import { fetchRemoteSpecs } from '../remote-specs.js'
+import { isInteractive } from '../push/project.js'
+import {
+  ALLOW_SPEC_HOSTS_ENV,
+  allowSpecHostOption,
+  fetchRemoteSpecs,
+  specFetchPolicy,
+} from '../remote-specs.js'
 
 export class ValidateCommand extends Command {
   static override paths = [['validate']]
@@ -18,6 +24,11 @@ export class ValidateCommand extends Command {
       broken internal link, an unknown component or icon and a forbidden import are errors, each
       with its file:line:col and a fix. \`--config-only\` skips rendering the pages. Needs no sign-in.
 
+      OpenAPI documents that docs.json names by URL are fetched only from hosts you allow with
+      \`--allow-spec-host <host>\` (repeatable) or ${ALLOW_SPEC_HOSTS_ENV}; in a terminal docsctl asks
+      about any other host, elsewhere it leaves those pages out and says which flag allows the host. A
+      private or loopback host is fetched only when named that way, and no redirect to one is followed.
+
       Without [dir], uses the first of the current directory, ./docs and ./apps/docs that holds a
       docs.json. Prints every problem with its file, line and column. Exit code: 0 when valid (warnings
       allowed), 1 when there are errors or the directory cannot be read.
@@ -26,6 +37,10 @@ export class ValidateCommand extends Command {
       ['Check the docs in this directory (or ./docs, ./apps/docs)', 'docsctl validate'],
       ['Check a given directory', 'docsctl validate ./site'],
       ['Print the diagnostics as JSON for an editor or CI', 'docsctl validate --json'],
+      [
+        'Fetch the OpenAPI document docs.json names on api.example.com',
+        'docsctl validate --allow-spec-host api.example.com',
+      ],
     ],
   })
 
@@ -34,6 +49,7 @@ export class ValidateCommand extends Command {
   configOnly = Option.Boolean('--config-only', false, {
     description: 'Check docs.json and front matter only, without rendering the pages',
   })
+  allowSpecHost = allowSpecHostOption()
 
   override async execute(): Promise<number> {
     const { stdout, stderr } = this.context
@@ -52,7 +68,10 @@ export class ValidateCommand extends Command {
 
     const started = performance.now()
     const { files, problems } = await readSiteFiles(dir)
-    problems.push(...(await fetchRemoteSpecs(files)))
+    // --json output is read by a program: nobody to ask.
+    const interactive = !this.json && isInteractive(Boolean(process.env.CI))
+    const policy = specFetchPolicy({ flags: this.allowSpecHost, env: process.env, interactive })
+    problems.push(...(await fetchRemoteSpecs(files, policy)))
     const result = await checkSite(files, { workers: defaultWorkers(), configOnly: this.configOnly })
     const elapsedMs = Math.round(performance.now() - started)
     const diagnostics: Diagnostic[] = [

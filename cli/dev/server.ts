@@ -37,7 +37,7 @@ import { scopeRootStylesheetBytes } from '../../compiler/theme/scope-stylesheet.
 import { rootStylesheets } from '../../compiler/theme/tailwind.js'
 import type { BuildCache, BuildResult } from '../../compiler/types.js'
 import { loadSiteFileFilter, readSiteFiles } from '../../lib/site-dir.js'
-import { fetchRemoteSpecs } from '../remote-specs.js'
+import { fetchRemoteSpecs, type SpecFetchPolicy } from '../remote-specs.js'
 import { renderErrorPage } from './error-page.js'
 import { EVENTS_PATH, injectLiveReload, LiveReload, liveReloadSource } from './live-reload.js'
 
@@ -47,6 +47,8 @@ export interface DevServerOptions {
   host?: string
   /** Where progress and diagnostics go (the terminal). */
   log: (line: string) => void
+  /** Which hosts the OpenAPI documents docs.json names may be fetched from (none when absent). */
+  specs?: SpecFetchPolicy
 }
 
 export interface DevServer {
@@ -170,7 +172,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   site.files = initial.files
   for (const problem of initial.problems) options.log(`warning ${problem}`)
   // Specs docs.json names by URL are fetched once per \`docsctl dev\` and kept across re-reads.
-  for (const problem of await fetchRemoteSpecs(site.files)) options.log(`warning ${problem}`)
+  const specs = options.specs ?? { allowedHosts: [] }
+  for (const problem of await fetchRemoteSpecs(site.files, specs)) options.log(`warning ${problem}`)
   const fetchedSpecs = [...site.files].filter(([path]) => path.startsWith('_openapi/'))
   const reload = new LiveReload()
   reportConfig(site, options.log, true)

@@ -5,10 +5,16 @@
  * follows the shell's colour mode (`data-theme="dark"` on `<html>`). Utilities are `!important`: an
  * author's class on their own element wins over the theme's prose rules (a Frame's `img
  * {display:block}` must not undo `dark:hidden`), as it does where these pages were first written.
+ *
+ * Class names are the author's, and so are arbitrary variants: `[:root:has(&)_.d-header]:hidden`
+ * compiles to a rule for the shell's header. The compiled stylesheet is therefore scoped to the page's
+ * content like a root stylesheet (compiler/theme/scope-stylesheet.ts): every rule matches only inside
+ * `.d-prose`, and Tailwind's theme variables are set on the content instead of `:root`.
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { scopeRootStylesheet } from './scope-stylesheet.js'
 
 const INPUT = [
   '@import "tailwindcss/theme.css" layer(theme);',
@@ -41,12 +47,20 @@ export async function compileTailwind(candidates: Iterable<string>): Promise<Tai
       return { path, base, content: readFileSync(path, 'utf8') }
     },
   })
-  const css = compiler.build(wanted)
+  const css = scopedToContent(compiler.build(wanted))
   const classes = classesOf(css, wanted)
   if (classes.size === 0) return undefined
   const bytes = new TextEncoder().encode(css)
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12)
   return { path: `_assets/tailwind.${hash}.css`, bytes, classes }
+}
+
+/** `css` with every rule inside the page's content; Tailwind's licence comment kept at its head. */
+function scopedToContent(css: string): string {
+  const licence = /^\/\*![\s\S]*?\*\/\n?/.exec(css)?.[0] ?? ''
+  // The theme's variables, on `:root, :host`, go to the content: `:host` names nothing in a page.
+  const rules = css.slice(licence.length).replaceAll(':root, :host {', ':root {')
+  return `${licence}${scopeRootStylesheet(rules)}`
 }
 
 /** The candidates whose escaped class selector appears in the compiled CSS. */

@@ -166,3 +166,72 @@ test('validate --help describes the command with examples', { skip: needs('a bui
   assert.match(run.stdout, /Check docs\.json and the pages it lists/)
   assert.match(run.stdout, /docsctl validate --json/)
 })
+
+test('an OpenAPI document on a host nobody allowed is not fetched; --allow-spec-host and the variable allow it', {
+  skip: needs('a built binary'),
+}, async (t) => {
+  const { createServer } = await import('node:http')
+  const { spawn } = await import('node:child_process')
+  const { builtBinary } = await import('../../tier.js')
+  const requests: string[] = []
+  const server = createServer((request, response) => {
+    requests.push(request.url ?? '')
+    response
+      .writeHead(200, { 'content-type': 'application/yaml' })
+      .end(
+        "openapi: 3.0.3\ninfo: { title: Remote, version: '1' }\npaths:\n  /runs:\n    get:\n      operationId: listRuns\n      responses: { '200': { description: The runs. } }\n",
+      )
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.after(() => server.close())
+  const host = `127.0.0.1:${(server.address() as { port: number }).port}`
+  const url = `http://${host}/openapi.yaml`
+  const dir = await workspace(t)
+  await writeFile(
+    join(dir, 'docs.json'),
+    JSON.stringify({
+      name: 'Remote',
+      navigation: {
+        groups: [
+          { group: 'Guide', pages: ['index'] },
+          { group: 'API', openapi: url },
+        ],
+      },
+    }),
+  )
+  await writeFile(join(dir, 'index.mdx'), '---\ntitle: Home\n---\nHello.\n')
+  // Spawned, not spawnSync: this process's server must answer while docsctl runs.
+  const validate = (args: string[], env: Record<string, string> = {}) =>
+    new Promise<{ status: number | null; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, [builtBinary('docsctl'), 'validate', ...args], {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', DOCSCTL_ALLOW_SPEC_HOSTS: '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let stdout = ''
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString()
+      })
+      child.on('close', (status) => resolve({ status, stdout }))
+    })
+
+  const refused = await validate([])
+  assert.equal(refused.status, 0, refused.stdout)
+  assert.ok(
+    refused.stdout.includes(
+      `warning docs.json not fetching the OpenAPI document ${url}: ${host} is a private or loopback address (127.0.0.1); pass --allow-spec-host ${host} to fetch from it; its pages are left out`,
+    ),
+    refused.stdout,
+  )
+  assert.deepEqual(requests, [], 'docsctl did not connect')
+
+  const allowed = await validate(['--allow-spec-host', host])
+  assert.equal(allowed.status, 0, allowed.stdout)
+  assert.doesNotMatch(allowed.stdout, /not fetching|openapi/i)
+  assert.match(allowed.stdout, /2 pages checked/, 'the operation page is built')
+  assert.deepEqual(requests, ['/openapi.yaml'])
+
+  const byVariable = await validate([], { DOCSCTL_ALLOW_SPEC_HOSTS: host })
+  assert.match(byVariable.stdout, /2 pages checked/)
+  assert.equal(requests.length, 2)
+})

@@ -107,3 +107,33 @@ test('style.css and other stylesheets at the root are served and linked after th
   )
   assert.ok(text(built.files, 'index.html').includes('<link rel="stylesheet" href="style.css">'))
 })
+
+test('an arbitrary variant that names the shell compiles to a rule that matches only inside the content', async () => {
+  const built = await buildSite(
+    site({
+      index:
+        '<div className="[:root:has(&)_.d-header]:hidden [html_.d-sidebar_&]:block in-[.d-sidebar]:hidden [@scope(html)]:flex underline px-2">Hero</div>',
+    }),
+    { mode: 'strict', workers: 1 },
+  )
+  assert.deepEqual(built.diagnostics, [])
+  const path = [...built.files.keys()].find((file) => file.startsWith('_assets/tailwind.'))!
+  const css = text(built.files, path)
+  assert.match(css, /^\/\*! tailwindcss v[\d.]+ \| MIT License/, 'the licence stays at the head')
+  // Every style rule (a line that opens a block and is no at-rule) starts inside the content.
+  const rules = css.split('\n').filter((line) => /^[^@\s].*\{/.test(line))
+  assert.ok(rules.length >= 4, css)
+  for (const rule of rules) assert.match(rule, /:where\(\.d-prose\)/, rule)
+  assert.match(
+    css,
+    /:root:has\(\.\\\[\\:root\\:has\\\(\\&\\\)_\\\.d-header\\\]\\:hidden\) :where\(\.d-prose\) \.d-header \{/,
+  )
+  assert.match(css, /@scope \(:where\(\.d-prose\)\) \{/)
+  assert.match(
+    css,
+    /^:where\(\.d-prose\) \{ --/m,
+    "Tailwind's theme variables are set on the content, not :root",
+  )
+  assert.doesNotMatch(css, /^:root[, {]|:host/m)
+  assert.match(css, /^:where\(\.d-prose\) \.underline \{/m, 'a plain utility still applies')
+})
