@@ -49,7 +49,7 @@ import { indexLocations, indexNeighbours } from './theme/navigation.js'
 import { renderShell } from './theme/page.js'
 import { type StylesheetWarning, scopeRootStylesheetBytes } from './theme/scope-stylesheet.js'
 import { compileTailwind, rootStylesheets } from './theme/tailwind.js'
-import { markdownOutputPath, pageOutputPath, ROOT_FILE_SLUG } from './theme/urls.js'
+import { markdownOutputPath, pageOutputPath, pageUrlPath, ROOT_FILE_SLUG } from './theme/urls.js'
 import type { BuildCache, BuildOptions, BuildResult } from './types.js'
 
 const encoder = new TextEncoder()
@@ -487,7 +487,7 @@ function writeSiteOutputs(
       continue
     }
     const entry: SearchEntry = {
-      url: page.slug === 'index' ? '' : `${page.slug}/`,
+      url: pageUrlPath(page.slug),
       title: body.title,
       headings: body.toc.map((heading) => heading.text),
       text: body.text,
@@ -526,11 +526,16 @@ function writeSiteOutputs(
     ),
   )
   const existing = { has: (path: string) => output.has(path) || pagePaths.has(path) }
-  for (const [path, bytes] of redirectOutputs(redirectRules(config.redirects), existing))
-    output.set(path, bytes)
+  const rules = redirectRules(config.redirects)
+  // A folder's own page is at `/guide/`; links and bookmarks to `/guide/index` still reach it.
+  const authored = new Set(rules.map((rule) => rule.source))
+  for (const page of pages)
+    if (page.slug.endsWith('/index') && !authored.has(`/${page.slug}`))
+      rules.push({ source: `/${page.slug}`, destination: `/${pageUrlPath(page.slug)}`, permanent: true })
+  for (const [path, bytes] of redirectOutputs(rules, existing)) output.set(path, bytes)
   // A site without an `index` page still answers at its root: send readers to the first page.
   if (!rendered.has('index') && home) {
-    const target = `${home}/`
+    const target = pageUrlPath(home)
     output.set(
       'index.html',
       encoder.encode(
@@ -578,5 +583,18 @@ function discoverPages(
     .filter((slug) => !seen.has(slug))
     .sort()
   for (const slug of unlisted) pages.push({ slug, file: `${slug}.mdx`, inNavigation: false })
-  return { pages, diagnostics }
+  // `guide/index` is served at `/guide/`, where a page `guide` already is: that one keeps the URL.
+  const slugs = new Set(pages.map((page) => page.slug))
+  const kept = pages.filter((page) => {
+    const folder = page.slug.endsWith('/index') ? page.slug.slice(0, -'/index'.length) : undefined
+    if (folder === undefined || !slugs.has(folder)) return true
+    diagnostics.push({
+      severity: mode === 'strict' ? 'error' : 'warning',
+      file: page.file,
+      rule: 'page-conflict',
+      message: `Unexpected ${page.file} beside ${pages.find((other) => other.slug === folder)?.file}: both are the page at /${folder}/, which the latter keeps; rename or remove one`,
+    })
+    return false
+  })
+  return { pages: kept, diagnostics }
 }

@@ -1,18 +1,24 @@
 /**
  * Site paths and the relative URLs that reach them. A page `guide/setup` is served at
- * `guide/setup/index.html` and the root page `index` at `index.html`, so from `guide/setup` the page
- * `quickstart` is `../../quickstart/` and the asset `images/a.png` is `../../images/a.png`. Relative
- * URLs let one build serve under any host and path prefix.
+ * `guide/setup/index.html`, the root page `index` at `index.html` and a folder's own page
+ * `guide/index` at `guide/index.html` (its URL is `/guide/`, as on the format's hosted platform), so
+ * from `guide/setup` the page `quickstart` is `../../quickstart/` and the asset `images/a.png` is
+ * `../../images/a.png`. Relative URLs let one build serve under any host and path prefix.
  */
 import { joinPath } from './snippet-paths.js'
 
+/** The site path of a page: `` for `index`, `guide/` for `guide/index` and `guide/setup/` for `guide/setup`. */
+export function pageUrlPath(slug: string): string {
+  const path = slug.replace(/(^|\/)index$/, '')
+  return path === '' ? '' : `${path}/`
+}
+
 /** The prefix that climbs from a page's folder to the site root. */
-export const rootPrefix = (slug: string): string =>
-  slug === 'index' ? '' : '../'.repeat(slug.split('/').length)
+export const rootPrefix = (slug: string): string => '../'.repeat(pageUrlPath(slug).split('/').length - 1)
 
 /** A relative URL from page `fromSlug` to page `toSlug`. */
 export const relativePageUrl = (fromSlug: string, toSlug: string): string =>
-  rootPrefix(fromSlug) + (toSlug === 'index' ? '' : `${toSlug}/`) || './'
+  rootPrefix(fromSlug) + pageUrlPath(toSlug) || './'
 
 /** A relative URL from page `fromSlug` to the site file `path`. */
 export const relativeAssetUrl = (fromSlug: string, path: string): string =>

@@ -4,6 +4,7 @@
  * relative to the site root, like everything else the compiler writes.
  */
 import type { DocsConfig } from '../config/types.js'
+import { markdownOutputPath } from '../theme/urls.js'
 
 export interface LlmsPage {
   slug: string
@@ -23,13 +24,15 @@ export function renderLlmsTxt(config: DocsConfig, pages: readonly LlmsPage[]): s
       lines.push('', `## ${section ?? 'Pages'}`, '')
     }
     const description = page.description ? `: ${page.description}` : ''
-    lines.push(`- [${page.title}](${page.slug}.md)${description}`)
+    lines.push(`- [${page.title}](${markdownOutputPath(page.slug)})${description}`)
   }
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n')}\n`
 }
 
 export function renderLlmsFullTxt(config: DocsConfig, pages: readonly LlmsPage[]): string {
   const header = [`# ${config.name}`, config.description ? `\n\n> ${config.description}` : ''].join('')
-  const bodies = pages.map((page) => `---\nsource: ${page.slug}.md\n---\n\n${page.markdown.trim()}\n`)
+  const bodies = pages.map(
+    (page) => `---\nsource: ${markdownOutputPath(page.slug)}\n---\n\n${page.markdown.trim()}\n`,
+  )
   return `${header}\n\n${bodies.join('\n')}`
 }

@@ -3,9 +3,10 @@
  * under "navigable", pages outside the navigation) are disallowed. The Sitemap line needs the
  * request's host, so the server appends it.
  */
+import { pageUrlPath } from '../content/links.js'
+
 export function renderRobotsTxt(disallowedSlugs: readonly string[]): string {
   const lines = ['User-agent: *', 'Allow: /']
-  for (const slug of [...disallowedSlugs].sort())
-    lines.push(`Disallow: /${slug === 'index' ? '' : `${slug}/`}`)
+  for (const slug of [...disallowedSlugs].sort()) lines.push(`Disallow: /${pageUrlPath(slug)}`)
   return `${lines.join('\n')}\n`
 }

@@ -10,6 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { z } from 'zod'
 import { packageVersion } from '../../lib/version.js'
+import { pageUrlPath } from '../content/links.js'
 import { MCP_PAGES_PATH, type McpPage, type McpPages } from '../outputs/mcp-pages.js'
 import { parseSearchIndex, SEARCH_INDEX_PATH } from '../outputs/search-index.js'
 import { excerpt, type SearchIndex, search, summaryFor } from '../outputs/search-rank.js'
@@ -51,7 +52,7 @@ async function pagesOf(site: McpSite): Promise<McpPages> {
 /** The absolute URL of a site path (`guide/setup/`, `` for the root). */
 const absolute = (site: McpSite, sitePath: string): string => `${site.base}/${encodeURI(sitePath)}`
 
-const pageUrl = (site: McpSite, slug: string): string => absolute(site, slug === 'index' ? '' : `${slug}/`)
+const pageUrl = (site: McpSite, slug: string): string => absolute(site, pageUrlPath(slug))
 
 /** At most `limit` characters of `text`, saying where the rest is when it was cut. */
 function bounded(text: string, limit: number, whole: string): string {
@@ -130,7 +131,8 @@ export function createSiteMcpServer(site: McpSite, name: string): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ page }) => {
-      const slug = pageSlugFrom(site, page)
+      // A folder's own page (`guide/index`) is exported as `guide.md`, like its URL `/guide/`.
+      const slug = pageSlugFrom(site, page)?.replace(/\/index$/, '')
       const bytes = slug === undefined ? undefined : await site.read(`${slug}.md`)
       if (slug === undefined || !bytes) {
         return {

@@ -9,7 +9,7 @@ import { urlProblem } from '../content/url-policy.js'
 import type { SiteContext } from './context.js'
 import { join } from './html.js'
 import { firstPageOf, sectionChoices } from './sections.js'
-import { configHref, isExternal, pageHref, rootPrefix } from './urls.js'
+import { configHref, isExternal, pageHref, pageUrlPath, rootPrefix } from './urls.js'
 
 /**
  * The sidebar of a tab is the same on every page but for three things: the path back to the site
@@ -43,7 +43,7 @@ export function renderSidebar(site: SiteContext, currentSlug: string, tabIndex: 
   }
   const prefix = rootPrefix(currentSlug)
   let html = template.html.replaceAll(ROOT_ITSELF, prefix || './').replaceAll(ROOT_PATH, prefix)
-  const currentHref = escapeHtml(currentSlug === 'index' ? prefix || './' : `${prefix}${currentSlug}/`)
+  const currentHref = escapeHtml(`${prefix}${pageUrlPath(currentSlug)}` || './')
   const link = `<li><a href="${currentHref}"`
   const at = html.indexOf(link)
   if (at >= 0) html = `${html.slice(0, at + link.length)} aria-current="page"${html.slice(at + link.length)}`
@@ -84,7 +84,7 @@ function buildTemplate(site: SiteContext, tabIndex: number): SidebarTemplate {
 /** A section's link in a template: its first page from the root, else its own href. */
 function sectionTemplateHref(site: SiteContext, section: NavSection): string | undefined {
   const first = firstPageOf(site, section)
-  if (first !== undefined) return fromRoot(first === 'index' ? '' : `${first}/`)
+  if (first !== undefined) return fromRoot(pageUrlPath(first))
   return section.href ? templateHref(section.href) : undefined
 }
 
@@ -134,7 +134,7 @@ function renderItem(site: SiteContext, template: SidebarTemplate, item: NavItem,
     if (!template.ancestors.has(item.slug)) template.ancestors.set(item.slug, groups)
     const page = site.pages.get(item.slug)
     const label = page?.sidebarTitle ?? page?.title ?? item.slug
-    const href = page?.url ? templateHref(page.url) : fromRoot(item.slug === 'index' ? '' : `${item.slug}/`)
+    const href = page?.url ? templateHref(page.url) : fromRoot(pageUrlPath(item.slug))
     const external = page?.url ? externalAttributes(page.url) : ''
     const icon = page?.iconSvg ? `<span class="d-nav-icon" aria-hidden="true">${page.iconSvg}</span>` : ''
     const badges = join(
@@ -155,7 +155,7 @@ function renderItem(site: SiteContext, template: SidebarTemplate, item: NavItem,
   const root = item.root !== undefined && site.pages.has(item.root) ? item.root : undefined
   if (root !== undefined && !template.ancestors.has(root)) template.ancestors.set(root, inside)
   const label = root
-    ? `<a class="d-nav-group-root" href="${fromRoot(root === 'index' ? '' : `${root}/`)}">${escapeHtml(item.label)}</a>`
+    ? `<a class="d-nav-group-root" href="${fromRoot(pageUrlPath(root))}">${escapeHtml(item.label)}</a>`
     : `<span>${escapeHtml(item.label)}</span>`
   return `<li class="d-nav-group"><details${item.expanded ? ' open' : ` data-group="${group}"`}><summary>${icon ? `<span class="d-nav-icon" aria-hidden="true">${icon}</span>` : ''}${label}${tag}</summary>${inner}</details></li>`
 }

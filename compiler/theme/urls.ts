@@ -1,33 +1,29 @@
 /**
  * Every URL the shell writes is relative to the page, so one build serves at `{slug}.{base_domain}/`
  * and under any path prefix. A page `guide/setup` lives at `guide/setup/index.html`; the root page
- * `index` at `index.html`.
+ * `index` at `index.html`; a folder's page `guide/index` at `guide/index.html` (content/links.ts).
  */
+import { pageUrlPath, rootPrefix } from '../content/links.js'
 import { urlProblem } from '../content/url-policy.js'
 
+export { pageUrlPath, rootPrefix }
+
 /** The output file of a page slug. */
-export const pageOutputPath = (slug: string): string =>
-  slug === 'index' ? 'index.html' : `${slug}/index.html`
+export const pageOutputPath = (slug: string): string => `${pageUrlPath(slug)}index.html`
 
 /** The `.md` export of a page slug. */
-export const markdownOutputPath = (slug: string): string => `${slug}.md`
+export const markdownOutputPath = (slug: string): string =>
+  slug === 'index' ? 'index.md' : `${pageUrlPath(slug).slice(0, -1)}.md`
 
 /** The shell's slug for files at the site root that are not pages (404.html): no page is current. */
 export const ROOT_FILE_SLUG = ''
-
-/** `../../` for a page two folders deep, `` for the root page: the prefix that reaches the site root. */
-export function rootPrefix(slug: string): string {
-  if (slug === 'index' || slug === ROOT_FILE_SLUG) return ''
-  return '../'.repeat(slug.split('/').length)
-}
 
 /** The relative link from page `fromSlug` to the site path `sitePath` (a file or `slug/`). */
 export const siteHref = (fromSlug: string, sitePath: string): string =>
   rootPrefix(fromSlug) + sitePath || './'
 
 /** The relative link from one page to another page. */
-export const pageHref = (fromSlug: string, toSlug: string): string =>
-  siteHref(fromSlug, toSlug === 'index' ? '' : `${toSlug}/`)
+export const pageHref = (fromSlug: string, toSlug: string): string => siteHref(fromSlug, pageUrlPath(toSlug))
 
 export const isExternal = (href: string): boolean =>
   /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//')

@@ -47,7 +47,7 @@ for (const site of sites) {
       if (typeof front?.url === 'string') linkingOut.push(front.url)
       else navigable.push(location.slug)
     }
-    const unreachable = navigable.filter((slug) => !reached.has(slug))
+    const unreachable = navigable.filter((slug) => !reached.has(pageOutputPath(slug)))
     const share = ((100 * (navigable.length - unreachable.length)) / navigable.length).toFixed(1)
     t.diagnostic(
       `${site}: ${navigable.length - unreachable.length}/${navigable.length} navigation pages reachable from a sidebar (${share}%), ${linkingOut.length} linking out`,

@@ -12,6 +12,7 @@ import { test } from 'node:test'
 import { buildSite } from '../../../compiler/build.js'
 import { validateSite } from '../../../compiler/config/validate-site.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
+import { pageOutputPath } from '../../../compiler/theme/urls.js'
 import { readFixture } from '../build/helpers.js'
 import { homeFile, reachablePages } from '../theme/reachability.js'
 import { outline, shapes, shapesDir } from './navigation-shapes.js'
@@ -33,7 +34,7 @@ for (const shape of shapes) {
     const reached = reachablePages(built.files, homeFile(built.files))
     const listed = tree.pages.filter((page) => !page.hidden).map((page) => page.slug)
     assert.deepEqual(
-      listed.filter((slug) => !reached.has(slug)),
+      listed.filter((slug) => !reached.has(pageOutputPath(slug))),
       [],
       `pages of ${shape} no navigation link reaches`,
     )

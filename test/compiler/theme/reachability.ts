@@ -12,10 +12,6 @@ const NAVIGATION_REGIONS = [
   /<details class="d-dropdown d-switcher"[\s\S]*?<\/details>/g,
 ]
 
-/** Site path of a page file: `guide/setup/index.html` → `guide/setup`, `index.html` → `index`. */
-const slugOfFile = (path: string): string =>
-  path === 'index.html' ? 'index' : path.replace(/\/index\.html$/, '')
-
 /** Navigation links of one built page, resolved to the page files they open. */
 export function navigationTargets(pagePath: string, html: string): string[] {
   const targets: string[] = []
@@ -33,7 +29,7 @@ export function navigationTargets(pagePath: string, html: string): string[] {
   return targets
 }
 
-/** Page slugs reached from `start` through navigation links only. */
+/** Page files reached from `start` through navigation links only (a slug's file: `pageOutputPath`). */
 export function reachablePages(files: ReadonlyMap<string, Uint8Array>, start: string): Set<string> {
   const decoder = new TextDecoder()
   const seen = new Set<string>()
@@ -47,7 +43,7 @@ export function reachablePages(files: ReadonlyMap<string, Uint8Array>, start: st
     for (const target of navigationTargets(path, decoder.decode(bytes)))
       if (!seen.has(target)) queue.push(target)
   }
-  return new Set([...seen].map(slugOfFile))
+  return seen
 }
 
 /** The home page file of a built site: `index.html`, or the page its meta refresh sends readers to. */

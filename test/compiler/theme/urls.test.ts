@@ -1,11 +1,23 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { configHref, pageHref, pageOutputPath, rootPrefix, siteHref } from '../../../compiler/theme/urls.js'
+import {
+  configHref,
+  markdownOutputPath,
+  pageHref,
+  pageOutputPath,
+  rootPrefix,
+  siteHref,
+} from '../../../compiler/theme/urls.js'
 
-test('pages live at <slug>/index.html and the root page at index.html', () => {
+test('pages live at <slug>/index.html, the root page at index.html and a folder page at its folder', () => {
   assert.equal(pageOutputPath('index'), 'index.html')
   assert.equal(pageOutputPath('guide/setup'), 'guide/setup/index.html')
-  assert.equal(pageOutputPath('guide/index'), 'guide/index/index.html')
+  // As on the format's hosted platform: guide/index.mdx is the page at /guide/.
+  assert.equal(pageOutputPath('guide/index'), 'guide/index.html')
+  assert.equal(markdownOutputPath('guide/index'), 'guide.md')
+  assert.equal(rootPrefix('guide/index'), '../')
+  assert.equal(pageHref('guide/setup', 'guide/index'), '../../guide/')
+  assert.equal(pageHref('guide/index', 'guide/setup'), '../guide/setup/')
 })
 
 test('links between pages are relative to the page, whatever its depth', () => {
