@@ -17,6 +17,43 @@ test('the flag is a multiple of the default budget, and the V8 this Node.js runs
   assert.equal(run, 'ok')
 })
 
+/**
+ * Calls of one small function before TurboFan has compiled it, in a fresh process whose budget is raised
+ * `factor` times the way docsctl and docs-server raise it (at run time, not on the command line).
+ * Synchronous compilation makes the count exact; the status bit is V8's `kTurboFanned`.
+ */
+function callsBeforeTurbofan(factor: number): number {
+  const module = new URL('../../lib/jit-budget.js', import.meta.url).href
+  const script = `
+    import { raiseInterruptBudget } from ${JSON.stringify(module)}
+    if (${factor} > 1) raiseInterruptBudget(${factor})
+    function work(n) {
+      let a = 0, b = 1, c = 2, d = 3
+      for (let k = 0; k < n; k++) { a = (a + k * 3) | 0; b = (b ^ a) | 0; c = (c + (b & 7)) | 0; d = (d * 5 + c) | 0 }
+      return a + b + c + d
+    }
+    let calls = 0
+    while ((%GetOptimizationStatus(work) & 64) === 0 && calls < 1e6) { work(10); calls++ }
+    process.stdout.write(String(calls))`
+  const flags = ['--allow-natives-syntax', '--no-concurrent-recompilation', '--input-type=module']
+  return Number(execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' }))
+}
+
+test('raised at run time, the budget is in effect: a function runs 4× and 16× as long before TurboFan takes it', () => {
+  const atDefault = callsBeforeTurbofan(1)
+  assert.ok(
+    atDefault > 0 && atDefault < 1e6,
+    `TurboFan compiles the function at the default budget (${atDefault} calls)`,
+  )
+  for (const factor of [4, 16]) {
+    const raised = callsBeforeTurbofan(factor)
+    assert.ok(
+      raised >= (factor / 2) * atDefault,
+      `${factor}×: ${raised} calls, against ${atDefault} at the default`,
+    )
+  }
+})
+
 for (const [entry, factor, work] of [
   ['cli/main.js', 16, 'await cli.run('],
   ['bench/build.js', 16, 'await run('],
