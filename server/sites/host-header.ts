@@ -1,6 +1,7 @@
 /**
- * The request headers a site answer depends on, read in one pass over `rawHeaders`. Node builds
- * `request.headers` lazily, so the serving hot path never pays for an object of every header.
+ * The request headers a site answer depends on, read in one pass over `rawHeaders`, which also counts
+ * the Host headers (`request.headers` keeps one). Node 20's server reads `request.headers.host` itself
+ * for its missing-Host check, so the headers object is built anyway: the pass is for the count.
  *
  * A request must name one Host. Node keeps the first of several `Host` headers and drops the rest, so
  * a proxy that routes on the last one and this server would disagree about which site is asked for.
