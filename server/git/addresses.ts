@@ -45,6 +45,11 @@ for (const [network, prefix] of [
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address)
   if (family === 0) return false
-  // `::ffff:10.0.0.1` is 10.0.0.1; BlockList checks a mapped address against the IPv4 rules too.
-  return !notPublic.check(address, family === 4 ? 'ipv4' : 'ipv6')
+  try {
+    // `::ffff:10.0.0.1` is 10.0.0.1; BlockList checks a mapped address against the IPv4 rules too.
+    return !notPublic.check(address, family === 4 ? 'ipv4' : 'ipv6')
+  } catch {
+    // An address BlockList cannot read (a scoped `fe80::1%eth0`) is not a public one.
+    return false
+  }
 }

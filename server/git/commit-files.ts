@@ -111,6 +111,8 @@ export class BlobReader {
 
   constructor(dir: string) {
     this.#child = git(dir, ['cat-file', '--batch'])
+    // A git that died is reported by the read that waits on it, not by a write into its closed pipe.
+    this.#child.stdin.on('error', () => {})
     this.#chunks = (this.#child.stdout as AsyncIterable<Buffer>)[Symbol.asyncIterator]()
     this.#done = exited(this.#child)
     this.#done.catch(() => {})

@@ -450,10 +450,13 @@ export class GitDeployer {
     for (const sha256 of missing) {
       const file = fileBySha256.get(sha256)
       if (!file) continue
-      const stored = await blobs.putStream(Readable.from(reader.chunks(file.oid, file.size)), {
-        maxBytes: file.size,
-        expectedSha256: sha256,
-      })
+      const stored = await blobs.putStream(
+        Readable.from(reader.chunks(file.oid, file.size), { objectMode: false }),
+        {
+          maxBytes: file.size,
+          expectedSha256: sha256,
+        },
+      )
       if (!stored.ok) throw new Error(`${file.path} changed while it was stored (${stored.reason})`)
       await repos.deployments.markReceived(deployment.id, sha256)
     }

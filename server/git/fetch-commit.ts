@@ -180,7 +180,7 @@ export class Remote {
         cwd,
         `list ${ref}`,
         undefined,
-        patterns.length === 0 ? 64 * 1024 * 1024 : undefined,
+        patterns.length === 0 ? 8 * 1024 * 1024 : undefined,
       )
       const refs = new Map<string, string>()
       for (const line of output.split('\n')) {

@@ -1,7 +1,7 @@
 /**
  * A pushed commit is read from Git's objects, within limits checked before any file is read, and only
  * its docs folder's own files are published: a file over --max-file-bytes fails the delivery without
- * being read (a 256 MB file of zeros is a pack of a few hundred KB), and a symlink never publishes
+ * being read (a 128 MB file of zeros is a pack of a few hundred KB), and a symlink never publishes
  * what lies outside the docs folder.
  */
 import assert from 'node:assert/strict'
@@ -23,7 +23,7 @@ const deployedPaths = async (app: FastifyInstance, projectId: string): Promise<s
 
 // First in its file, so this process's peak memory so far is about what it holds now.
 test('a file over --max-file-bytes fails the delivery and is never read', async (t) => {
-  const big = 256 * 1024 * 1024
+  const big = 128 * 1024 * 1024
   const world = await gitlabWorld(t, { allowPrivateAddresses: true }, { maxFileBytes: 1024 * 1024 })
   const repository = await world.gitlab.createRepository('acme/docs')
   const sha = await repository.commit(

@@ -5,11 +5,15 @@
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { test } from 'node:test'
 import { isPublicAddress } from '../../../server/git/addresses.js'
 import { FetchError, fetchFailedDetail, Remote } from '../../../server/git/fetch-commit.js'
+import { GitServer, git } from './git-server.js'
 import { docsJson, gitlabWorld, page } from './world.js'
 
 test('public unicast addresses only', () => {
@@ -34,6 +38,7 @@ test('public unicast addresses only', () => {
     '::ffff:7f00:1',
     '::ffff:10.0.0.1',
     '64:ff9b::a00:1',
+    'fe80::1%eth0',
     'not an address',
   ])
     assert.equal(isPublicAddress(address), false, address)
@@ -54,6 +59,27 @@ test('every address a host resolves to is checked', async () => {
   await assert.rejects(open(['::ffff:127.0.0.1']), FetchError)
   await assert.rejects(open([]), FetchError)
   await open(['10.0.0.5'], true)
+})
+
+test('git connects to the addresses that were checked, not to what DNS answers later', async (t) => {
+  const gitServer = await GitServer.start(t)
+  const repository = await gitServer.createRepository('acme/docs')
+  const sha = await repository.commit('main', { 'docs.json': docsJson('acme') }, 'Start')
+  const dir = await mkdtemp(join(tmpdir(), 'docs-remote-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  // `git.docs.invalid` exists in no DNS: only the pinned addresses (IPv6 first, refused) lead anywhere.
+  const remote = await Remote.open({
+    repositoryUrl: `http://git.docs.invalid:${new URL(gitServer.origin).port}/acme/docs.git`,
+    credentials: undefined,
+    allowPrivateAddresses: true,
+    timeoutMs: 30_000,
+    maxFetchBytes: 1024 * 1024,
+    resolve: async () => ['::1', '127.0.0.1'],
+  })
+  assert.equal(await remote.branchHead('main', join(dir, 'work')), sha)
+  assert.equal(await remote.branchHead('gone', join(dir, 'work')), undefined)
+  await remote.fetchCommit(sha, join(dir, 'repository'))
+  assert.equal(await git(join(dir, 'repository'), 'rev-parse', 'FETCH_HEAD'), sha)
 })
 
 test('a fetch never reaches loopback or a private address unless the server allows it', async (t) => {
