@@ -7,21 +7,30 @@
  *   webhook route ──enqueue (durable row)──▶ kick() ──takeNext()──▶ #deploy ──▶ builds.enqueue
  */
 import { createHash } from 'node:crypto'
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve, sep } from 'node:path'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { parse as parseJsonc } from 'jsonc-parser'
-import { readSiteFiles, SITE_DIR_CANDIDATES } from '../../lib/site-dir.js'
 import { checkDeploymentQuotas } from '../builds/quotas.js'
 import type { GitConnectionRow, GitDeliveryRow } from '../db/repositories/git.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
 import { ApiError } from '../errors.js'
 import { previewUrl, siteScheme, siteUrl } from '../presenters.js'
 import { manifestPathProblem } from '../routes/deployments.js'
-import { FetchError, fetchCommit } from './fetch-commit.js'
+import {
+  BlobReader,
+  CommitContentError,
+  type DocsFile,
+  type DocsFolder,
+  findDocsFolder,
+  listDocsFolder,
+} from './commit-files.js'
+import { FetchError, fetchFailedDetail, Remote } from './fetch-commit.js'
 import { setGiteaStatus, setGitLabStatus } from './forge-statuses.js'
 import type { CommitStatus, GitHubApp } from './github-app.js'
+import { hostAccess } from './hosts.js'
 import { branchSlug, isZeroSha, matchesBranchPattern, repositoryFullName } from './repository.js'
 
 /** The host of a branch's preview: `<branch-slug>--<slug>.<base_domain>`. */
@@ -42,21 +51,29 @@ export function branchRole(connection: GitConnectionRow, branch: string): Branch
  * naming the project is the proof that its owners mean to deploy there (slugs are unique). Other
  * providers deliver only what their repository's admins configured, so an absent slug is fine there.
  */
-export async function projectClaim(
-  docsDir: string,
+export function projectClaim(
+  docsJson: string | undefined,
   slug: string,
   mustName: boolean,
-): Promise<'this project' | 'another project' | 'unnamed'> {
+): 'this project' | 'another project' | 'unnamed' {
   let named: unknown
   try {
-    named = (parseJsonc(await readFile(join(docsDir, 'docs.json'), 'utf8')) as { slug?: unknown } | undefined)
-      ?.slug
+    named = (parseJsonc(docsJson ?? '') as { slug?: unknown } | undefined)?.slug
   } catch {
     named = undefined
   }
   if (typeof named === 'string' && named !== '') return named === slug ? 'this project' : 'another project'
   return mustName ? 'unnamed' : 'this project'
 }
+
+/** How the deployer may read a connection's repository and report on its commits. */
+type Access =
+  | {
+      ok: true
+      credentials: { username: string; token: string } | undefined
+      report: ((status: CommitStatus) => Promise<void>) | undefined
+    }
+  | { ok: false; problem: string }
 
 export class GitDeployer {
   #loop: Promise<void> | undefined
@@ -146,26 +163,28 @@ export class GitDeployer {
       })
       return
     }
-    if (isZeroSha(delivery.commit_sha)) {
-      if (role === 'preview') {
-        await repos.git.removeBranchPreview(project.id, branchSlug(delivery.branch))
-        await this.app.siteChanges.publish({ projectId: project.id })
-      }
+    if (isZeroSha(delivery.commit_sha) && role === 'production') {
       await repos.git.finish(delivery.id, {
         status: 'skipped',
-        detail:
-          role === 'preview'
-            ? `Branch ${delivery.branch} was deleted; its preview was removed`
-            : `The production branch ${delivery.branch} was deleted; the live site stays`,
+        detail: `The production branch ${delivery.branch} was deleted; the live site stays`,
       })
       return
     }
-    log.info(
-      { deliveryId: delivery.id, projectId: project.id, branch: delivery.branch, sha: delivery.commit_sha },
-      'deploying a pushed commit',
-    )
-
+    const deployed = await this.#deployedCommit(project, role, delivery.branch)
+    if (deployed === delivery.commit_sha) {
+      await repos.git.finish(delivery.id, {
+        status: 'skipped',
+        detail: `${delivery.commit_sha} is already deployed from ${delivery.branch}`,
+      })
+      return
+    }
     const access = await this.#access(connection, delivery)
+    if (!access.ok) {
+      await repos.git.finish(delivery.id, { status: 'failed', detail: `The repository ${access.problem}` })
+      return
+    }
+
+    const workDir = await mkdtemp(join(tmpdir(), 'docs-git-'))
     // Nothing is said on the Git server until the commit's docs.json has named this project.
     let claimed = false
     const report = async (status: Omit<CommitStatus, 'context'>) => {
@@ -174,29 +193,75 @@ export class GitDeployer {
         .report({ ...status, context: `docs/${project.slug}` })
         .catch((error: unknown) => log.warn({ err: error, deliveryId: delivery.id }, 'commit status failed'))
     }
-    const workDir = await mkdtemp(join(tmpdir(), 'docs-git-'))
+    let reader: BlobReader | undefined
     try {
-      const checkout = join(workDir, 'checkout')
+      const repositoryDir = join(workDir, 'repository')
+      // The branch must still point at the commit: a replayed or late delivery never deploys an old one.
+      let head: string | undefined
       try {
-        await fetchCommit({
+        const remote = await Remote.open({
           repositoryUrl: connection.repository_url,
-          sha: delivery.commit_sha,
           credentials: access.credentials,
-          dir: checkout,
+          allowPrivateAddresses: this.app.config.git.allowPrivateAddresses,
           timeoutMs: this.app.config.git.fetchTimeoutSeconds * 1000,
+          maxFetchBytes: this.app.config.git.maxFetchBytes,
         })
+        head = await remote.branchHead(delivery.branch, workDir)
+        if (head === delivery.commit_sha) await remote.fetchCommit(delivery.commit_sha, repositoryDir)
       } catch (error) {
         if (!(error instanceof FetchError)) throw error
+        log.warn({ deliveryId: delivery.id, reason: error.message }, 'git fetch failed')
+        await repos.git.finish(delivery.id, { status: 'failed', detail: fetchFailedDetail })
+        return
+      }
+      if (isZeroSha(delivery.commit_sha)) {
+        await this.#removePreview(project.id, delivery, head)
+        return
+      }
+      if (head !== delivery.commit_sha) {
+        await repos.git.finish(delivery.id, {
+          status: 'superseded',
+          detail:
+            head === undefined
+              ? `${delivery.branch} no longer exists in the repository`
+              : `${delivery.branch} is at ${head} now: only the newest commit of a branch deploys`,
+        })
+        return
+      }
+      log.info(
+        { deliveryId: delivery.id, projectId: project.id, branch: delivery.branch, sha: delivery.commit_sha },
+        'deploying a pushed commit',
+      )
+      const folder = await findDocsFolder(repositoryDir, delivery.commit_sha, connection.docs_directory)
+      if ('problem' in folder) {
+        await repos.git.finish(delivery.id, { status: 'failed', detail: folder.problem })
+        return
+      }
+      reader = new BlobReader(repositoryDir)
+      let docsFolder: DocsFolder
+      try {
+        docsFolder = await listDocsFolder(repositoryDir, delivery.commit_sha, folder.path, reader, {
+          maxEntries: this.app.config.git.maxTreeEntries,
+        })
+      } catch (error) {
+        if (!(error instanceof CommitContentError)) throw error
         await repos.git.finish(delivery.id, { status: 'failed', detail: error.message })
         return
       }
-      const docsDir = await this.#docsDirectory(checkout, connection.docs_directory)
-      if ('problem' in docsDir) {
-        await repos.git.finish(delivery.id, { status: 'failed', detail: docsDir.problem })
-        return
-      }
+      if (docsFolder.problems.length > 0)
+        log.info(
+          { deliveryId: delivery.id, problems: docsFolder.problems },
+          'entries of the docs folder left out',
+        )
       // Read with the server's own credentials, the repository must say it deploys here.
-      const claim = await projectClaim(docsDir.path, project.slug, access.credentials !== undefined)
+      const docsJson = docsFolder.files.find((file) => file.path === 'docs.json')
+      const claim = projectClaim(
+        docsJson && docsJson.size <= this.app.config.maxFileBytes
+          ? (await reader.read(docsJson.oid, docsJson.size)).toString('utf8')
+          : undefined,
+        project.slug,
+        access.credentials !== undefined,
+      )
       if (claim === 'another project') {
         // Someone connected a repository that deploys elsewhere: forget the push, say nothing to GitHub.
         log.warn({ deliveryId: delivery.id, projectId: project.id }, 'docs.json names another project')
@@ -210,7 +275,7 @@ export class GitDeployer {
       }
       claimed = true
       await report({ state: 'pending', targetUrl: null, description: 'Building the docs' })
-      const deploymentId = await this.#deploy(project, delivery, role, docsDir.path)
+      const deploymentId = await this.#deploy(project, delivery, role, docsFolder.files, reader)
       const deployment = await repos.deployments.findById(deploymentId)
       const ready = deployment?.status === 'ready'
       let targetUrl: string | null = null
@@ -248,27 +313,58 @@ export class GitDeployer {
       await report({ state: 'error', targetUrl: null, description: 'The deployment could not run' })
       throw error
     } finally {
+      await reader?.close()
       await rm(workDir, { recursive: true, force: true })
     }
   }
 
-  /** How to read the connection's repository and report on its commits, per provider. */
-  async #access(
-    connection: GitConnectionRow,
-    delivery: GitDeliveryRow,
-  ): Promise<{
-    credentials: { username: string; token: string } | undefined
-    report: ((status: CommitStatus) => Promise<void>) | undefined
-  }> {
+  /** A deleted preview branch loses its preview, unless the repository has the branch again. */
+  async #removePreview(projectId: string, delivery: GitDeliveryRow, head: string | undefined): Promise<void> {
+    const { repos } = this.app
+    if (head !== undefined) {
+      await repos.git.finish(delivery.id, {
+        status: 'skipped',
+        detail: `Branch ${delivery.branch} exists (at ${head}); its preview stays`,
+      })
+      return
+    }
+    await repos.git.removeBranchPreview(projectId, branchSlug(delivery.branch))
+    await this.app.siteChanges.publish({ projectId })
+    await repos.git.finish(delivery.id, {
+      status: 'skipped',
+      detail: `Branch ${delivery.branch} was deleted; its preview was removed`,
+    })
+  }
+
+  /** The commit a branch's site serves now: the live deployment's, or the branch preview's. */
+  async #deployedCommit(project: ProjectRow, role: 'production' | 'preview', branch: string) {
+    const { repos } = this.app
+    const deploymentId =
+      role === 'production'
+        ? project.live_deployment_id
+        : await repos.git.branchPreview(project.id, branchSlug(branch))
+    if (!deploymentId) return undefined
+    return (await repos.deployments.findById(deploymentId))?.commit_sha ?? undefined
+  }
+
+  /**
+   * How to read the connection's repository and report on its commits, per provider. A provider's
+   * credentials go only to its own host; a repository elsewhere is read without them, if allowed.
+   */
+  async #access(connection: GitConnectionRow, delivery: GitDeliveryRow): Promise<Access> {
     const { git } = this.app.config
     const sha = delivery.commit_sha
     const url = connection.repository_url
+    const host = hostAccess(url, connection.provider, git)
+    if (!host.ok) return host
+    if (!host.providerHost) return { ok: true, credentials: undefined, report: undefined }
     if (connection.provider === 'github') {
       const installationId = delivery.github_installation_id ?? connection.github_installation_id
-      if (!this.github || !installationId) return { credentials: undefined, report: undefined }
+      if (!this.github || !installationId) return { ok: true, credentials: undefined, report: undefined }
       const github = this.github
       const token = await github.installationToken(installationId)
       return {
+        ok: true,
         credentials: { username: 'x-access-token', token },
         report: (status) => github.setCommitStatus(token, repositoryFullName(url), sha, status),
       }
@@ -276,6 +372,7 @@ export class GitDeployer {
     if (connection.provider === 'gitlab' && git.gitlab.token) {
       const api = { apiUrl: git.gitlab.apiUrl, token: git.gitlab.token }
       return {
+        ok: true,
         credentials: { username: 'oauth2', token: api.token },
         report: (status) => setGitLabStatus(api, url, sha, status),
       }
@@ -283,72 +380,61 @@ export class GitDeployer {
     if (connection.provider === 'gitea' && git.gitea.token && git.gitea.apiUrl) {
       const api = { apiUrl: git.gitea.apiUrl, token: git.gitea.token }
       return {
+        ok: true,
         credentials: { username: 'docs-server', token: api.token },
         report: (status) => setGiteaStatus(api, url, sha, status),
       }
     }
-    return { credentials: undefined, report: undefined }
+    return { ok: true, credentials: undefined, report: undefined }
   }
 
-  /** The configured docs directory, else the first of `.`, `docs`, `apps/docs` holding docs.json. */
-  async #docsDirectory(
-    checkout: string,
-    configured: string | null,
-  ): Promise<{ path: string } | { problem: string }> {
-    const root = await realpath(checkout)
-    const inside = async (relativePath: string): Promise<string | undefined> => {
-      try {
-        const real = await realpath(resolve(root, relativePath))
-        return real === root || real.startsWith(root + sep) ? real : undefined
-      } catch {
-        return undefined
-      }
-    }
-    if (configured !== null) {
-      const path = await inside(configured)
-      return path ? { path } : { problem: `The docs directory ${configured} is not in the commit` }
-    }
-    for (const candidate of SITE_DIR_CANDIDATES) {
-      const path = await inside(join(candidate, 'docs.json'))
-      if (path) return { path: resolve(path, '..') }
-    }
-    return {
-      problem: `No docs.json in ${SITE_DIR_CANDIDATES.join(', ')}; set the docs directory of the Git connection`,
-    }
-  }
-
-  /** The manifest → blobs → build → promote flow of `docsctl push`, on the checked-out files. */
+  /**
+   * The manifest → blobs → build → promote flow of `docsctl push`, on the commit's files. Every limit
+   * is checked on the sizes Git lists before a file is read; files are streamed out of Git twice (to
+   * hash them, then to store the ones the blob store lacks), never held whole.
+   */
   async #deploy(
     project: ProjectRow,
     delivery: GitDeliveryRow,
     role: 'production' | 'preview',
-    docsDir: string,
+    files: DocsFile[],
+    reader: BlobReader,
   ): Promise<string> {
     const { repos, blobs, config } = this.app
-    const { files } = await readSiteFiles(docsDir)
-    const bySha = new Map<string, Uint8Array>()
-    const manifest = [...files].map(([path, bytes]) => {
-      const sha256 = createHash('sha256').update(bytes).digest('hex')
-      bySha.set(sha256, bytes)
-      return { path, sha256, size: bytes.length }
-    })
     // The checks `POST …/deployments` makes of a pushed manifest, said in the repository's words.
-    if (manifest.length > config.maxFilesPerDeployment)
+    if (files.length > config.maxFilesPerDeployment)
       throw new Error(
-        `The docs folder holds ${manifest.length} files; a deployment holds at most ${config.maxFilesPerDeployment}`,
+        `The docs folder holds ${files.length} files; a deployment holds at most ${config.maxFilesPerDeployment}`,
       )
-    for (const entry of manifest) {
-      const problem = manifestPathProblem(entry.path)
-      if (problem) throw new Error(`${entry.path}: the path ${problem}`)
-      if (entry.size > config.maxFileBytes)
-        throw new Error(`${entry.path} is larger than the ${config.maxFileBytes}-byte limit of a file`)
+    for (const file of files) {
+      const problem = manifestPathProblem(file.path)
+      if (problem) throw new Error(`${file.path}: the path ${problem}`)
+      if (file.size > config.maxFileBytes)
+        throw new Error(
+          `${file.path} is ${file.size} bytes, larger than the ${config.maxFileBytes}-byte limit of a file (--max-file-bytes); it was not read`,
+        )
     }
-    const bytes = manifest.reduce((sum, entry) => sum + entry.size, 0)
+    const bytes = files.reduce((sum, file) => sum + file.size, 0)
     try {
-      await checkDeploymentQuotas(repos, config.quotas, project, { files: manifest.length, bytes })
+      await checkDeploymentQuotas(repos, config.quotas, project, { files: files.length, bytes })
     } catch (error) {
       if (error instanceof ApiError) throw new Error(error.message)
       throw error
+    }
+    // One blob of Git is one sha256, however many paths name it.
+    const sha256ByOid = new Map<string, string>()
+    const fileBySha256 = new Map<string, DocsFile>()
+    const manifest: { path: string; sha256: string; size: number }[] = []
+    for (const file of files) {
+      let sha256 = sha256ByOid.get(file.oid)
+      if (sha256 === undefined) {
+        const hash = createHash('sha256')
+        for await (const chunk of reader.chunks(file.oid, file.size)) hash.update(chunk)
+        sha256 = hash.digest('hex')
+        sha256ByOid.set(file.oid, sha256)
+        fileBySha256.set(sha256, file)
+      }
+      manifest.push({ path: file.path, sha256, size: file.size })
     }
     const { deployment, missing } = await repos.deployments.create({
       projectId: project.id,
@@ -362,8 +448,16 @@ export class GitDeployer {
     await repos.git.setDeployment(delivery.id, deployment.id)
     // Only what no earlier deployment of the project stored: unchanged files are not stored twice.
     for (const sha256 of missing) {
-      const bytes = bySha.get(sha256)
-      if (bytes) await blobs.put(bytes)
+      const file = fileBySha256.get(sha256)
+      if (!file) continue
+      const stored = await blobs.putStream(
+        Readable.from(reader.chunks(file.oid, file.size), { objectMode: false }),
+        {
+          maxBytes: file.size,
+          expectedSha256: sha256,
+        },
+      )
+      if (!stored.ok) throw new Error(`${file.path} changed while it was stored (${stored.reason})`)
       await repos.deployments.markReceived(deployment.id, sha256)
     }
     // Queued for any replica's workers; wait for it like a finalize call that waits the whole build.

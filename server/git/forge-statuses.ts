@@ -24,6 +24,8 @@ async function send(url: string, headers: Record<string, string>, body: object):
       ...headers,
     },
     body: JSON.stringify(body),
+    // The token header would follow a redirect to wherever it points.
+    redirect: 'error',
     signal: AbortSignal.timeout(15_000),
   })
   if (!response.ok)

@@ -1,7 +1,8 @@
 /**
  * Git-connected deploy settings: the GitHub App (id, private key, webhook secret, API address for
  * GitHub Enterprise), the key that webhook secrets of GitLab and Gitea/Forgejo projects are derived
- * from, and the limits of a delivery and a fetch. They join the server's settings table (server/config.ts).
+ * from, the limits of a delivery and a fetch, and which hosts and addresses a fetch may reach. They
+ * join the server's settings table (server/config.ts).
  */
 import { readFileSync } from 'node:fs'
 import { ConfigError } from '../config.js'
@@ -24,6 +25,17 @@ export interface GitConfig {
   maxWebhookBytes: number
   /** Seconds one `git fetch` may take. */
   fetchTimeoutSeconds: number
+  /** Largest pack one fetch may download, in bytes. */
+  maxFetchBytes: number
+  /** Most entries (files, links) the docs folder of a fetched commit may list, ignored ones included. */
+  maxTreeEntries: number
+  /**
+   * Hosts (`host` or `host:port`, lower-case; `*` any) repositories may be on besides the configured
+   * providers' own; fetched without credentials. Empty: only the providers' hosts.
+   */
+  allowHosts: string[]
+  /** Whether a fetch may reach loopback, private and link-local addresses (a Git server on the LAN). */
+  allowPrivateAddresses: boolean
 }
 
 export const gitSettings = {
@@ -95,6 +107,31 @@ export const gitSettings = {
     description: 'seconds one git fetch of a pushed commit may take',
     default: '120',
   },
+  gitMaxFetchBytes: {
+    flag: 'git-max-fetch-bytes',
+    env: 'DOCS_GIT_MAX_FETCH_BYTES',
+    description: 'largest pack one git fetch of a pushed commit may download',
+    default: String(1024 ** 3),
+  },
+  gitMaxTreeEntries: {
+    flag: 'git-max-tree-entries',
+    env: 'DOCS_GIT_MAX_TREE_ENTRIES',
+    description: 'most entries the docs folder of a pushed commit may list (ignored ones included)',
+    default: '200000',
+  },
+  gitAllowHosts: {
+    flag: 'git-allow-hosts',
+    env: 'DOCS_GIT_ALLOW_HOSTS',
+    description:
+      "hosts (host or host:port, comma-separated; * for any) repositories may be on besides the providers' own; read without credentials",
+    default: undefined,
+  },
+  gitAllowPrivateAddresses: {
+    flag: 'git-allow-private-addresses',
+    env: 'DOCS_GIT_ALLOW_PRIVATE_ADDRESSES',
+    description: 'true to let git fetches reach loopback, private and link-local addresses',
+    default: 'false',
+  },
 } as const
 
 export type GitSettingName = keyof typeof gitSettings
@@ -139,6 +176,20 @@ export function readGitConfig(raw: (name: GitSettingName) => string | undefined)
   const webhookKey = raw('gitWebhookKey') || undefined
   if (webhookKey !== undefined && webhookKey.length < 32)
     throw new ConfigError(`${where('gitWebhookKey')}: expected at least 32 characters of random text`)
+  const allowHosts = (raw('gitAllowHosts') ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '')
+  for (const entry of allowHosts)
+    if (entry !== '*' && !/^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/.test(entry))
+      throw new ConfigError(
+        `${where('gitAllowHosts')}: expected host names like git.example.com or git.example.com:8443 (or *), got "${entry}"`,
+      )
+  const allowPrivate = (raw('gitAllowPrivateAddresses') ?? 'false').trim().toLowerCase()
+  if (allowPrivate !== 'true' && allowPrivate !== 'false')
+    throw new ConfigError(
+      `${where('gitAllowPrivateAddresses')}: expected true or false, got "${allowPrivate}"`,
+    )
   return {
     github: { appId, privateKey, webhookSecret: raw('githubWebhookSecret') || undefined, apiUrl },
     gitlab: {
@@ -149,5 +200,9 @@ export function readGitConfig(raw: (name: GitSettingName) => string | undefined)
     webhookKey,
     maxWebhookBytes: integer('gitWebhookMaxBytes', 1024, 100 * 1024 * 1024),
     fetchTimeoutSeconds: integer('gitFetchTimeout', 1, 3600),
+    maxFetchBytes: integer('gitMaxFetchBytes', 1024, 2 ** 40),
+    maxTreeEntries: integer('gitMaxTreeEntries', 1, 10_000_000),
+    allowHosts,
+    allowPrivateAddresses: allowPrivate === 'true',
   }
 }

@@ -2,9 +2,11 @@
  * Webhooks that deploy Git pushes: `POST /webhooks/github` (the GitHub App's one URL),
  * `/webhooks/gitlab/:projectId` and `/webhooks/gitea/:projectId` (Gitea and Forgejo). Each delivery is
  * verified on its raw bytes before it is parsed; an unsigned, wrongly signed or replayed one answers
- * 401 and an oversized one 413, each logged, and nothing is queued. An accepted push is a durable row
- * in the delivery queue, answered 202 before it is built.
+ * 401 and an oversized one 413, each logged, and nothing is queued. A replay is known by its signed
+ * content (the hash of the verified body), not by its delivery id, which no signature covers. An
+ * accepted push is a durable row in the delivery queue, answered 202 before it is built.
  */
+import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ErrorBody } from '../../schemas/api/common.js'
 import { projectIdParams, ref, WebhookAccepted } from '../../schemas/api/index.js'
@@ -14,7 +16,7 @@ import { parseGiteaEvent, verifyGitea } from '../git/providers/gitea.js'
 import { GitHubWebhooks, parseGitHubEvent } from '../git/providers/github.js'
 import { parseGitLabEvent, verifyGitLab } from '../git/providers/gitlab.js'
 import type { Verified, WebhookEvent } from '../git/providers/push-event.js'
-import { normaliseRepositoryUrl, repositoryFullName } from '../git/repository.js'
+import { isZeroSha, normaliseRepositoryUrl, repositoryFullName } from '../git/repository.js'
 import { webhookSecretOf } from '../git/secrets.js'
 import type { ApiRoutes } from '../schemas.js'
 
@@ -65,6 +67,7 @@ export const gitWebhookRoutes: ApiRoutes<{ webhookKey: string }> = async (app, {
     reply: FastifyReply,
     provider: GitProvider,
     deliveryId: string,
+    body: Buffer,
     event: WebhookEvent,
     connections: GitConnectionRow[],
   ) {
@@ -80,10 +83,16 @@ export const gitWebhookRoutes: ApiRoutes<{ webhookKey: string }> = async (app, {
     if (matching.length === 0) {
       return reply.code(202).send({ queued: 0, message: 'No project is connected to this repository' })
     }
+    // A push is known by its signed body: a captured one sent again under a new delivery id is the same
+    // push. A branch's deletion says too little to tell two apart (Gitea's names no commit), so it keeps
+    // the delivery id; the deployer removes a preview only when the branch is really gone.
+    const pushKey = isZeroSha(event.commitSha)
+      ? deliveryId
+      : `body-${createHash('sha256').update(body).digest('hex')}`
     let queued = 0
     for (const connection of matching) {
       const inserted = await repos.git.enqueue({
-        deliveryKey: `${provider}:${deliveryId}:${connection.project_id}`,
+        deliveryKey: `${provider}:${pushKey}:${connection.project_id}`,
         projectId: connection.project_id,
         event: 'push',
         branch: event.branch,
@@ -95,7 +104,8 @@ export const gitWebhookRoutes: ApiRoutes<{ webhookKey: string }> = async (app, {
       })
       if (inserted) queued += 1
     }
-    if (queued === 0) refuse(request, provider, `delivery ${deliveryId} was already received (a replay)`)
+    if (queued === 0)
+      refuse(request, provider, `delivery ${deliveryId} or its push was already received (a replay)`)
     request.log.info(
       { provider, deliveryId, branch: event.branch, sha: event.commitSha, queued },
       'push queued',
@@ -145,7 +155,7 @@ export const gitWebhookRoutes: ApiRoutes<{ webhookKey: string }> = async (app, {
       }
       const urls = event.kind === 'push' ? event.repositoryUrls : []
       const connections = await repos.git.connectionsByRepository('github', urls)
-      return queuePush(request, reply, 'github', deliveryId, event, connections)
+      return queuePush(request, reply, 'github', deliveryId, body, event, connections)
     },
   )
 
@@ -180,7 +190,7 @@ export const gitWebhookRoutes: ApiRoutes<{ webhookKey: string }> = async (app, {
             : parseGiteaEvent(request.headers, payload)
         const connection = await repos.git.connectionOf(projectId)
         const connections = connection?.provider === provider ? [connection] : []
-        return queuePush(request, reply, provider, deliveryId, event, connections)
+        return queuePush(request, reply, provider, deliveryId, body, event, connections)
       },
     )
   }

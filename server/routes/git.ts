@@ -1,7 +1,8 @@
 /**
  * `GET/PUT/DELETE /projects/:projectId/git`: a project's Git connection (user tokens only, like every
- * setting of a project: a deploy key may not change where its project deploys from). The answer holds
- * the webhook to configure and the latest deliveries.
+ * setting of a project: a deploy key may not change where its project deploys from). A repository must
+ * be on the host of a provider the server is set up for, or one `--git-allow-hosts` lists. The answer
+ * holds the webhook to configure and the latest deliveries.
  */
 import {
   errorResponses,
@@ -16,6 +17,7 @@ import {
 import { requireProjectAccess } from '../auth/actor.js'
 import type { GitConnectionRow, GitDeliveryRow } from '../db/repositories/git.js'
 import { badRequest, type Issue, notFound } from '../errors.js'
+import { hostAccess } from '../git/hosts.js'
 import {
   branchProblem,
   docsDirectoryIssues,
@@ -120,7 +122,9 @@ export const gitRoutes: ApiRoutes<{ webhookKey: string }> = async (app, { webhoo
         request.body.docsDirectory === null ? null : request.body.docsDirectory.replace(/\/+$/, '') || '.'
       const issues: Issue[] = []
       const urlProblem = repositoryUrlProblem(repositoryUrl)
+      const host = urlProblem ? undefined : hostAccess(repositoryUrl, provider, config.git)
       if (urlProblem) issues.push({ path: 'body/repositoryUrl', message: urlProblem })
+      else if (host && !host.ok) issues.push({ path: 'body/repositoryUrl', message: host.problem })
       const productionProblem = branchProblem(productionBranch)
       if (productionProblem) issues.push({ path: 'body/productionBranch', message: productionProblem })
       previewBranches.forEach((pattern, index) => {

@@ -240,7 +240,7 @@ const routes: RouteCase[] = [
     ok: 200,
     request: async (world) => ({
       url: `/projects/${world.project.id}/git`,
-      payload: { provider: 'gitea', repositoryUrl: 'https://git.example.com/acme/docs.git' },
+      payload: { provider: 'gitlab', repositoryUrl: 'https://gitlab.com/acme/docs.git' },
     }),
   },
   {

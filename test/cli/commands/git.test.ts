@@ -1,7 +1,8 @@
 /**
  * `docsctl git connect|status|disconnect` as a user runs them, against a real `docs-server`: the
- * webhook to configure is printed, a missing provider gets a message saying what to fix (the server's
- * checks of the input are pinned in test/server/routes/git.test.ts), disconnecting is seen.
+ * webhook to configure is printed, a missing provider or a host the server is not set up for gets a
+ * message saying what to fix (the server's checks of the input are pinned in
+ * test/server/routes/git.test.ts), disconnecting is seen.
  */
 import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -22,7 +23,8 @@ test('the provider is guessed for the well-known hosts only', () => {
 })
 
 test('git connect, status and disconnect', { skip: needs('a built binary') }, async (t) => {
-  const server = await startDocsServer()
+  // The server is set up for the Gitea server at git.acme.dev: repositories elsewhere are refused.
+  const server = await startDocsServer(['--gitea-api-url', 'https://git.acme.dev/api/v1'])
   const work = await mkdtemp(join(tmpdir(), 'docsctl-git-'))
   t.after(async () => {
     await server.stop()
@@ -57,6 +59,16 @@ test('git connect, status and disconnect', { skip: needs('a built binary') }, as
   assert.match(
     unknownHost.stdout + unknownHost.stderr,
     /--provider github, --provider gitlab or --provider gitea/,
+  )
+
+  const elsewhere = await runCli(
+    ['git', 'connect', 'https://git.mallory.dev/acme/docs.git', '--provider', 'gitea', ...flags],
+    { env, cwd: work },
+  )
+  assert.equal(elsewhere.code, 1)
+  assert.match(
+    elsewhere.stdout + elsewhere.stderr,
+    /repositoryUrl: must be on https:\/\/git\.acme\.dev, the Gitea\/Forgejo server this server is set up for; a server administrator can allow other hosts with --git-allow-hosts/,
   )
 
   const connect = await runCli(

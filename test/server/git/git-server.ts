@@ -1,11 +1,13 @@
 /**
  * A real Git server on loopback for tests: `git http-backend` (smart HTTP, protocol v2) behind a small
  * Node HTTP server, over bare repositories in a temp folder. A repository may require a token, sent as
- * Basic credentials (GitHub: `x-access-token:<token>`, GitLab: `oauth2:<token>`). Commits are made in a work tree with
- * the system `git` and pushed straight into the bare repository.
+ * Basic credentials (GitHub: `x-access-token:<token>`, GitLab: `oauth2:<token>`). Commits are made in a
+ * work tree with the system `git` and pushed straight into the bare repository. A path prefix may be
+ * passed on to another loopback server (a stand-in API on the Git server's own origin, as on a real
+ * forge) or answered with a redirect.
  */
 import { execFile, spawn } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, open, rm, symlink, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -34,15 +36,18 @@ export interface LoggedRequest {
   authorization: string | undefined
 }
 
+/** A file's text, a symlink to `symlink`, `zeroBytes` zero bytes (sparse on disk), or null: deleted. */
+export type TestFile = string | { symlink: string } | { zeroBytes: number } | null
+
 export interface TestRepository {
   /** `http://127.0.0.1:PORT/<name>.git` */
   url: string
   /** The work tree commits are made in. */
   workTree: string
-  /** Write files (path → text; null deletes), commit them on `branch`, push; answers the new SHA. */
+  /** Write files (path → content; null deletes), commit them on `branch`, push; answers the new SHA. */
   commit(
     branch: string,
-    files: Record<string, string | null>,
+    files: Record<string, TestFile>,
     message: string,
     options?: { force?: boolean; parent?: string },
   ): Promise<string>
@@ -53,6 +58,8 @@ export class GitServer {
   readonly requests: LoggedRequest[] = []
   /** Repository name → which Basic credentials open it (a repository without one is public). */
   readonly #acceptsToken = new Map<string, (token: string, username: string) => boolean>()
+  /** Path prefix → where requests under it go: passed on (`proxy`) or redirected (`redirect`). */
+  readonly #routes: { prefix: string; target: string; kind: 'proxy' | 'redirect' }[] = []
   #origin = ''
 
   private constructor(private readonly root: string) {}
@@ -82,6 +89,21 @@ export class GitServer {
     return server
   }
 
+  /** `http://127.0.0.1:PORT` */
+  get origin(): string {
+    return this.#origin
+  }
+
+  /** Requests under `prefix` are passed on to `target` + the rest of their path. */
+  proxy(prefix: string, target: string): void {
+    this.#routes.push({ prefix, target, kind: 'proxy' })
+  }
+
+  /** Requests under `prefix` are answered 302 to `target` + the rest of their path. */
+  redirect(prefix: string, target: string): void {
+    this.#routes.push({ prefix, target, kind: 'redirect' })
+  }
+
   /** A new bare repository served at `/<name>.git`, and a work tree to commit in. */
   async createRepository(
     name: string,
@@ -105,12 +127,17 @@ export class GitServer {
           const any = await git(workTree, 'branch', '--list')
           await git(workTree, 'checkout', '--quiet', any === '' ? '--orphan' : '-b', branch)
         } else await git(workTree, 'checkout', '--quiet', branch)
-        for (const [path, text] of Object.entries(files)) {
+        for (const [path, content] of Object.entries(files)) {
           const full = join(workTree, path)
-          if (text === null) await rm(full, { force: true })
+          await rm(full, { force: true })
+          if (content === null) continue
+          await mkdir(dirname(full), { recursive: true })
+          if (typeof content === 'string') await writeFile(full, content)
+          else if ('symlink' in content) await symlink(content.symlink, full)
           else {
-            await mkdir(dirname(full), { recursive: true })
-            await writeFile(full, text)
+            const file = await open(full, 'w')
+            await file.truncate(content.zeroBytes)
+            await file.close()
           }
         }
         await git(workTree, 'add', '--all')
@@ -131,6 +158,31 @@ export class GitServer {
       url: request.url ?? '',
       authorization: request.headers.authorization,
     })
+    const route = this.#routes.find(({ prefix }) => url.pathname.startsWith(prefix))
+    if (route) {
+      const target = `${route.target}${url.pathname.slice(route.prefix.length)}${url.search}`
+      if (route.kind === 'redirect')
+        return { status: 302, headers: { location: target }, body: Buffer.alloc(0) }
+      const chunks: Buffer[] = []
+      for await (const chunk of request) chunks.push(chunk as Buffer)
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).filter(
+          (entry): entry is [string, string] =>
+            typeof entry[1] === 'string' && !['host', 'connection', 'content-length'].includes(entry[0]),
+        ),
+      )
+      const method = request.method ?? 'GET'
+      const answer = await fetch(target, {
+        method,
+        headers,
+        ...(method === 'GET' || method === 'HEAD' ? {} : { body: Buffer.concat(chunks) }),
+      })
+      return {
+        status: answer.status,
+        headers: { 'content-type': answer.headers.get('content-type') ?? 'application/octet-stream' },
+        body: Buffer.from(await answer.arrayBuffer()),
+      }
+    }
     // `/<name>.git/…` or `/<name>/…`: git http-backend serves both.
     const acceptsToken = [...this.#acceptsToken].find(
       ([name]) => url.pathname.startsWith(`/${name}.git/`) || url.pathname.startsWith(`/${name}/`),

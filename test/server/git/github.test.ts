@@ -42,12 +42,20 @@ test('pushes to a GitHub repository deploy through the GitHub App', async (t) =>
     acceptsToken: (token, username) =>
       username === 'x-access-token' && [...api.issued.values()].flat().includes(token),
   })
+  // GitHub Enterprise's layout: the API at /api/v3 of the host the repositories are cloned from.
+  gitServer.proxy('/api/v3', api.url)
   const defaults = defaultConfig()
   const config = await testConfig(t, 'sqlite', {
     git: {
       ...defaults.git,
       maxWebhookBytes: 64 * 1024,
-      github: { appId: api.appId, privateKey: api.privateKey, webhookSecret: secret, apiUrl: api.url },
+      allowPrivateAddresses: true,
+      github: {
+        appId: api.appId,
+        privateKey: api.privateKey,
+        webhookSecret: secret,
+        apiUrl: `${gitServer.origin}/api/v3`,
+      },
     },
   })
   // Every line the server logs, to check refusals are logged and no token ever is.

@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { test } from 'node:test'
 import { projectClaim } from '../../../server/git/deployer.js'
 import {
@@ -45,17 +42,13 @@ test('branch names, preview patterns and preview host labels', () => {
   assert.equal(docsDirectoryIssues('/etc').length, 1)
 })
 
-test("a repository's docs.json says which project it deploys to", async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'docs-claim-'))
-  t.after(() => rm(dir, { recursive: true, force: true }))
-  const write = (config: object | string) =>
-    writeFile(join(dir, 'docs.json'), typeof config === 'string' ? config : JSON.stringify(config))
-  await write({ name: 'Acme', slug: 'acme' })
-  assert.equal(await projectClaim(dir, 'acme', true), 'this project')
-  assert.equal(await projectClaim(dir, 'other', false), 'another project')
-  await write({ name: 'Acme' })
-  assert.equal(await projectClaim(dir, 'acme', false), 'this project', 'a public repository need not name it')
-  assert.equal(await projectClaim(dir, 'acme', true), 'unnamed', 'one read with credentials must')
-  await write('{ "name": ')
-  assert.equal(await projectClaim(dir, 'acme', true), 'unnamed')
+test("a repository's docs.json says which project it deploys to", () => {
+  const named = JSON.stringify({ name: 'Acme', slug: 'acme' })
+  assert.equal(projectClaim(named, 'acme', true), 'this project')
+  assert.equal(projectClaim(named, 'other', false), 'another project')
+  const unnamed = JSON.stringify({ name: 'Acme' })
+  assert.equal(projectClaim(unnamed, 'acme', false), 'this project', 'a public repository need not name it')
+  assert.equal(projectClaim(unnamed, 'acme', true), 'unnamed', 'one read with credentials must')
+  assert.equal(projectClaim('{ "name": ', 'acme', true), 'unnamed')
+  assert.equal(projectClaim(undefined, 'acme', true), 'unnamed', 'no docs.json (or one too large to read)')
 })

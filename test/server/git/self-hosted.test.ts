@@ -44,8 +44,17 @@ test('GitLab pushes deploy, a push sent while the server is down deploys once wh
   const repository = await gitServer.createRepository('acme/handbook', {
     acceptsToken: (token, username) => username === 'oauth2' && token === botToken,
   })
+  // GitLab's layout: the API at /api/v4 of the host the repositories are cloned from.
+  gitServer.proxy('/api/v4', `${forge.url}/api/v4`)
   const base = await testConfig(t, 'sqlite')
-  const config = { ...base, git: { ...base.git, gitlab: { token: botToken, apiUrl: `${forge.url}/api/v4` } } }
+  const config = {
+    ...base,
+    git: {
+      ...base.git,
+      allowPrivateAddresses: true,
+      gitlab: { token: botToken, apiUrl: `${gitServer.origin}/api/v4` },
+    },
+  }
   let app = await buildApp(config)
   t.after(() => app.close())
   const token = await signIn(app)
@@ -165,9 +174,14 @@ test('Gitea and Forgejo pushes deploy from docs/, preview branches come and go',
   const repository = await gitServer.createRepository('acme/monorepo', {
     acceptsToken: (token) => token === botToken,
   })
+  gitServer.proxy('/api/v1', `${forge.url}/api/v1`)
   const defaults = (await testConfig(t, 'sqlite')).git
   const { app, token, project } = await appWithProject(t, 'mono', 'sqlite', {
-    git: { ...defaults, gitea: { token: botToken, apiUrl: `${forge.url}/api/v1` } },
+    git: {
+      ...defaults,
+      allowPrivateAddresses: true,
+      gitea: { token: botToken, apiUrl: `${gitServer.origin}/api/v1` },
+    },
   })
   const connected = await app.inject({
     method: 'PUT',

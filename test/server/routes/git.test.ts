@@ -21,6 +21,16 @@ test('a Git connection with bad input is refused with its issues', async (t) => 
   )
   const unknownProvider = await put({ provider: 'svn', repositoryUrl: 'https://svn.example.com/docs' })
   assert.equal(unknownProvider.statusCode, 400)
+  // A repository must be on the host of a provider the server is set up for (GitLab: gitlab.com).
+  const elsewhere = await put({ provider: 'gitlab', repositoryUrl: 'https://git.example.com/acme/docs.git' })
+  assert.equal(elsewhere.statusCode, 400)
+  assert.deepEqual(elsewhere.json().issues, [
+    {
+      path: 'body/repositoryUrl',
+      message:
+        'must be on https://gitlab.com, the GitLab server this server is set up for; a server administrator can allow other hosts with --git-allow-hosts',
+    },
+  ])
 
   const ok = await put({
     provider: 'gitlab',
