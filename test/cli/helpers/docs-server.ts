@@ -69,7 +69,9 @@ export async function startDocsServer(extraArgs: string[] = [], bin = serverBin)
     } catch {
       // Not listening yet.
     }
-    if (attempt > 200) throw new Error(`docs-server did not answer /health:\n${log}`)
+    // A minute: a loaded CI machine can take many seconds to start a process, and a test that
+    // waited less would fail for the load, not for the server.
+    if (attempt > 1200) throw new Error(`docs-server did not answer /health:\n${log}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   return {
