@@ -38,6 +38,7 @@ import { gitDeploys } from './git/plugin.js'
 import { metrics, metricsRoutes } from './ops/metrics.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
+import { deploymentDiagnosticRoutes } from './routes/deployment-diagnostics.js'
 import { deploymentFileRoutes } from './routes/deployment-files.js'
 import { deploymentRoutes } from './routes/deployments.js'
 import { domainRoutes } from './routes/domains.js'
@@ -274,6 +275,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(domainRoutes)
     await app.register(gitDeploys)
     await app.register(deploymentFileRoutes)
+    await app.register(deploymentDiagnosticRoutes)
     await app.register(dashboardRoutes)
   },
   { name: 'docs-app' },

@@ -17,6 +17,7 @@ import {
   DeploymentCreated,
   DeploymentList,
   DeploymentListQuery,
+  DIAGNOSTICS_SHOWN,
   deploymentParams,
   errorResponses,
   FailedBuild,
@@ -82,10 +83,11 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
       )
     }
   }
-  /** Re-read the project so `live` reflects a promotion that just happened. */
+  /** With its first diagnostics; the project re-read so `live` reflects a promotion that just happened. */
   const present = async (project: ProjectRow, deployment: DeploymentRow) => {
     const fresh = (await repos.projects.findById(project.id)) ?? project
-    return presentDeployment(config, fresh, deployment)
+    const { diagnostics } = await repos.deployments.diagnostics(deployment.id, 0, DIAGNOSTICS_SHOWN)
+    return presentDeployment(config, fresh, deployment, diagnostics)
   }
 
   await app.register(multipart, {
@@ -154,7 +156,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         files,
         blobExists: (sha256) => blobs.touch(sha256),
       })
-      return reply.code(201).send({ deployment: presentDeployment(config, project, deployment), missing })
+      return reply.code(201).send({ deployment: presentDeployment(config, project, deployment, []), missing })
     },
   )
 
@@ -334,7 +336,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
     {
       schema: {
         tags: ['deployments'],
-        summary: 'List deployments, newest first',
+        summary: 'List deployments, newest first (diagnostics counted, not listed)',
         params: slugParams,
         querystring: DeploymentListQuery,
         response: { 200: ref(DeploymentList), ...errors },
@@ -364,14 +366,15 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
     {
       schema: {
         tags: ['deployments'],
-        summary: 'Read one deployment',
+        summary: 'Read one deployment, with its first diagnostics',
         params: deploymentParams,
         response: { 200: ref(Deployment), ...errors },
       },
     },
     async (request) => {
       const { project, deployment } = await deploymentIn(request, request.params)
-      return presentDeployment(config, project, deployment)
+      const { diagnostics } = await repos.deployments.diagnostics(deployment.id, 0, DIAGNOSTICS_SHOWN)
+      return presentDeployment(config, project, deployment, diagnostics)
     },
   )
 
