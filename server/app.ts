@@ -31,7 +31,7 @@ import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
 import { isDatabaseUnavailable } from './db/retry.js'
 import { DomainVerifier } from './domains/verifier.js'
-import { ApiError, type Issue } from './errors.js'
+import { ApiError, type Issue, isOutOfSpace, outOfStorage } from './errors.js'
 import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
@@ -105,6 +105,14 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
       .code(503)
       .header('retry-after', '5')
       .send({ error: 'The database is unreachable; retry shortly' })
+  }
+  if (isOutOfSpace(error)) {
+    request.log.error({ err: error }, 'out of storage space')
+    const full = outOfStorage()
+    return reply
+      .code(full.statusCode)
+      .headers(full.headers ?? {})
+      .send({ error: full.message })
   }
   const status = error.statusCode ?? 500
   if (status >= 500) {
