@@ -322,8 +322,9 @@ export class BuildPipeline {
         pages.requested += request.tasks.length
         const outcomes = request.tasks.map(async (task) => {
           this.#pagesInFlight++
-          const [outcome] = await this.#pool.renderShared([task], site, { stop: ended })
-          this.#pagesInFlight--
+          const [outcome] = await this.#pool
+            .renderShared([task], site, { stop: ended })
+            .finally(() => this.#pagesInFlight--)
           if (outcome?.ok) pages.rendered++
           else if (outcome?.rule === 'page-limit')
             pages.overLimit.push({
