@@ -24,6 +24,7 @@ type DeploymentCreated = Shape<typeof schemas.DeploymentCreated>
 type FilesBatchResult = Shape<typeof schemas.FilesBatchResult>
 type ChunkResult = Shape<typeof schemas.ChunkResult>
 type FailedBuild = Shape<typeof schemas.FailedBuild>
+type DiagnosticList = Shape<typeof schemas.DiagnosticList>
 type DeployKeyCreated = Shape<typeof schemas.DeployKeyCreated>
 export type Domain = Shape<typeof schemas.Domain>
 export type DomainStatus = Domain['status']
@@ -267,6 +268,35 @@ export class ApiClient {
   getDeployment = async (slug: string, deploymentId: string): Promise<Deployment> =>
     (await this.request<Deployment>('GET', `${deploymentsPath(slug)}/${encodeURIComponent(deploymentId)}`))
       .body
+
+  /** One page of a deployment's diagnostics, errors first; `nextCursor` is null on the last. */
+  listDiagnostics = async (
+    slug: string,
+    deploymentId: string,
+    page: { limit?: number; cursor?: string } = {},
+  ): Promise<DiagnosticList> => {
+    const query = new URLSearchParams({ limit: String(page.limit ?? 500) })
+    if (page.cursor !== undefined) query.set('cursor', page.cursor)
+    const path = `${deploymentsPath(slug)}/${encodeURIComponent(deploymentId)}/diagnostics?${query}`
+    return (await this.request<DiagnosticList>('GET', path)).body
+  }
+
+  /**
+   * Every diagnostic of the deployment: those it carries when they are all, else every page of them
+   * (a server keeps at most 256 KB of a build's diagnostics).
+   */
+  async allDiagnostics(slug: string, deployment: Deployment): Promise<ApiDiagnostic[]> {
+    const carried = deployment.diagnostics ?? []
+    if (carried.length >= deployment.diagnosticCount) return carried
+    const all: ApiDiagnostic[] = []
+    let cursor: string | undefined
+    do {
+      const page = await this.listDiagnostics(slug, deployment.id, cursor === undefined ? {} : { cursor })
+      all.push(...page.diagnostics)
+      cursor = page.nextCursor ?? undefined
+    } while (cursor !== undefined)
+    return all
+  }
 
   // Deploy keys
   createDeployKey = async (projectId: string, name: string): Promise<DeployKeyCreated> => {

@@ -44,32 +44,99 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
 /** Diagnostics kept per file and per build: a page of 100,000 warnings must not become 20 MB of JSON. */
 export const MAX_DIAGNOSTICS_PER_FILE = 100
 export const MAX_DIAGNOSTICS_PER_BUILD = 1000
+/** Bytes of diagnostics (as JSON) kept per build: a thousand long messages must not become megabytes. */
+export const MAX_DIAGNOSTICS_BYTES = 256 * 1024
+/** A message longer than this has its quoted author text shortened, then is cut. */
+export const MAX_MESSAGE_CHARS = 500
+/** How much of one quoted piece of author text a shortened message keeps. */
+export const MAX_QUOTE_CHARS = 80
+const MAX_PATH_CHARS = 200
+const MAX_FILE_CHARS = 1024
+/** Room kept for the summaries that count what was left out. */
+const SUMMARY_BYTES = 200
+
+/** The first `max` characters of `text` (never half a surrogate pair), with an ellipsis when cut. */
+export function excerpt(text: string, max = MAX_QUOTE_CHARS): string {
+  if (text.length <= max) return text
+  let end = max
+  const last = text.charCodeAt(end - 1)
+  if (last >= 0xd800 && last <= 0xdbff) end--
+  return `${text.slice(0, end)}…`
+}
+
+// Author text a message quotes: "key", `attribute`, <element>.
+const quotedRuns = [/"([^"\n]*)"/g, /`([^`\n]*)`/g, /<([^<>\n]*)>/g]
 
 /**
- * Keep the first `perFile` diagnostics of each file and `total` overall (errors first, so a cap never
- * hides why a build failed), then one diagnostic per file, and one for the build, counting the rest.
+ * The diagnostic with a message that fits `MAX_MESSAGE_CHARS`: each long piece of quoted author text
+ * (an attribute name of 50,000 characters) is shortened to an excerpt, so the message still says what
+ * and where; a message still too long is cut. Long JSON paths and file names are cut as well.
+ */
+export function shortenDiagnostic(diagnostic: Diagnostic): Diagnostic {
+  const { message, path, file } = diagnostic
+  if (
+    message.length <= MAX_MESSAGE_CHARS &&
+    (path === undefined || path.length <= MAX_PATH_CHARS) &&
+    file.length <= MAX_FILE_CHARS
+  )
+    return diagnostic
+  let shortened = message
+  if (shortened.length > MAX_MESSAGE_CHARS) {
+    for (const run of quotedRuns) {
+      shortened = shortened.replace(run, (quoted, inner: string) =>
+        inner.length > MAX_QUOTE_CHARS ? `${quoted[0]}${excerpt(inner)}${quoted.at(-1)}` : quoted,
+      )
+    }
+    shortened = excerpt(shortened, MAX_MESSAGE_CHARS - 1)
+  }
+  return {
+    ...diagnostic,
+    file: excerpt(file, MAX_FILE_CHARS),
+    ...(path === undefined ? {} : { path: excerpt(path, MAX_PATH_CHARS) }),
+    message: shortened,
+  }
+}
+
+const bytesOf = (diagnostic: Diagnostic): number => Buffer.byteLength(JSON.stringify(diagnostic)) + 1
+
+/**
+ * Keep the first `perFile` diagnostics of each file and `total` overall, in at most `maxBytes` of
+ * JSON (errors first, so a cap never hides why a build failed; every message shortened), then one
+ * diagnostic per file, and one for the build, counting the rest.
  */
 export function capDiagnostics(
   diagnostics: readonly Diagnostic[],
   perFile = MAX_DIAGNOSTICS_PER_FILE,
   total = MAX_DIAGNOSTICS_PER_BUILD,
+  maxBytes = MAX_DIAGNOSTICS_BYTES,
 ): Diagnostic[] {
-  if (diagnostics.length <= Math.min(perFile, total)) return [...diagnostics]
   const ordered = [...diagnostics.filter(isError), ...diagnostics.filter((item) => !isError(item))]
   const keptPerFile = new Map<string, number>()
   // A file's count of the rest takes a slot where its first dropped diagnostic would have gone.
   const restOfFile = new Map<string, { diagnostic: Diagnostic; count: number }>()
   const kept: Diagnostic[] = []
+  let bytes = 0
   let restOfBuild = 0
-  for (const diagnostic of ordered) {
+  let overBytes = false
+  const budget = maxBytes - SUMMARY_BYTES
+  const roomFor = (size: number): boolean => {
+    if (kept.length >= total) return false
+    if (bytes + size <= budget) return true
+    overBytes = true
+    return false
+  }
+  for (const original of ordered) {
+    const diagnostic = shortenDiagnostic(original)
+    const size = bytesOf(diagnostic)
     const count = keptPerFile.get(diagnostic.file) ?? 0
     const rest = restOfFile.get(diagnostic.file)
-    if (count < perFile && kept.length < total) {
+    if (count < perFile && roomFor(size)) {
       kept.push(diagnostic)
+      bytes += size
       keptPerFile.set(diagnostic.file, count + 1)
-    } else if (count < perFile || (!rest && kept.length >= total)) restOfBuild++
+    } else if (count < perFile) restOfBuild++
     else if (rest) rest.count++
-    else {
+    else if (roomFor(SUMMARY_BYTES)) {
       const summary: Diagnostic = {
         severity: diagnostic.severity,
         file: diagnostic.file,
@@ -78,7 +145,8 @@ export function capDiagnostics(
       }
       restOfFile.set(diagnostic.file, { diagnostic: summary, count: 1 })
       kept.push(summary)
-    }
+      bytes += SUMMARY_BYTES
+    } else restOfBuild++
   }
   for (const { diagnostic, count } of restOfFile.values()) {
     diagnostic.message = `${count} more diagnostic(s) of this file beyond the first ${perFile} were not kept`
@@ -88,7 +156,9 @@ export function capDiagnostics(
       severity: 'warning',
       file: '',
       rule: 'diagnostics-limit',
-      message: `${restOfBuild} more diagnostic(s) beyond the first ${total} of the build were not kept`,
+      message: overBytes
+        ? `${restOfBuild} more diagnostic(s) beyond the first ${kept.length} (${Math.round(maxBytes / 1024)} KB) of the build were not kept`
+        : `${restOfBuild} more diagnostic(s) beyond the first ${total} of the build were not kept`,
     })
   }
   return kept

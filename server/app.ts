@@ -20,6 +20,7 @@ import { Redis } from 'ioredis'
 import { apiSchemas } from '../schemas/api/index.js'
 import { actor } from './auth/actor.js'
 import { hashToken } from './auth/tokens.js'
+import { readOnlyReason } from './blobs/disk-space.js'
 import { openBlobStore } from './blobs/open.js'
 import type { BlobStore } from './blobs/store.js'
 import { BuildPipeline } from './builds/pipeline.js'
@@ -31,13 +32,14 @@ import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
 import { isDatabaseUnavailable } from './db/retry.js'
 import { DomainVerifier } from './domains/verifier.js'
-import { ApiError, type Issue } from './errors.js'
+import { ApiError, type Issue, isOutOfSpace, outOfStorage } from './errors.js'
 import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
 import { metrics, metricsRoutes } from './ops/metrics.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
+import { deploymentDiagnosticRoutes } from './routes/deployment-diagnostics.js'
 import { deploymentFileRoutes } from './routes/deployment-files.js'
 import { deploymentRoutes } from './routes/deployments.js'
 import { domainRoutes } from './routes/domains.js'
@@ -61,6 +63,8 @@ declare module 'fastify' {
     domains: DomainVerifier
     cdn: CdnPurger
     gc: GarbageCollector
+    /** Why the server refuses changes (its disk was full at start), or null. */
+    readOnly: string | null
   }
 }
 
@@ -105,6 +109,14 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
       .header('retry-after', '5')
       .send({ error: 'The database is unreachable; retry shortly' })
   }
+  if (isOutOfSpace(error)) {
+    request.log.error({ err: error }, 'out of storage space')
+    const full = outOfStorage()
+    return reply
+      .code(full.statusCode)
+      .headers(full.headers ?? {})
+      .send({ error: full.message })
+  }
   const status = error.statusCode ?? 500
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed')
@@ -117,8 +129,12 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
 export const docsApp = fp<{ config: ServerConfig }>(
   async (app, { config }) => {
     app.decorate('config', config)
-    await app.register(database, { config })
-    await app.repos.deployments.failInterrupted()
+    // A full disk: serve sites, refuse changes, start nothing that writes (see blobs/disk-space.ts).
+    const readOnly = (await readOnlyReason(config)) ?? null
+    app.decorate('readOnly', readOnly)
+    if (readOnly) app.log.warn({ reason: readOnly }, 'starting read-only: sites are served, changes refused')
+    await app.register(database, { config, readOnly: readOnly ?? undefined })
+    if (!readOnly) await app.repos.deployments.failInterrupted()
     const blobs = openBlobStore(config)
     app.decorate('blobs', blobs)
     // Registered after the database, so it runs before it: nothing reads blobs once this closes.
@@ -156,7 +172,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     app.decorate('domains', domains)
     // Registered after the database, so it runs before the database closes: a round writes to it.
     app.addHook('onClose', () => domains.close())
-    app.addHook('onReady', async () => domains.start())
+    if (!readOnly) app.addHook('onReady', async () => domains.start())
     const builds = new BuildPipeline(app, blobs, {
       concurrency: config.buildWorkers,
       timeoutMs: config.buildTimeoutSeconds * 1000,
@@ -168,9 +184,9 @@ export const docsApp = fp<{ config: ServerConfig }>(
     builds.onQueued = () => void siteChanges.announceBuild()
     siteChanges.onBuildQueued = () => void builds.wake()
     app.decorate('builds', builds)
-    app.addHook('onReady', async () => builds.start())
+    if (!readOnly) app.addHook('onReady', async () => builds.start())
     const uploadExpiry = new UploadExpiry(app.repos, blobs, config.uploadExpirySeconds * 1000, app.log)
-    uploadExpiry.start()
+    if (!readOnly) uploadExpiry.start()
     // Retention and garbage collection: deleted deployments leave the site router and the CDN.
     const gc = new GarbageCollector(app.repos, blobs, config.retention)
     gc.onDeploymentsDeleted = (deleted) => {
@@ -183,7 +199,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     }
     app.decorate('gc', gc)
     const gcSchedule = new GcSchedule(app.repos, gc, config.retention.intervalSeconds, app.log)
-    app.addHook('onReady', async () => gcSchedule.start())
+    if (!readOnly) app.addHook('onReady', async () => gcSchedule.start())
     // Registered after the database, so they run before the database closes: builds still write to it.
     app.addHook('onClose', async () => {
       await gcSchedule.stop()
@@ -201,6 +217,18 @@ export const docsApp = fp<{ config: ServerConfig }>(
         sites.handle(request.raw, reply.raw)
       })
     })
+    if (readOnly) {
+      app.addHook('onRequest', async (request) => {
+        if (!isApiHost(config, request.headers.host) || ['GET', 'HEAD', 'OPTIONS'].includes(request.method))
+          return
+        throw new ApiError(
+          503,
+          `The server is read-only: ${readOnly}; sites are served, but nothing can be changed until space is freed and the server restarted`,
+          undefined,
+          { 'retry-after': '60' },
+        )
+      })
+    }
     app.addHook('onSend', async (request, reply) => {
       reply.header('x-request-id', request.id)
     })
@@ -274,6 +302,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(domainRoutes)
     await app.register(gitDeploys)
     await app.register(deploymentFileRoutes)
+    await app.register(deploymentDiagnosticRoutes)
     await app.register(dashboardRoutes)
   },
   { name: 'docs-app' },

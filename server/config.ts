@@ -71,6 +71,8 @@ export interface ServerConfig {
   blobStore: BlobStoreConfig
   /** Bytes of S3 blobs kept in the data dir for serving; unused with the filesystem store. */
   blobCacheBytes: number
+  /** MB the data dir's disk needs free at start; with less the server starts read-only. */
+  minFreeDiskMb: number
   /** Which deployments are kept and when unreferenced blobs are deleted. */
   retention: RetentionConfig
   /** Where CDN purges go when a site changes; `none` sends none. */

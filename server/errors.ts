@@ -36,3 +36,24 @@ export const outOfStorage = (): ApiError =>
       connection: 'close',
     },
   )
+
+/**
+ * A full disk or quota, wherever it struck: a write of ours (ENOSPC, EDQUOT), SQLite's database file
+ * (SQLITE_FULL) or PostgreSQL's (disk_full, 53100).
+ */
+export const isOutOfSpace = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100'
+}
+
+/**
+ * The blob store failed at `action` ("store the upload"): a fault of ours, not of the request. The
+ * connection is closed, since the rest of the request body was never read.
+ */
+export const storeFault = (action: string, described: string): ApiError =>
+  new ApiError(
+    503,
+    `The blob store could not ${action}: ${described}; nothing of this request was kept, try again later`,
+    undefined,
+    { connection: 'close', 'retry-after': '5' },
+  )

@@ -1,5 +1,5 @@
 /** Database rows → the API's records (see schemas/api/projects.ts and deployments.ts). */
-import type { Deployment, Project, Shape } from '../schemas/api/index.js'
+import type { Deployment, Diagnostic, Project, Shape } from '../schemas/api/index.js'
 import type { ServerConfig } from './config.js'
 import type { DeploymentRow } from './db/repositories/deployments.js'
 import type { ProjectRow } from './db/repositories/projects.js'
@@ -29,10 +29,15 @@ export function presentProject(config: ServerConfig, row: ProjectRow): Shape<typ
   }
 }
 
+/**
+ * A deployment as the API shows it; `diagnostics` (its first few, see `DIAGNOSTICS_SHOWN`) only for a
+ * single deployment: lists carry the counts.
+ */
 export function presentDeployment(
   config: ServerConfig,
   project: ProjectRow,
   row: DeploymentRow,
+  diagnostics?: Shape<typeof Diagnostic>[],
 ): Shape<typeof Deployment> {
   const live = project.live_deployment_id === row.id
   const stats = row.stats
@@ -50,7 +55,9 @@ export function presentDeployment(
     previewUrl: row.status === 'ready' ? previewUrl(config, row.preview_token, project.slug) : null,
     fileCount: Number(row.file_count),
     totalBytes: Number(row.total_bytes),
-    diagnostics: JSON.parse(row.diagnostics) as Shape<typeof Deployment>['diagnostics'],
+    ...(diagnostics ? { diagnostics } : {}),
+    diagnosticCount: Number(row.diagnostic_count),
+    errorCount: Number(row.error_count),
     timings: JSON.parse(row.timings) as Shape<typeof Deployment>['timings'],
     ...(stats ? { stats } : {}),
     ...(row.commit_sha ? { commitSha: row.commit_sha, commitAuthor: row.commit_author } : {}),

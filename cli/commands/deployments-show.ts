@@ -27,7 +27,10 @@ export class DeploymentsShowCommand extends Command {
     return runForProject(this.context, this, async (client, project) => {
       const deployment = await requireDeployment(client, project, this.id)
       if (this.json) {
-        printJson(this.context, deployment)
+        printJson(this.context, {
+          ...deployment,
+          diagnostics: await client.allDiagnostics(project.slug, deployment),
+        })
         return 0
       }
       const lines = [
@@ -41,7 +44,7 @@ export class DeploymentsShowCommand extends Command {
       ]
       if (deployment.status === 'ready' && !deployment.live)
         lines.push(`Make it live: docsctl deployments promote ${deployment.id} --project ${project.slug}`)
-      for (const diagnostic of sortDiagnostics(deployment.diagnostics))
+      for (const diagnostic of sortDiagnostics(await client.allDiagnostics(project.slug, deployment)))
         lines.push(
           `${diagnostic.severity === 'error' ? pc.red('error') : pc.yellow('warning')} ${formatDiagnostic(diagnostic)}`,
         )

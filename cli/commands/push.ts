@@ -141,9 +141,10 @@ export class PushCommand extends Command {
         await writeCiOutputs({ deployment, url: null, slug }, env)
         return 0
       }
-      const warnings = deployment.diagnostics.filter((diagnostic) => diagnostic.severity === 'warning')
+      const diagnostics = await client.allDiagnostics(slug, deployment)
+      const warnings = diagnostics.filter((diagnostic) => diagnostic.severity === 'warning')
       if (deployment.status !== 'ready') {
-        for (const diagnostic of sortDiagnostics(deployment.diagnostics))
+        for (const diagnostic of sortDiagnostics(diagnostics))
           this.context.stderr.write(
             `${diagnostic.severity === 'error' ? pc.red('error') : pc.yellow('warning')} ${formatDiagnostic(diagnostic)}\n`,
           )

@@ -53,7 +53,7 @@ export type RenderOutcome =
   | { ok: true; page: RenderedPage; highlightCalls: number }
   | {
       ok: false
-      message: string /** `page-limit` for a page over its time or memory limit. */
+      message: string /** `page-limit` for a page over its time or memory limit; `build-limit` for one its build stopped. */
       rule?: string
     }
 

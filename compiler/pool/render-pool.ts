@@ -33,6 +33,11 @@ class TimeoutError extends Error {
   override name = 'TimeoutError'
 }
 
+/** The pages' build stopped (its own time limit, or its server closing): pages still waiting never run. */
+class BuildStopped extends Error {
+  override name = 'BuildStopped'
+}
+
 const renderWorker = new URL('./render-worker.js', import.meta.url).href
 
 export class RenderPool {
@@ -81,14 +86,29 @@ export class RenderPool {
   readonly render: PageRenderer = (tasks, site) =>
     this.renderShared(tasks, shareSite(site.files, site.pageSlugs, site.mode))
 
-  renderShared(tasks: readonly RenderTask[], site: SharedSite): Promise<RenderOutcome[]> {
-    return Promise.all(tasks.map((task) => this.#renderOne(site, task)))
+  /**
+   * Render pages of a site the caller shared. When `stop` aborts (the build ran out of time), pages
+   * rendering end with their threads and pages still queued never start: each fails with `build-limit`.
+   */
+  renderShared(
+    tasks: readonly RenderTask[],
+    site: SharedSite,
+    options: { stop?: AbortSignal } = {},
+  ): Promise<RenderOutcome[]> {
+    return Promise.all(tasks.map((task) => this.#renderOne(site, task, options.stop)))
   }
 
-  async #renderOne(site: SharedSite, task: RenderTask): Promise<RenderOutcome> {
+  async #renderOne(
+    site: SharedSite,
+    task: RenderTask,
+    stop: AbortSignal | undefined,
+  ): Promise<RenderOutcome> {
+    if (stop?.aborted) return stopped(stop.reason)
     const message: RenderPageMessage = { site, task, started: new SharedArrayBuffer(4) }
     const started = new Int32Array(message.started)
     const abort = new AbortController()
+    const onStop = () => abort.abort(new BuildStopped(reasonText(stop?.reason)))
+    stop?.addEventListener('abort', onStop, { once: true })
     let deadline: NodeJS.Timeout | undefined
     // The deadline runs from when a thread begins the page, not while it waits its turn in the queue.
     if (this.#pageTimeoutMs !== undefined) {
@@ -108,8 +128,11 @@ export class RenderPool {
         timedOut,
       ])) as RenderOutcome
     } catch (error) {
-      return this.#failure(abort.signal.reason instanceof TimeoutError ? abort.signal.reason : error)
+      const reason: unknown = abort.signal.reason
+      if (reason instanceof BuildStopped) return stopped(reason.message)
+      return this.#failure(reason instanceof TimeoutError ? reason : error)
     } finally {
+      stop?.removeEventListener('abort', onStop)
       clearTimeout(deadline)
       // Ends the wait of a task that failed before it began.
       abort.abort()
@@ -142,6 +165,17 @@ export class RenderPool {
 
   close(): Promise<void> {
     return this.#piscina?.close() ?? Promise.resolve()
+  }
+}
+
+const reasonText = (reason: unknown): string =>
+  reason instanceof Error ? reason.message : String(reason ?? 'the build stopped')
+
+function stopped(reason: unknown): RenderOutcome {
+  return {
+    ok: false,
+    rule: 'build-limit',
+    message: `Unexpected end of the build before this page rendered: ${reasonText(reason)}; the page is not rendered`,
   }
 }
 

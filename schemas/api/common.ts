@@ -38,6 +38,8 @@ export const conflictResponse = { 409: errorRef } as const
 export const tooLargeResponse = { 413: errorRef } as const
 export const tooManyResponse = { 429: errorRef } as const
 export const outOfStorageResponse = { 507: errorRef } as const
+/** The blob store (or the server, read-only on a full disk) cannot take writes now; retry later. */
+export const storeFaultResponse = { 503: errorRef } as const
 export const rateLimitedResponse = { 429: errorRef } as const
 
 /** An instant, as an ISO 8601 string (`2026-01-31T12:00:00.000Z`). */

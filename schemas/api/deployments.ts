@@ -20,6 +20,9 @@ export const Diagnostic = {
   },
 } as const
 
+/** Diagnostics a deployment record carries; the rest are read page by page. */
+export const DIAGNOSTICS_SHOWN = 50
+
 export const Deployment = {
   $id: 'Deployment',
   title: 'Deployment',
@@ -37,7 +40,8 @@ export const Deployment = {
     'previewUrl',
     'fileCount',
     'totalBytes',
-    'diagnostics',
+    'diagnosticCount',
+    'errorCount',
     'timings',
     'createdAt',
     'updatedAt',
@@ -54,7 +58,17 @@ export const Deployment = {
     previewUrl: { type: ['string', 'null'] },
     fileCount: { type: 'integer' },
     totalBytes: { type: 'integer' },
-    diagnostics: { type: 'array', items: ref(Diagnostic) },
+    diagnostics: {
+      type: 'array',
+      items: ref(Diagnostic),
+      description: `The first ${DIAGNOSTICS_SHOWN} diagnostics, errors first; all of them page by page at GET …/deployments/{id}/diagnostics. Absent in lists of deployments.`,
+    },
+    diagnosticCount: {
+      type: 'integer',
+      description:
+        'Diagnostics the deployment holds (at most 256 KB of them, the last counting any left out)',
+    },
+    errorCount: { type: 'integer', description: 'How many of them are errors' },
     timings: {
       type: 'object',
       additionalProperties: false,
@@ -70,6 +84,32 @@ export const Deployment = {
     commitAuthor: { type: ['string', 'null'], description: "The commit's author, `Name <email>`" },
     createdAt: dateTime,
     updatedAt: dateTime,
+  },
+} as const
+
+export const DiagnosticList = {
+  $id: 'DiagnosticList',
+  title: 'DiagnosticList',
+  description: "A page of a deployment's diagnostics, errors first.",
+  type: 'object',
+  additionalProperties: false,
+  required: ['diagnostics', 'total', 'nextCursor'],
+  properties: {
+    diagnostics: { type: 'array', items: ref(Diagnostic) },
+    total: { type: 'integer', description: 'Diagnostics the deployment holds' },
+    nextCursor: {
+      type: ['string', 'null'],
+      description: 'Pass as `cursor` for the next page; null at the end',
+    },
+  },
+} as const
+
+export const DiagnosticListQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'string', pattern: '^([1-9]|[1-9][0-9]|[1-4][0-9][0-9]|500)$', default: '100' },
+    cursor: { type: 'string', pattern: '^[0-9]{1,9}$' },
   },
 } as const
 

@@ -60,6 +60,13 @@ export const blobSettings = {
     description: 'bytes of S3 blobs kept on local disk for serving (0: none)',
     default: String(1024 ** 3),
   },
+  minFreeDiskMb: {
+    flag: 'min-free-disk',
+    env: 'DOCS_MIN_FREE_DISK',
+    description:
+      "MB the data dir's disk must have free at start; with less the server starts read-only (serves sites, refuses changes)",
+    default: '64',
+  },
 } as const
 
 export type BlobSettingName = keyof typeof blobSettings
@@ -70,13 +77,18 @@ const where = (name: BlobSettingName): string => `--${blobSettings[name].flag} /
 export function readBlobConfig(raw: (name: BlobSettingName) => string | undefined): {
   blobStore: BlobStoreConfig
   blobCacheBytes: number
+  minFreeDiskMb: number
 } {
   const cacheText = raw('blobCacheBytes')?.trim() ?? ''
   if (!/^\d+$/.test(cacheText) || Number(cacheText) > 2 ** 50)
     throw new ConfigError(`${where('blobCacheBytes')}: expected a whole number of bytes, got "${cacheText}"`)
   const blobCacheBytes = Number(cacheText)
+  const freeText = raw('minFreeDiskMb')?.trim() ?? ''
+  if (!/^\d+$/.test(freeText) || Number(freeText) > 2 ** 40)
+    throw new ConfigError(`${where('minFreeDiskMb')}: expected a whole number of MB, got "${freeText}"`)
+  const minFreeDiskMb = Number(freeText)
   const location = raw('blobStore')?.trim()
-  if (!location) return { blobStore: { kind: 'filesystem' }, blobCacheBytes }
+  if (!location) return { blobStore: { kind: 'filesystem' }, blobCacheBytes, minFreeDiskMb }
   // Bucket names: 3–63 of a-z 0-9 . - (S3's rules); the prefix: path segments without . or .. alone.
   const parsed = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(location)
   const prefix = (parsed?.[2] ?? '').replace(/\/+$/, '')
@@ -115,5 +127,6 @@ export function readBlobConfig(raw: (name: BlobSettingName) => string | undefine
       credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
     },
     blobCacheBytes,
+    minFreeDiskMb,
   }
 }

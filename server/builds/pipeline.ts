@@ -8,6 +8,7 @@
  * diagnostics and never goes live. A job whose replica died is taken again when its lease runs out;
  * closing releases the leases of unfinished builds so another replica takes them at once.
  */
+import { setMaxListeners } from 'node:events'
 import { hostname } from 'node:os'
 import { MessageChannel } from 'node:worker_threads'
 import type { FastifyInstance } from 'fastify'
@@ -56,10 +57,34 @@ class LeaseEnded extends Error {
   }
 }
 
+/** The build ran past `BuildLimits.timeoutMs`: it is stopped with its pages and fails with the reason. */
+class BuildTimedOut extends Error {
+  constructor(readonly limitMs: number) {
+    super(`it ran longer than the ${Math.round(limitMs / 1000)} s build limit`)
+  }
+}
+
 interface RunningBuild {
   lease: BuildLease
+  /** Aborted when the lease ends or the build runs out of time: stops the build task and its pages. */
   abort: AbortController
+  /** The build's deadline, held here until the build ends (see `startDeadline`). */
+  deadline: BuildDeadline
   done: Promise<void>
+}
+
+export interface BuildDeadline {
+  cancel(): void
+}
+
+/**
+ * A plain timer, held by the running build and cancelled when it ends. Never `AbortSignal.timeout`:
+ * `AbortSignal.any` holds it only weakly, so garbage collection dropped it and the limit never fired.
+ */
+function startTimer(ms: number, expire: () => void): BuildDeadline {
+  const timer = setTimeout(expire, ms)
+  timer.unref()
+  return { cancel: () => clearTimeout(timer) }
 }
 
 export class BuildPipeline {
@@ -68,6 +93,7 @@ export class BuildPipeline {
   readonly #running = new Map<string, RunningBuild>()
   /** Names this replica in `build_jobs.lease_owner`. */
   readonly replica = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
+  #pagesInFlight = 0
   #pumping: Promise<void> | undefined
   #pumpAgain = false
   #pollTimer: NodeJS.Timeout | undefined
@@ -79,6 +105,8 @@ export class BuildPipeline {
   onQueued: () => void = () => {}
   /** Called with each finished build's duration and outcome (metrics). */
   onBuilt: (seconds: number, outcome: 'ready' | 'failed') => void = () => {}
+  /** Starts each build's deadline (`timeoutMs`); tests replace it to end a build at a moment they choose. */
+  startDeadline: (ms: number, expire: () => void) => BuildDeadline = startTimer
 
   constructor(
     private readonly app: FastifyInstance,
@@ -121,6 +149,11 @@ export class BuildPipeline {
   /** Builds running on this replica now. */
   get runningCount(): number {
     return this.#running.size
+  }
+
+  /** Pages this replica's builds asked to render that have not ended yet, queued or rendering. */
+  get pagesInFlight(): number {
+    return this.#pagesInFlight
   }
 
   /**
@@ -205,6 +238,8 @@ export class BuildPipeline {
 
   #run(lease: BuildLease): void {
     const abort = new AbortController()
+    // Every page the build renders listens for its end: thousands of them are not a leak.
+    setMaxListeners(0, abort.signal)
     const { log, repos } = this.app
     // Renew at a third of the lease, so two missed renewals (a slow database) still keep it.
     const renewal = setInterval(
@@ -219,16 +254,20 @@ export class BuildPipeline {
       },
       Math.max(50, Math.floor(this.limits.leaseMs / 3)),
     )
+    const deadline = this.startDeadline(this.limits.timeoutMs, () =>
+      abort.abort(new BuildTimedOut(this.limits.timeoutMs)),
+    )
     const done = this.#leased(lease, abort.signal)
       .catch((error: unknown) =>
         log.error({ err: error, deploymentId: lease.deploymentId }, 'build job failed'),
       )
       .finally(() => {
         clearInterval(renewal)
+        deadline.cancel()
         this.#running.delete(lease.deploymentId)
         void this.wake()
       })
-    this.#running.set(lease.deploymentId, { lease, abort, done })
+    this.#running.set(lease.deploymentId, { lease, abort, deadline, done })
   }
 
   async #leased(lease: BuildLease, signal: AbortSignal): Promise<void> {
@@ -257,6 +296,7 @@ export class BuildPipeline {
     const started = performance.now()
     const timings = JSON.parse(deployment.timings) as Record<string, number>
     const queuedMs = Date.now() - Date.parse(deployment.updated_at)
+    let pagesOfBuild: { requested: number; rendered: number; overLimit: Diagnostic[] } | undefined
     try {
       const sources = new Map<string, Uint8Array>()
       for (const file of await repos.deployments.files(deployment.id)) {
@@ -274,13 +314,30 @@ export class BuildPipeline {
       const posthog = await repos.analytics.posthogOf(project.id)
       const analytics = posthog ? { posthog } : null
 
+      // Pages stop with the build: a build out of time leaves no page of its own queued before others'.
+      const pages = { requested: 0, rendered: 0, overLimit: [] as Diagnostic[] }
       const channel = new MessageChannel()
       channel.port1.on('message', (request: RenderRequest) => {
         const site = sharedSite(buffer, layout, request.pageSlugs, 'lenient', request.changes)
-        void this.#pool
-          .renderShared(request.tasks, site)
-          .then((outcomes) => channel.port1.postMessage(outcomes))
+        pages.requested += request.tasks.length
+        const outcomes = request.tasks.map(async (task) => {
+          this.#pagesInFlight++
+          const [outcome] = await this.#pool
+            .renderShared([task], site, { stop: ended })
+            .finally(() => this.#pagesInFlight--)
+          if (outcome?.ok) pages.rendered++
+          else if (outcome?.rule === 'page-limit')
+            pages.overLimit.push({
+              severity: 'error',
+              file: task.file,
+              rule: 'page-limit',
+              message: outcome.message,
+            })
+          return outcome
+        })
+        void Promise.all(outcomes).then((answers) => channel.port1.postMessage(answers))
       })
+      pagesOfBuild = pages
       // Built files arrive one by one and are stored as they come; the worker waits for each answer
       // before sending more than a few, so a site never sits in this thread whole.
       const entries = new Map<string, SiteFileEntry>()
@@ -311,7 +368,7 @@ export class BuildPipeline {
       try {
         result = (await this.#pool.piscina.run(task, {
           filename: buildWorker,
-          signal: AbortSignal.any([AbortSignal.timeout(this.limits.timeoutMs), ended]),
+          signal: ended,
           transferList: [channel.port2, fileChannel.port2] as unknown as TransferList,
         })) as BuildTaskResult
       } catch (error) {
@@ -371,6 +428,33 @@ export class BuildPipeline {
         'build finished',
       )
     } catch (error) {
+      const timedOut =
+        error instanceof BuildTimedOut
+          ? error
+          : ended.reason instanceof BuildTimedOut
+            ? ended.reason
+            : undefined
+      if (timedOut) {
+        const pages = pagesOfBuild
+        log.warn(
+          { deploymentId: deployment.id, ...pages, overLimit: pages?.overLimit.length },
+          'build over its time limit',
+        )
+        await this.#fail(
+          lease,
+          deployment,
+          { ...timings, queuedMs },
+          {
+            rule: 'build-limit',
+            message: `The build stopped: ${timedOut.message}${pages?.requested ? `; ${pages.rendered} of its ${pages.requested} pages rendered in time` : ''}`,
+            error: `The build ran longer than the ${Math.round(timedOut.limitMs / 1000)} s build limit`,
+          },
+          // The pages that ran out their own limit are the likely cause: each is named at its file.
+          pages?.overLimit ?? [],
+        )
+        this.onBuilt((performance.now() - started) / 1000, 'failed')
+        return
+      }
       const stop =
         error instanceof LeaseEnded ? error : ended.reason instanceof LeaseEnded ? ended.reason : undefined
       if (stop?.reason === 'closing') {
@@ -383,13 +467,11 @@ export class BuildPipeline {
         return
       }
       const message =
-        error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')
-          ? `it ran longer than the ${Math.round(this.limits.timeoutMs / 1000)} s build limit`
-          : (error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? `it needed more than the ${this.limits.memoryMb} MB build memory limit`
-            : error instanceof Error
-              ? error.message
-              : String(error)
+        (error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `it needed more than the ${this.limits.memoryMb} MB build memory limit`
+          : error instanceof Error
+            ? error.message
+            : String(error)
       log.error({ err: error, deploymentId: deployment.id }, 'build crashed')
       await this.#fail(
         lease,
@@ -427,12 +509,13 @@ export class BuildPipeline {
     deployment: DeploymentRow,
     timings: Record<string, number>,
     reason: { rule: string; message: string; error: string },
+    more: readonly Diagnostic[] = [],
   ): Promise<void> {
     const diagnostic: Diagnostic = { severity: 'error', file: '', rule: reason.rule, message: reason.message }
     await this.#record(lease, (trx) =>
       trx.deployments.finishBuild(deployment.id, {
         status: 'failed',
-        diagnostics: [diagnostic],
+        diagnostics: [diagnostic, ...more],
         timings,
         stats: null,
         error: reason.error,

@@ -57,7 +57,14 @@ const reportToStderr = (error: Error): void => {
 
 export function openDatabase(
   config: Pick<ServerConfig, 'dataDir' | 'databaseUrl' | 'databaseSchema'>,
-  options: { onConnectionError?: (error: Error) => void } = {},
+  options: {
+    onConnectionError?: (error: Error) => void
+    /**
+     * SQLite on a full disk: lock the database for this process alone, so SQLite keeps its WAL index in
+     * memory instead of a `-shm` file it could not create or grow there.
+     */
+    exclusive?: boolean
+  } = {},
 ): OpenDatabase {
   if (config.databaseUrl) {
     const pool = new pg.Pool({
@@ -86,6 +93,8 @@ export function openDatabase(
   const path = join(config.dataDir, 'docs.sqlite')
   makeSqliteFilesPrivate(path)
   const sqlite = new SqliteDatabase(path)
+  // Before any read: it decides whether the WAL index lives in a file or in memory.
+  if (options.exclusive) sqlite.pragma('locking_mode = exclusive')
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
@@ -111,6 +120,18 @@ export async function migrateToLatest(db: Kysely<Database>, schema?: string): Pr
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`)
   }
   return (results ?? []).map((result) => result.migrationName)
+}
+
+/** Migrations not yet applied, found without writing anything. */
+export async function pendingMigrations(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  })
+  return (await migrator.getMigrations())
+    .filter((migration) => migration.executedAt === undefined)
+    .map((migration) => migration.name)
 }
 
 export type { Database } from './schema.js'

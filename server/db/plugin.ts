@@ -7,7 +7,7 @@
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
 import type { ServerConfig } from '../config.js'
-import { type DatabaseEngine, migrateToLatest, openDatabase } from './index.js'
+import { type DatabaseEngine, migrateToLatest, openDatabase, pendingMigrations } from './index.js'
 import { createRepositories, type Repositories } from './repositories/index.js'
 import type { Database } from './schema.js'
 
@@ -21,16 +21,26 @@ declare module 'fastify' {
 
 export interface DatabaseOptions {
   config: Pick<ServerConfig, 'dataDir' | 'databaseUrl' | 'databaseSchema'>
+  /** Why the server starts read-only (its disk is full): nothing is migrated, SQLite is opened exclusive. */
+  readOnly?: string | undefined
 }
 
 export const database = fp<DatabaseOptions>(
-  async (app, { config }) => {
+  async (app, { config, readOnly }) => {
     const { db, engine, schema } = openDatabase(config, {
       onConnectionError: (error) =>
         app.log.warn({ err: error }, 'a PostgreSQL connection dropped; the next query opens a new one'),
+      exclusive: readOnly !== undefined,
     })
     try {
-      await migrateToLatest(db, schema)
+      if (readOnly === undefined) await migrateToLatest(db, schema)
+      else {
+        const pending = await pendingMigrations(db, schema)
+        if (pending.length > 0)
+          throw new Error(
+            `cannot start read-only: ${readOnly}, and the database needs migrations (${pending.join(', ')}); free some space and start again`,
+          )
+      }
     } catch (error) {
       await db.destroy()
       throw error

@@ -42,8 +42,6 @@ export interface DeploymentsTable {
   environment: string | null
   file_count: number
   total_bytes: number
-  /** JSON: Diagnostic[] */
-  diagnostics: string
   /** JSON: {uploadMs?, buildMs?} */
   timings: string
   /** JSON: {pagesRendered, pagesReused} once built */

@@ -4,6 +4,7 @@
  * promote), list, read, promote. A deploy key of the project may use every route here but promote
  * (a rollback needs a user token); its own finalize still makes the deployment it pushed live.
  */
+import { finished, PassThrough, type Readable } from 'node:stream'
 import multipart from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
 import { isSafeRelativePath } from '../../compiler/files.js'
@@ -17,6 +18,7 @@ import {
   DeploymentCreated,
   DeploymentList,
   DeploymentListQuery,
+  DIAGNOSTICS_SHOWN,
   deploymentParams,
   errorResponses,
   FailedBuild,
@@ -25,15 +27,27 @@ import {
   outOfStorageResponse,
   ref,
   slugParams,
+  storeFaultResponse,
   tooLargeResponse,
   tooManyResponse,
 } from '../../schemas/api/index.js'
 import { requireProjectAccess } from '../auth/actor.js'
+import { describeStoreFault } from '../blobs/faults.js'
 import { checkDeploymentQuotas } from '../builds/quotas.js'
 import type { DeploymentRow } from '../db/repositories/deployments.js'
 import { decodeCursor } from '../db/repositories/deployments.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
-import { ApiError, badRequest, conflict, type Issue, notFound, outOfStorage, tooLarge } from '../errors.js'
+import {
+  ApiError,
+  badRequest,
+  conflict,
+  type Issue,
+  isOutOfSpace,
+  notFound,
+  outOfStorage,
+  storeFault,
+  tooLarge,
+} from '../errors.js'
 import { presentDeployment } from '../presenters.js'
 import type { ApiRoutes } from '../schemas.js'
 
@@ -49,19 +63,53 @@ export function manifestPathProblem(path: string): string | undefined {
   return undefined
 }
 
-const isOutOfSpace = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code
-  return code === 'ENOSPC' || code === 'EDQUOT'
+/**
+ * A blob-store call: a full disk answers 507, any other fault of the store 503 saying what failed (and
+ * the whole error goes to the log), each closing the connection; never a 500 or a 400.
+ */
+async function storing<T>(request: FastifyRequest, action: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    if (error instanceof ApiError) throw error
+    if (isOutOfSpace(error)) throw outOfStorage()
+    request.log.error({ err: error }, `the blob store could not ${action}`)
+    throw storeFault(action, describeStoreFault(error))
+  }
 }
 
-/** A blob-store write; a full disk answers 507 and closes the connection rather than a 500. */
-async function storing<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write()
-  } catch (error) {
-    if (isOutOfSpace(error)) throw outOfStorage()
-    throw error
+/** The request body failed while a part streamed into the store: a problem of the request. */
+class BodyError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the request body failed')
   }
+}
+
+/**
+ * A part's bytes as the store reads them, with the body's own failures (truncated, over the size
+ * limit) marked as `BodyError`, so a fault of the store is never taken for a malformed request.
+ */
+function partBytes(file: Readable): Readable {
+  const bytes = new PassThrough()
+  // A store that failed before reading leaves these bytes unread: a later error then has nobody to tell.
+  bytes.on('error', () => {})
+  // An error, or a close before the end (the body cut short): `pipe` passes neither on by itself.
+  finished(file, (error) => {
+    if (error && !bytes.writableEnded && !bytes.destroyed) bytes.destroy(new BodyError(error))
+  })
+  return file.pipe(bytes)
+}
+
+/** A multipart parser's error: too large (413), or a malformed body (400). */
+function multipartProblem(error: unknown, maxRequestBytes: number): ApiError {
+  if (error instanceof ApiError) return error
+  const code = (error as { code?: string } | null)?.code
+  if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT') {
+    return tooLarge(`A batch may hold at most ${maxRequestBytes} bytes; send fewer files a request`)
+  }
+  return badRequest(`Malformed multipart body: ${(error as Error).message}`, [
+    { path: 'body', message: 'truncated or invalid multipart/form-data' },
+  ])
 }
 
 export const deploymentRoutes: ApiRoutes = async (app) => {
@@ -82,10 +130,11 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
       )
     }
   }
-  /** Re-read the project so `live` reflects a promotion that just happened. */
+  /** With its first diagnostics; the project re-read so `live` reflects a promotion that just happened. */
   const present = async (project: ProjectRow, deployment: DeploymentRow) => {
     const fresh = (await repos.projects.findById(project.id)) ?? project
-    return presentDeployment(config, fresh, deployment)
+    const { diagnostics } = await repos.deployments.diagnostics(deployment.id, 0, DIAGNOSTICS_SHOWN)
+    return presentDeployment(config, fresh, deployment, diagnostics)
   }
 
   await app.register(multipart, {
@@ -110,7 +159,14 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         summary: 'Create a deployment from a file manifest; answers the hashes to upload',
         params: slugParams,
         body: ref(DeploymentCreate),
-        response: { 201: ref(DeploymentCreated), ...tooLargeResponse, ...tooManyResponse, ...errors },
+        response: {
+          201: ref(DeploymentCreated),
+          ...tooLargeResponse,
+          ...tooManyResponse,
+          ...outOfStorageResponse,
+          ...storeFaultResponse,
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
@@ -152,9 +208,9 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         commitMessage: request.body.commitMessage,
         environment: request.body.environment,
         files,
-        blobExists: (sha256) => blobs.touch(sha256),
+        blobExists: (sha256) => storing(request, 'look up the files it holds', () => blobs.touch(sha256)),
       })
-      return reply.code(201).send({ deployment: presentDeployment(config, project, deployment), missing })
+      return reply.code(201).send({ deployment: presentDeployment(config, project, deployment, []), missing })
     },
   )
 
@@ -166,7 +222,13 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         summary: 'Upload files: multipart, one part per file named by its manifest path, at most 4 MB',
         params: deploymentParams,
         consumes: ['multipart/form-data'],
-        response: { 200: ref(FilesBatchResult), ...tooLargeResponse, ...outOfStorageResponse, ...errors },
+        response: {
+          200: ref(FilesBatchResult),
+          ...tooLargeResponse,
+          ...outOfStorageResponse,
+          ...storeFaultResponse,
+          ...errors,
+        },
       },
     },
     async (request) => {
@@ -182,8 +244,16 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
       const received: { path: string; sha256: string }[] = []
       const issues: Issue[] = []
       let total = 0
+      // Errors of the parser are the request's (400, 413); of the store ours (503, 507); of the
+      // database go to the error handler.
+      const parts = request.parts()
       try {
-        for await (const part of request.parts()) {
+        for (;;) {
+          const next = await parts.next().catch((error: unknown) => {
+            throw multipartProblem(error, config.maxRequestBytes)
+          })
+          if (next.done) break
+          const part = next.value
           if (part.type !== 'file') continue
           const path = part.fieldname
           const [entry] = await repos.deployments.filesByPath(deployment.id, [path])
@@ -192,10 +262,15 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
             issues.push({ path, message: 'not in the deployment manifest' })
             continue
           }
-          const stored = await blobs.putStream(part.file, {
-            maxBytes: Number(entry.size),
-            expectedSha256: entry.sha256,
-          })
+          const stored = await storing(request, 'store the upload', () =>
+            blobs
+              .putStream(partBytes(part.file), { maxBytes: Number(entry.size), expectedSha256: entry.sha256 })
+              .catch((error: unknown) => {
+                throw error instanceof BodyError
+                  ? multipartProblem(error.cause, config.maxRequestBytes)
+                  : error
+              }),
+          )
           total += stored.size
           if (part.file.truncated || total > config.maxRequestBytes) {
             throw tooLarge(
@@ -215,18 +290,8 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
           await repos.deployments.markReceived(deployment.id, entry.sha256)
           received.push({ path, sha256: entry.sha256 })
         }
-      } catch (error) {
-        if (error instanceof ApiError) throw error
-        const code = (error as { code?: string }).code
-        if (isOutOfSpace(error)) throw outOfStorage()
-        if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT') {
-          throw tooLarge(
-            `A batch may hold at most ${config.maxRequestBytes} bytes; send fewer files a request`,
-          )
-        }
-        throw badRequest(`Malformed multipart body: ${(error as Error).message}`, [
-          { path: 'body', message: 'truncated or invalid multipart/form-data' },
-        ])
+      } finally {
+        await parts.return?.(undefined).catch(() => undefined)
       }
       if (issues.length) throw badRequest('Some files were refused; nothing of theirs was stored', issues)
       return { received, missing: await repos.deployments.missingHashes(deployment.id) }
@@ -242,7 +307,13 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         params: ChunkParams,
         querystring: ChunkQuery,
         consumes: ['application/octet-stream'],
-        response: { 200: ref(ChunkResult), ...tooLargeResponse, ...outOfStorageResponse, ...errors },
+        response: {
+          200: ref(ChunkResult),
+          ...tooLargeResponse,
+          ...outOfStorageResponse,
+          ...storeFaultResponse,
+          ...errors,
+        },
       },
     },
     async (request) => {
@@ -264,14 +335,16 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         ])
       }
       const uploadKey = `${deployment.id}-${sha256}`
-      const appended = await storing(() => blobs.appendChunk(uploadKey, offset, chunk))
+      const appended = await storing(request, 'store the chunk', () =>
+        blobs.appendChunk(uploadKey, offset, chunk),
+      )
       if (!appended.ok) {
         throw conflict(`Expected the chunk at offset ${appended.expectedOffset}`, [
           { path: 'querystring/offset', message: `expected ${appended.expectedOffset}` },
         ])
       }
       if (appended.received < size) return { sha256, received: appended.received, complete: false }
-      if (!(await storing(() => blobs.completeChunks(uploadKey, sha256)))) {
+      if (!(await storing(request, 'store the file', () => blobs.completeChunks(uploadKey, sha256)))) {
         throw badRequest(
           'The uploaded bytes do not hash to the declared sha256; upload the file again from offset 0',
           [{ path: 'params/sha256', message: 'hash mismatch' }],
@@ -334,7 +407,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
     {
       schema: {
         tags: ['deployments'],
-        summary: 'List deployments, newest first',
+        summary: 'List deployments, newest first (diagnostics counted, not listed)',
         params: slugParams,
         querystring: DeploymentListQuery,
         response: { 200: ref(DeploymentList), ...errors },
@@ -364,14 +437,15 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
     {
       schema: {
         tags: ['deployments'],
-        summary: 'Read one deployment',
+        summary: 'Read one deployment, with its first diagnostics',
         params: deploymentParams,
         response: { 200: ref(Deployment), ...errors },
       },
     },
     async (request) => {
       const { project, deployment } = await deploymentIn(request, request.params)
-      return presentDeployment(config, project, deployment)
+      const { diagnostics } = await repos.deployments.diagnostics(deployment.id, 0, DIAGNOSTICS_SHOWN)
+      return presentDeployment(config, project, deployment, diagnostics)
     },
   )
 

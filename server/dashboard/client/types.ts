@@ -25,6 +25,13 @@ export interface Diagnostic {
   message: string
 }
 
+/** A page of `GET …/deployments/:id/diagnostics`. */
+export interface DiagnosticPage {
+  diagnostics: Diagnostic[]
+  total: number
+  nextCursor: string | null
+}
+
 export interface Deployment {
   id: string
   projectId: string
@@ -38,7 +45,10 @@ export interface Deployment {
   previewUrl: string | null
   fileCount: number
   totalBytes: number
-  diagnostics: Diagnostic[]
+  /** The first few, errors first, on a single deployment; lists carry only the counts. */
+  diagnostics?: Diagnostic[]
+  diagnosticCount: number
+  errorCount: number
   timings: { uploadMs?: number; buildMs?: number }
   createdAt: string
 }

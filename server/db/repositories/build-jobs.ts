@@ -12,7 +12,7 @@ import { type Kysely, PostgresAdapter, type Selectable, sql, type Transaction } 
 import { nowIso } from '../../ids.js'
 import type { BuildJobsTable } from '../migrations/006_build_jobs.js'
 import type { Database } from '../schema.js'
-import type { DeploymentRow } from './deployments.js'
+import { type DeploymentRow, replaceDiagnostics } from './deployments.js'
 
 export type BuildJobRow = Selectable<BuildJobsTable>
 
@@ -47,17 +47,14 @@ async function failUnbuilt(
   message: string,
   error: string,
 ) {
-  await trx
+  const failed = await trx
     .updateTable('deployments')
-    .set({
-      status: 'failed',
-      error,
-      diagnostics: JSON.stringify([{ severity: 'error', file: '', rule, message }]),
-      updated_at: nowIso(),
-    })
+    .set({ status: 'failed', error, diagnostic_count: 1, error_count: 1, updated_at: nowIso() })
     .where('id', '=', deploymentId)
     .where('status', '=', 'building')
-    .execute()
+    .executeTakeFirst()
+  if (Number(failed.numUpdatedRows) === 1)
+    await replaceDiagnostics(trx, deploymentId, [{ severity: 'error', file: '', rule, message }])
 }
 
 export function buildJobsRepository(db: Kysely<Database>) {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely'
+import { capDiagnostics, type Diagnostic } from '../../../compiler/diagnostics.js'
 import { newId, nowIso } from '../../ids.js'
 import { newPreviewToken } from '../../sites/preview-token.js'
 import type { Database, DeploymentFilesTable, DeploymentStatus, DeploymentsTable } from '../schema.js'
@@ -17,6 +18,48 @@ const chunkSize = 500
 function* chunks<T>(items: readonly T[]): Generator<T[]> {
   for (let start = 0; start < items.length; start += chunkSize) yield items.slice(start, start + chunkSize)
 }
+
+type Executor = Kysely<Database> | Transaction<Database>
+
+/**
+ * Store a deployment's diagnostics in place of any it had: errors first, each message shortened, at
+ * most 256 KB of them with a last one counting the rest (see `capDiagnostics`). Answers the counts to
+ * set on the deployment's row, in the same transaction where there is one.
+ */
+export async function replaceDiagnostics(
+  db: Executor,
+  deploymentId: string,
+  diagnostics: readonly Diagnostic[],
+): Promise<{ diagnostic_count: number; error_count: number }> {
+  const kept = capDiagnostics(diagnostics, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY)
+  await db.deleteFrom('deployment_diagnostics').where('deployment_id', '=', deploymentId).execute()
+  // Nine values a row: well under SQLite's bound parameters per statement.
+  for (let start = 0; start < kept.length; start += chunkSize) {
+    await db
+      .insertInto('deployment_diagnostics')
+      .values(
+        kept.slice(start, start + chunkSize).map((diagnostic, index) => ({
+          deployment_id: deploymentId,
+          seq: start + index,
+          severity: diagnostic.severity,
+          file: diagnostic.file,
+          line: diagnostic.line ?? null,
+          column: diagnostic.column ?? null,
+          path: diagnostic.path ?? null,
+          rule: diagnostic.rule,
+          message: diagnostic.message,
+        })),
+      )
+      .execute()
+  }
+  return {
+    diagnostic_count: kept.length,
+    error_count: kept.filter((diagnostic) => diagnostic.severity === 'error').length,
+  }
+}
+
+/** The counts of a deployment that holds only `diagnostic`, to set with the status that explains it. */
+const oneError = { diagnostic_count: 1, error_count: 1 } as const
 
 export const INTERRUPTED_BY_RESTART = 'The build was interrupted by a server restart; push again'
 
@@ -85,7 +128,8 @@ export function deploymentsRepository(db: Kysely<Database>) {
         environment: input.environment,
         file_count: input.files.length,
         total_bytes: input.files.reduce((sum, file) => sum + file.size, 0),
-        diagnostics: '[]',
+        diagnostic_count: 0,
+        error_count: 0,
         timings: '{}',
         stats: null,
         error: null,
@@ -160,6 +204,38 @@ export function deploymentsRepository(db: Kysely<Database>) {
       const page = rows.slice(0, limit)
       const last = page.at(-1)
       return { deployments: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null }
+    },
+
+    /**
+     * Diagnostics `offset` on, at most `limit`, in stored order (errors first); `next` is the offset of
+     * the one after the last, or null at the end.
+     */
+    async diagnostics(
+      deploymentId: string,
+      offset: number,
+      limit: number,
+    ): Promise<{ diagnostics: Diagnostic[]; next: number | null }> {
+      const rows = await db
+        .selectFrom('deployment_diagnostics')
+        .selectAll()
+        .where('deployment_id', '=', deploymentId)
+        .where('seq', '>=', offset)
+        .orderBy('seq')
+        .limit(limit + 1)
+        .execute()
+      const page = rows.slice(0, limit).map(
+        (row): Diagnostic => ({
+          severity: row.severity,
+          file: row.file,
+          ...(row.line === null ? {} : { line: Number(row.line) }),
+          ...(row.column === null ? {} : { column: Number(row.column) }),
+          ...(row.path === null ? {} : { path: row.path }),
+          rule: row.rule,
+          message: row.message,
+        }),
+      )
+      const last = rows.at(limit - 1)
+      return { diagnostics: page, next: rows.length > limit && last ? Number(last.seq) + 1 : null }
     },
 
     files: (deploymentId: string): Promise<DeploymentFileRow[]> =>
@@ -243,7 +319,7 @@ export function deploymentsRepository(db: Kysely<Database>) {
       deploymentId: string,
       outcome: {
         status: Extract<DeploymentStatus, 'ready' | 'failed'>
-        diagnostics: unknown[]
+        diagnostics: readonly Diagnostic[]
         timings: Record<string, number>
         stats: { pagesRendered: number; pagesReused: number } | null
         error: string | null
@@ -251,11 +327,12 @@ export function deploymentsRepository(db: Kysely<Database>) {
         buildCacheSha256: string | null
       },
     ): Promise<void> {
+      const counts = await replaceDiagnostics(db, deploymentId, outcome.diagnostics)
       await db
         .updateTable('deployments')
         .set({
           status: outcome.status,
-          diagnostics: JSON.stringify(outcome.diagnostics),
+          ...counts,
           timings: JSON.stringify(outcome.timings),
           stats: outcome.stats ? JSON.stringify(outcome.stats) : null,
           error: outcome.error,
@@ -322,18 +399,15 @@ export function deploymentsRepository(db: Kysely<Database>) {
       for (const { id } of rows) {
         const result = await db
           .updateTable('deployments')
-          .set({
-            status: 'failed',
-            error: reason,
-            diagnostics: JSON.stringify([
-              { severity: 'error', file: '', rule: 'upload-expired', message: reason },
-            ]),
-            updated_at: nowIso(),
-          })
+          .set({ status: 'failed', error: reason, ...oneError, updated_at: nowIso() })
           .where('id', '=', id)
           .where('status', '=', 'uploading')
           .executeTakeFirst()
-        if (Number(result.numUpdatedRows) === 1) expired.push(id)
+        if (Number(result.numUpdatedRows) !== 1) continue
+        await replaceDiagnostics(db, id, [
+          { severity: 'error', file: '', rule: 'upload-expired', message: reason },
+        ])
+        expired.push(id)
       }
       return expired
     },
@@ -344,16 +418,9 @@ export function deploymentsRepository(db: Kysely<Database>) {
      * Builds leased by other replicas have jobs, so starting a replica never touches them.
      */
     async failInterrupted(): Promise<number> {
-      const result = await db
+      const failed = await db
         .updateTable('deployments')
-        .set({
-          status: 'failed',
-          error: INTERRUPTED_BY_RESTART,
-          diagnostics: JSON.stringify([
-            { severity: 'error', file: '', rule: 'build-interrupted', message: INTERRUPTED_BY_RESTART },
-          ]),
-          updated_at: nowIso(),
-        })
+        .set({ status: 'failed', error: INTERRUPTED_BY_RESTART, ...oneError, updated_at: nowIso() })
         .where('status', '=', 'building')
         .where(({ not, exists, selectFrom }) =>
           not(
@@ -365,8 +432,14 @@ export function deploymentsRepository(db: Kysely<Database>) {
             ),
           ),
         )
-        .executeTakeFirst()
-      return Number(result.numUpdatedRows)
+        .returning('id')
+        .execute()
+      for (const { id } of failed) {
+        await replaceDiagnostics(db, id, [
+          { severity: 'error', file: '', rule: 'build-interrupted', message: INTERRUPTED_BY_RESTART },
+        ])
+      }
+      return failed.length
     },
   }
 }

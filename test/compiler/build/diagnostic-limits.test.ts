@@ -4,8 +4,11 @@ import { buildSite } from '../../../compiler/build.js'
 import {
   capDiagnostics,
   type Diagnostic,
+  MAX_DIAGNOSTICS_BYTES,
   MAX_DIAGNOSTICS_PER_BUILD,
   MAX_DIAGNOSTICS_PER_FILE,
+  MAX_MESSAGE_CHARS,
+  MAX_QUOTE_CHARS,
 } from '../../../compiler/diagnostics.js'
 
 const encode = (value: string) => new TextEncoder().encode(value)
@@ -54,4 +57,78 @@ test('a page of a thousand <i onclick> stores at most a hundred diagnostics and 
   assert.match(ofPage.find((d) => d.rule === 'diagnostics-limit')?.message ?? '', /^\d+ more diagnostic/)
   assert.ok(JSON.stringify(result.diagnostics).length < 30_000)
   assert.ok(result.files.has('other/index.html'))
+})
+
+test('a message quoting a 50,000-character attribute name keeps an excerpt of it and its sense', () => {
+  const name = 'a'.repeat(50_000)
+  const [shortened] = capDiagnostics([
+    {
+      severity: 'warning',
+      file: 'page.mdx',
+      line: 3,
+      rule: 'forbidden-attribute',
+      message: `Unexpected \`${name}\` on <i>, expected an attribute a page can use; it is left out`,
+    },
+  ])
+  assert.ok(shortened)
+  assert.ok(shortened.message.length <= MAX_MESSAGE_CHARS, `${shortened.message.length} characters`)
+  assert.equal(
+    shortened.message,
+    `Unexpected \`${'a'.repeat(MAX_QUOTE_CHARS)}…\` on <i>, expected an attribute a page can use; it is left out`,
+  )
+  assert.equal(shortened.line, 3)
+})
+
+test('a message too long for its quotes alone is cut; a long JSON path too', () => {
+  const [shortened] = capDiagnostics([
+    {
+      severity: 'error',
+      file: 'docs.json',
+      path: 'x'.repeat(10_000),
+      rule: 'r',
+      message: 'y'.repeat(10_000),
+    },
+  ])
+  assert.equal(shortened?.message.length, MAX_MESSAGE_CHARS)
+  assert.ok(shortened?.message.endsWith('…'))
+  assert.ok((shortened?.path?.length ?? 0) <= 201)
+})
+
+test('1,001 long diagnostics are kept within the byte cap, errors first, with a count of the rest', () => {
+  const long = (index: number, severity: Diagnostic['severity']): Diagnostic => ({
+    severity,
+    file: `page-${Math.floor(index / 90)}.mdx`,
+    line: index,
+    rule: 'forbidden-attribute',
+    message: `Unexpected \`${String(index).padEnd(50_000, 'a')}\` on <i>, expected an attribute a page can use; it is left out ${'z'.repeat(400)}`,
+  })
+  const many = Array.from({ length: 1001 }, (_, index) => long(index, index === 1000 ? 'error' : 'warning'))
+  const capped = capDiagnostics(many)
+  const bytes = Buffer.byteLength(JSON.stringify(capped))
+  assert.ok(bytes <= MAX_DIAGNOSTICS_BYTES, `${bytes} bytes kept`)
+  assert.equal(capped[0]?.severity, 'error')
+  const summary = capped.at(-1)
+  assert.equal(summary?.rule, 'diagnostics-limit')
+  const kept = capped.length - 1
+  assert.equal(
+    summary?.message,
+    `${1001 - kept} more diagnostic(s) beyond the first ${kept} (256 KB) of the build were not kept`,
+  )
+  assert.ok(kept > 100, `${kept} kept`)
+})
+
+test('a page with 50,000-character attribute names builds with short diagnostics', async () => {
+  const attributes = Array.from({ length: 20 }, (_, index) => `${'a'.repeat(50_000)}${index}="x"`).join(' ')
+  const files = new Map([
+    ['docs.json', encode(JSON.stringify({ name: 'Long', navigation: { pages: ['index'] } }))],
+    ['index.mdx', encode(`---\ntitle: Long\n---\n\n<i ${attributes}>i</i>\n`)],
+  ])
+  const result = await buildSite(files, { mode: 'lenient' })
+  const refused = result.diagnostics.filter((diagnostic) => diagnostic.rule === 'forbidden-attribute')
+  assert.equal(refused.length, 20)
+  for (const diagnostic of refused) {
+    assert.ok(diagnostic.message.length <= MAX_MESSAGE_CHARS, `${diagnostic.message.length} characters`)
+    assert.match(diagnostic.message, /^Unexpected `a+…` on <i>, expected an attribute/)
+  }
+  assert.ok(JSON.stringify(result.diagnostics).length < 20_000)
 })

@@ -66,3 +66,15 @@ test('bad blob-store settings name the setting and what to write', () => {
     )
   }
 })
+
+test('--min-free-disk is 64 MB unless set; 0 turns the check off; other values are refused', () => {
+  assert.equal(loadConfig([], {}).config.minFreeDiskMb, 64)
+  assert.equal(loadConfig(['--min-free-disk', '0'], {}).config.minFreeDiskMb, 0)
+  assert.equal(loadConfig([], { DOCS_MIN_FREE_DISK: '1024' }).config.minFreeDiskMb, 1024)
+  assert.throws(
+    () => loadConfig(['--min-free-disk', '1.5'], {}),
+    (error: Error) =>
+      error instanceof ConfigError &&
+      error.message === '--min-free-disk / DOCS_MIN_FREE_DISK: expected a whole number of MB, got "1.5"',
+  )
+})

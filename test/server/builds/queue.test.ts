@@ -76,7 +76,12 @@ for (const engine of engines) {
       assert.deepEqual(d3.superseded, [{ deploymentId: d2.deployment.id, by: d3.deployment.id }])
       const failed = await repos.deployments.findById(d2.deployment.id)
       assert.equal(failed?.status, 'failed')
-      assert.match(failed?.diagnostics ?? '', /build-superseded/)
+      const { diagnostics } = await repos.deployments.diagnostics(d2.deployment.id, 0, 10)
+      assert.deepEqual(
+        diagnostics.map((diagnostic) => diagnostic.rule),
+        ['build-superseded'],
+      )
+      assert.equal(failed?.error_count, 1)
       assert.equal(await take(), undefined, 'the project already has a build running')
       assert.deepEqual(await repos.buildJobs.depth(), { queued: 1, leased: 1 })
       assert.ok(running)

@@ -1,7 +1,7 @@
 /** One deployment: status (updated live while it builds), diagnostics by file, preview, promote or roll back. */
 import { api } from '../api.js'
 import { bytes, confirmDialog, every, h, render, statusBadge, when } from '../dom.js'
-import type { Deployment, DeploymentFiles, Diagnostic, Project } from '../types.js'
+import type { Deployment, DeploymentFiles, Diagnostic, DiagnosticPage, Project } from '../types.js'
 import { duration } from './project.js'
 import { loadProject, projectHeader, projectIdOfPage } from './project-nav.js'
 
@@ -41,6 +41,34 @@ function diagnosticsByFile(diagnostics: Diagnostic[]): HTMLElement {
       ),
     ),
   )
+}
+
+/** The diagnostics the deployment carries, and a button that loads the rest page by page. */
+function diagnosticsOf(path: string, deployment: Deployment): HTMLElement {
+  const shown = deployment.diagnostics ?? []
+  const section = h('div', {}, diagnosticsByFile(shown))
+  if (deployment.diagnosticCount <= shown.length) return section
+  const more = h(
+    'button',
+    { type: 'button', id: 'more-diagnostics' },
+    `Show all ${deployment.diagnosticCount} diagnostics`,
+  )
+  more.addEventListener('click', async () => {
+    more.disabled = true
+    const all: Diagnostic[] = []
+    let cursor: string | null = '0'
+    while (cursor !== null) {
+      const page: DiagnosticPage = await api<DiagnosticPage>(
+        'GET',
+        `${path}/diagnostics?limit=500&cursor=${encodeURIComponent(cursor)}`,
+      )
+      all.push(...page.diagnostics)
+      cursor = page.nextCursor
+    }
+    section.replaceChildren(diagnosticsByFile(all))
+  })
+  section.append(more)
+  return section
 }
 
 function fileList(listing: DeploymentFiles): HTMLElement {
@@ -146,8 +174,14 @@ export async function deploymentPage(): Promise<void> {
         ),
       ),
       promote ?? '',
-      h('h2', {}, 'Diagnostics'),
-      diagnosticsByFile(deployment.diagnostics),
+      h(
+        'h2',
+        {},
+        deployment.diagnosticCount === 0
+          ? 'Diagnostics'
+          : `Diagnostics (${deployment.diagnosticCount}, ${deployment.errorCount} error${deployment.errorCount === 1 ? '' : 's'})`,
+      ),
+      diagnosticsOf(path, deployment),
       h('h2', {}, 'Files'),
       fileList(listing),
     )
