@@ -157,7 +157,7 @@ export const settings = {
   pageTimeoutSeconds: {
     flag: 'page-timeout',
     env: 'DOCS_PAGE_TIMEOUT',
-    description: 'seconds one page may render before it fails with a reason',
+    description: 'seconds of CPU time one page may take to render before it fails with a reason',
     default: '20',
   },
   buildMemoryMb: {

@@ -45,7 +45,10 @@ export interface SiteChanges {
 export interface RenderPageMessage {
   site: SharedSite
   task: RenderTask
-  /** One Int32 the worker sets to 1 and notifies when it begins this page: its deadline starts then. */
+  /**
+   * Two Int32s: the worker sets the second to its kernel thread id (0 when unknown), then the first to
+   * 1, and notifies, when it begins this page: its CPU limit starts counting then.
+   */
   started: SharedArrayBuffer
 }
 

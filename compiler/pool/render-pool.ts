@@ -1,7 +1,8 @@
 /**
- * The one pool of worker threads (piscina) that renders pages, each page a task with a deadline and
- * every thread under a heap limit: a page that runs away ends its own thread, the page fails with the
- * reason, and the rest of the site renders. The server shares one pool across every build (its build
+ * The one pool of worker threads (piscina) that renders pages, each page a task with a CPU-time limit
+ * and every thread under a heap limit: a page that runs away ends its own thread, the page fails with
+ * the reason, and the rest of the site renders. The limit counts the CPU time of the thread rendering
+ * the page (thread-cpu.ts), so a loaded machine cuts no page an idle one renders. The server shares one pool across every build (its build
  * tasks run here too); a command-line build makes one for its run.
  */
 
@@ -11,6 +12,7 @@ import type { ValidationMode } from '../config/types.js'
 import type { SourceFiles } from '../files.js'
 import type { PageRenderer, RenderOutcome, RenderPageMessage, RenderTask, SharedSite } from './protocol.js'
 import { shareSite } from './shared-files.js'
+import { threadCpuMs } from './thread-cpu.js'
 
 export interface RenderPoolOptions {
   /** Threads in the pool, for every kind of task it runs. */
@@ -23,7 +25,10 @@ export interface RenderPoolOptions {
    * `memoryMb` is given.
    */
   oldGenerationMb?: number
-  /** A page rendering longer than this fails with a reason and its thread is replaced. */
+  /**
+   * A page whose render uses more CPU time than this fails with a reason and its thread is replaced
+   * (wall time where the thread's CPU time cannot be read).
+   */
   pageTimeoutMs?: number
   /** A thread that dies outside any task (out of memory just as its page's deadline ended it). */
   onThreadError?: (error: unknown) => void
@@ -104,17 +109,34 @@ export class RenderPool {
     stop: AbortSignal | undefined,
   ): Promise<RenderOutcome> {
     if (stop?.aborted) return stopped(stop.reason)
-    const message: RenderPageMessage = { site, task, started: new SharedArrayBuffer(4) }
+    const message: RenderPageMessage = { site, task, started: new SharedArrayBuffer(8) }
     const started = new Int32Array(message.started)
     const abort = new AbortController()
     const onStop = () => abort.abort(new BuildStopped(reasonText(stop?.reason)))
     stop?.addEventListener('abort', onStop, { once: true })
     let deadline: NodeJS.Timeout | undefined
-    // The deadline runs from when a thread begins the page, not while it waits its turn in the queue.
+    // The limit counts from when a thread begins the page, not while it waits its turn in the queue.
     if (this.#pageTimeoutMs !== undefined) {
-      const timeout = this.#pageTimeoutMs
+      const limit = this.#pageTimeoutMs
       void Promise.resolve(Atomics.waitAsync(started, 0, 0).value).then(() => {
-        if (!abort.signal.aborted) deadline = setTimeout(() => abort.abort(new TimeoutError()), timeout)
+        if (abort.signal.aborted) return
+        const tid = Atomics.load(started, 1)
+        const base = tid ? threadCpuMs(tid) : undefined
+        if (base === undefined) {
+          deadline = setTimeout(() => abort.abort(new TimeoutError()), limit)
+          return
+        }
+        // A thread cannot use more CPU time than the wall time that passes: look again only when the
+        // rest of the budget could be spent, so a page that stays under its limit is read rarely.
+        const check = (wait: number) => {
+          deadline = setTimeout(() => {
+            if (abort.signal.aborted || Atomics.load(started, 0) !== 1) return
+            const used = (threadCpuMs(tid) ?? Number.POSITIVE_INFINITY) - base
+            if (used >= limit) abort.abort(new TimeoutError())
+            else check(Math.max(10, limit - used))
+          }, wait)
+        }
+        check(limit)
       })
     }
     try {
@@ -149,7 +171,7 @@ export class RenderPool {
       return {
         ok: false,
         rule: 'page-limit',
-        message: `Unexpected page rendering longer than the ${seconds} s page limit; the page is not rendered`,
+        message: `Unexpected page needing more than the ${seconds} s of CPU time of the page limit; the page is not rendered`,
       }
     }
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {

@@ -6,6 +6,9 @@ import { createHighlighter } from '../highlight/index.js'
 import type { RenderOutcome, RenderPageMessage } from './protocol.js'
 import { renderOne } from './render-one.js'
 import { readSiteIndex, siteFiles } from './shared-files.js'
+import { currentThreadId } from './thread-cpu.js'
+
+let threadId = 0
 
 let current: { id: string; files: Map<string, Uint8Array>; pageSlugs: Set<string> } | undefined
 
@@ -22,6 +25,9 @@ export default async function renderPageTask(message: RenderPageMessage): Promis
     }
   }
   const started = new Int32Array(message.started)
+  // Which thread renders the page, so the pool can count its CPU time against the page's limit.
+  threadId ||= currentThreadId()
+  Atomics.store(started, 1, threadId)
   Atomics.store(started, 0, 1)
   Atomics.notify(started, 0)
   return renderOne(task, current.files, current.pageSlugs, site.mode)
