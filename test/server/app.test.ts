@@ -14,9 +14,9 @@ import {
   createProject,
   deploy,
   type Engine,
-  engines,
   fixtureSite,
   signIn,
+  sqlEngines,
   testApp,
   testConfig,
 } from './helper.js'
@@ -85,7 +85,7 @@ test('without --trust-proxy, X-Forwarded-For is ignored: every forwarded client 
 
 const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777
 
-for (const engine of engines) {
+for (const engine of sqlEngines) {
   describe(`the app's storage (${engine})`, () => {
     test('closing the app lets a running build finish before the database closes', async (t) => {
       const config = await testConfig(t, engine)

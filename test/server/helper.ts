@@ -16,7 +16,16 @@ import { defaultConfig, type ServerConfig } from '../../server/config.js'
 import { assertTierAllows, unitTier } from '../tier.js'
 
 export type Engine = 'sqlite' | 'postgres'
-export const engines: Engine[] = unitTier ? ['sqlite'] : ['sqlite', 'postgres']
+/**
+ * Both engines, for the tests whose SQL differs between them: repositories, migrations, the build
+ * queue, garbage collection, the isolation matrix, start-up and health. PostgreSQL only in `npm test`.
+ */
+export const sqlEngines: Engine[] = unitTier ? ['sqlite'] : ['sqlite', 'postgres']
+/**
+ * The embedded default, for everything above the repositories: routes and services run one code path
+ * on either engine (ARCHITECTURE decision 8), so running them twice proves nothing `sqlEngines` misses.
+ */
+export const engines: Engine[] = ['sqlite']
 export const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
 /** A fresh PostgreSQL schema for one test; dropped in `t.after`. */

@@ -80,7 +80,8 @@ test('a page over the page deadline fails with the reason; the pool keeps buildi
         severity: 'error',
         file: 'slow.mdx',
         rule: 'page-limit',
-        message: 'Unexpected page needing more than the 1 s of CPU time of the page limit; the page is not rendered',
+        message:
+          'Unexpected page needing more than the 1 s of CPU time of the page limit; the page is not rendered',
       },
     ],
   )

@@ -1,5 +1,5 @@
 /**
- * The shared build queue in the database, on both engines: fair turns between owners and projects,
+ * The shared build queue in the database, on both sqlEngines: fair turns between owners and projects,
  * one build per project at a time with the newest waiting push winning, leases that run out and are
  * taken again, and a build recorded only by the holder of the current lease.
  */
@@ -9,9 +9,9 @@ import { migrateToLatest, openDatabase } from '../../../server/db/index.js'
 import type { BuildLease } from '../../../server/db/repositories/build-jobs.js'
 import { createRepositories, type Repositories } from '../../../server/db/repositories/index.js'
 import { ownerWithProject } from '../db/helper.js'
-import { engines, testConfig } from '../helper.js'
+import { sqlEngines, testConfig } from '../helper.js'
 
-async function queueHarness(t: Parameters<typeof testConfig>[0], engine: (typeof engines)[number]) {
+async function queueHarness(t: Parameters<typeof testConfig>[0], engine: (typeof sqlEngines)[number]) {
   const { db, schema } = openDatabase(await testConfig(t, engine))
   t.after(() => db.destroy())
   await migrateToLatest(db, schema)
@@ -50,7 +50,7 @@ async function queueHarness(t: Parameters<typeof testConfig>[0], engine: (typeof
 const commitOf = async (repos: Repositories, lease: BuildLease | undefined) =>
   lease && (await repos.deployments.findById(lease.deploymentId))?.commit_message
 
-for (const engine of engines) {
+for (const engine of sqlEngines) {
   describe(`shared build queue (${engine})`, () => {
     test("another user's push is taken next, not behind one user's fifteen projects", async (t) => {
       const { repos, push, take, finish } = await queueHarness(t, engine)

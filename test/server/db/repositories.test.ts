@@ -1,14 +1,14 @@
-/** The repositories on both engines: same migrations, same queries, same answers. */
+/** The repositories on both sqlEngines: same migrations, same queries, same answers. */
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { migrateToLatest, openDatabase } from '../../../server/db/index.js'
 import { createRepositories } from '../../../server/db/repositories/index.js'
 import { needs } from '../../tier.js'
 import { markVerified } from '../domains/dns-server.js'
-import { engines, freshSchema, postgresUrl, sha256, testConfig } from '../helper.js'
+import { freshSchema, postgresUrl, sha256, sqlEngines, testConfig } from '../helper.js'
 import { ownerWithProject } from './helper.js'
 
-for (const engine of engines) {
+for (const engine of sqlEngines) {
   describe(`repositories (${engine})`, () => {
     const open = async (t: Parameters<typeof testConfig>[0]) => {
       const config = await testConfig(t, engine)

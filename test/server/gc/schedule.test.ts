@@ -1,5 +1,5 @@
 /**
- * Periodic garbage collection on both engines: one run per time slot whichever replica asks, recorded
+ * Periodic garbage collection on both sqlEngines: one run per time slot whichever replica asks, recorded
  * in `gc_runs`; retention counts only deployments that were live, and keeps a Git branch's preview.
  */
 import assert from 'node:assert/strict'
@@ -7,9 +7,9 @@ import { test } from 'node:test'
 import { GarbageCollector } from '../../../server/gc/collector.js'
 import { GcSchedule } from '../../../server/gc/schedule.js'
 import { needs } from '../../tier.js'
-import { appWithProject, bearer, deploy, engines, fixtureSite } from '../helper.js'
+import { appWithProject, bearer, deploy, fixtureSite, sqlEngines } from '../helper.js'
 
-for (const engine of engines) {
+for (const engine of sqlEngines) {
   test(`a time slot runs once and is recorded; old live deployments go, branch previews stay (${engine})`, {
     skip: engine === 'postgres' && needs('PostgreSQL'),
   }, async (t) => {

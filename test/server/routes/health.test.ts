@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { engines, testApp } from '../helper.js'
+import { sqlEngines, testApp } from '../helper.js'
 
-for (const engine of engines) {
+for (const engine of sqlEngines) {
   describe(`health and openapi (${engine})`, () => {
     test('GET /health answers while the process is up; GET /ready checks the database and blob store', async (t) => {
       const app = await testApp(t, engine)

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { Kysely } from 'kysely'
-import { engines } from '../../helper.js'
+import { sqlEngines } from '../../helper.js'
 import { databaseAt, ownerWithProject } from '../helper.js'
 
-for (const engine of engines) {
+for (const engine of sqlEngines) {
   describe(`004_preview_tokens (${engine})`, () => {
     test('existing deployments get distinct random tokens; new ones get one at creation', async (t) => {
       const { db, migrator, repos } = await databaseAt(t, engine, '003_analytics')

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { sql } from 'kysely'
 import { migrateToLatest } from '../../../../server/db/index.js'
-import { engines } from '../../helper.js'
+import { sqlEngines } from '../../helper.js'
 import { databaseAt, ownerWithProject } from '../helper.js'
 
-for (const engine of engines) {
+for (const engine of sqlEngines) {
   test(`site_hosts rows become pending domains that serve nothing (${engine})`, async (t) => {
     const { db, schema, repos } = await databaseAt(t, engine, '004_preview_tokens')
     const { project } = await ownerWithProject(repos, 'o@example.com', 'acme', 'A')

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { Kysely } from 'kysely'
 import { MAX_DIAGNOSTICS_BYTES, MAX_MESSAGE_CHARS } from '../../../../compiler/diagnostics.js'
-import { engines } from '../../helper.js'
+import { sqlEngines } from '../../helper.js'
 import { databaseAt, ownerWithProject } from '../helper.js'
 
-for (const engine of engines) {
+for (const engine of sqlEngines) {
   describe(`010_deployment_diagnostics (${engine})`, () => {
     test('a row of 3 MB of diagnostics becomes at most 256 KB of rows, errors first, with counts', async (t) => {
       const { db, migrator, repos } = await databaseAt(t, engine, '009_dashboard_sessions')

@@ -1,14 +1,14 @@
-/** Users, access tokens and sign-ins through the one repository layer, on both engines. */
+/** Users, access tokens and sign-ins through the one repository layer, on both sqlEngines. */
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { hashToken } from '../../../../server/auth/tokens.js'
 import { migrateToLatest, openDatabase } from '../../../../server/db/index.js'
 import { createRepositories } from '../../../../server/db/repositories/index.js'
-import { engines, testConfig } from '../../helper.js'
+import { sqlEngines, testConfig } from '../../helper.js'
 
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000)
 
-for (const engine of engines) {
+for (const engine of sqlEngines) {
   describe(`users, tokens and sign-ins (${engine})`, () => {
     const open = async (t: Parameters<typeof testConfig>[0]) => {
       const { db, schema } = openDatabase(await testConfig(t, engine))
