@@ -12,6 +12,7 @@ import * as buildJobs from './006_build_jobs.js'
 import * as retention from './007_retention.js'
 import * as git from './008_git.js'
 import * as dashboardSessions from './009_dashboard_sessions.js'
+import * as domainTakeover from './010_domain_takeover.js'
 
 export const migrations: Record<string, Migration> = {
   '001_core': core,
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '007_retention': retention,
   '008_git': git,
   '009_dashboard_sessions': dashboardSessions,
+  '010_domain_takeover': domainTakeover,
 }
 
 export class StaticMigrationProvider implements MigrationProvider {
