@@ -20,6 +20,7 @@ import {
 import { parseSiteUrl, routeSitePath, wantsMarkdown } from '../../compiler/serving/router.js'
 import {
   isActiveContent,
+  rebuiltPagePolicy,
   SANDBOXED_FILE_POLICY,
   sitePagePolicy,
 } from '../../compiler/serving/security-headers.js'
@@ -36,9 +37,22 @@ import { disallowedPaths, pageUrlPath, renderRobots, renderSitemap } from './sit
 /** Files bigger than this are streamed from the blob store instead of cached in memory. */
 const maxCachedFile = 1024 * 1024
 
-/** A page's policy: the build's, or (for deployments built before it existed) no inline script at all. */
-const pagePolicy = (manifest: SiteManifest): string =>
-  manifest.contentSecurityPolicy ?? sitePagePolicy({ inlineScripts: [] })
+const policies = new WeakMap<SiteManifest, string>()
+
+/**
+ * A page's policy: the build's, rebuilt from its well-formed sources (so nothing a deployment stored
+ * can add a directive), or for deployments built before policies existed no inline script at all.
+ */
+function pagePolicy(manifest: SiteManifest): string {
+  let policy = policies.get(manifest)
+  if (policy === undefined) {
+    policy = manifest.contentSecurityPolicy
+      ? rebuiltPagePolicy(manifest.contentSecurityPolicy)
+      : sitePagePolicy({ inlineScripts: [] })
+    policies.set(manifest, policy)
+  }
+  return policy
+}
 
 /** A file that is not a page: one a browser would run script in is sandboxed. */
 const fileHeaders = (entry: SiteFileEntry): Record<string, string> =>

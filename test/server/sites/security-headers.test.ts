@@ -67,6 +67,22 @@ test('a deployment built before policies existed gets one that allows no inline 
   assert.match(home.headers['content-security-policy'] as string, /script-src 'self'; /)
 })
 
+test('a policy stored with an older deployment cannot add a directive: it is served rebuilt', async (t) => {
+  const app = await testApp(t)
+  await createProject(app, await signIn(app), 'older')
+  // What a build stored when the PostHog host went into the policy as typed.
+  const injected = sitePagePolicy({ inlineScripts: ['console.log(1)'] }).replace(
+    '; style-src',
+    " https://x/;script-src-attr 'unsafe-inline' https://x/; style-src",
+  )
+  await publish(app, 'older', { 'index.html': page('Old'), '404.html': page('Gone') }, true, injected)
+  for (const url of ['/', '/missing/']) {
+    const answer = await app.inject({ url, headers: { host: 'older.localhost:8080' } })
+    assert.equal(answer.headers['content-security-policy'], policy, url)
+    assert.doesNotMatch(String(answer.headers['content-security-policy']), /script-src-attr/)
+  }
+})
+
 test('no site and a site with nothing live yet are told apart', async (t) => {
   const { app, token, get } = await siteApp(t)
   await createProject(app, token, 'fresh')
