@@ -30,7 +30,7 @@ import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
 import { mayBeMcpRequest, SiteMcp } from '../mcp/site-mcp.js'
 import { readSiteHeaders, type SiteRequestHeaders } from './host-header.js'
-import { missingSitePage } from './missing-site.js'
+import { missingSite } from './missing-site.js'
 import { HostResolver, pickTarget, type SiteTarget } from './resolve-host.js'
 import { disallowedPaths, pageUrlPath, renderRobots, renderSitemap } from './sitemap.js'
 
@@ -205,14 +205,14 @@ export class SiteServer {
     }
     const host = (request.headers.host ?? '').toLowerCase()
     const lookup = await this.hosts.resolve(host)
-    if ('missing' in lookup) return this.#hostMissing(request, response, lookup)
+    if ('missing' in lookup) return this.#hostMissing(request, response)
     const url = parseSiteUrl(request.url ?? '/')
     if ('invalid' in url) return this.#text(response, 400, `${url.invalid}\n`)
     const { query } = url
     let path = url.path
     // A custom domain may mount several projects under different prefixes: the longest that holds the path.
     const site = pickTarget(lookup.targets, path)
-    if (!site) return this.#hostMissing(request, response, { missing: `No docs site at ${host}${path}` })
+    if (!site) return this.#hostMissing(request, response)
     if (site.preview) response.setHeader('x-robots-tag', 'noindex')
     const manifest = await this.#manifest(site.deploymentId)
     if (!manifest)
@@ -375,32 +375,10 @@ export class SiteServer {
     response.end(request.method === 'HEAD' ? undefined : body)
   }
 
-  /** A host that is no site, or a site with nothing live yet: two different pages, never cached. */
-  #hostMissing(
-    request: IncomingMessage,
-    response: ServerResponse,
-    lookup: { missing: string; noLiveDeployment?: true },
-  ) {
-    const body = Buffer.from(
-      lookup.noLiveDeployment
-        ? missingSitePage(
-            'Nothing published yet',
-            lookup.missing,
-            'This docs site exists, but none of its deployments is live yet. Push and promote a deployment to publish it.',
-          )
-        : missingSitePage(
-            'No docs site here',
-            lookup.missing,
-            'No docs site is served at this address. Check the spelling of the address.',
-          ),
-    )
-    response.writeHead(404, {
-      'content-type': 'text/html; charset=utf-8',
-      'content-length': body.length,
-      'cache-control': 'no-store',
-      'content-security-policy': SANDBOXED_FILE_POLICY,
-    })
-    response.end(request.method === 'HEAD' ? undefined : body)
+  /** An address that serves nothing, whatever the reason: one answer, never cached (see missing-site.ts). */
+  #hostMissing(request: IncomingMessage, response: ServerResponse) {
+    response.writeHead(missingSite.status, missingSite.headers)
+    response.end(request.method === 'HEAD' ? undefined : missingSite.body)
   }
 
   async #hostFile(
