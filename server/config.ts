@@ -235,7 +235,8 @@ export const settings = {
   mcpRateLimitPerMinute: {
     flag: 'mcp-rate-limit',
     env: 'DOCS_MCP_RATE_LIMIT',
-    description: "requests a minute per client address to a site's /mcp endpoint",
+    description:
+      "JSON-RPC calls a minute per client address to a site's /mcp endpoint (each call of a batch counts)",
     default: '120',
   },
   trustProxy: {

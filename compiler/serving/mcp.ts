@@ -20,6 +20,25 @@ export interface McpSite {
   base: string
   /** Bytes of a file of the built site (`llms.txt`, `guide/setup.md`), or undefined when it has none. */
   read(path: string): Promise<Uint8Array | undefined>
+  /**
+   * Counts a request's JSON-RPC calls (a batch has several) against a rate limit; the seconds until
+   * the client may retry when they are over it. docs-server limits per client address; `docsctl dev` not.
+   */
+  admit?(calls: number): { retryAfterSeconds: number } | undefined
+}
+
+/** The answer to a request over its rate limit: HTTP 429 with a JSON-RPC error and Retry-After. */
+export function sendRateLimited(response: ServerResponse, retryAfterSeconds: number, calls = 1): void {
+  const what = calls > 1 ? `a batch of ${calls} calls is over the limit` : 'over the limit'
+  sendJsonRpcError(
+    response,
+    429,
+    -32000,
+    `Rate limit exceeded (${what}): retry in ${retryAfterSeconds} seconds`,
+    {
+      'retry-after': String(retryAfterSeconds),
+    },
+  )
 }
 
 /**
@@ -103,7 +122,8 @@ async function readBody(request: IncomingMessage, limit: number): Promise<Buffer
 /**
  * Answers one request to `<site>/mcp`: POST carries JSON-RPC; OPTIONS is a CORS preflight; other
  * methods get 405 (stateless: no server-sent stream to open with GET, no session to DELETE).
- * Oversized and malformed bodies get JSON-RPC errors with a 4xx status, never a 500.
+ * Oversized and malformed bodies get JSON-RPC errors with a 4xx status, never a 500; a batch whose
+ * calls are over the site's rate limit is refused whole with 429.
  */
 export async function answerMcp(
   request: IncomingMessage,
@@ -134,6 +154,13 @@ export async function answerMcp(
     message = JSON.parse(body.toString('utf8'))
   } catch {
     sendJsonRpcError(response, 400, -32700, 'Parse error: the request body is not JSON')
+    return
+  }
+  // Each call of a batch is one call against the limit, so a batch cannot multiply a client's budget.
+  const calls = Array.isArray(message) ? Math.max(1, message.length) : 1
+  const refused = site.admit?.(calls)
+  if (refused) {
+    sendRateLimited(response, refused.retryAfterSeconds, calls)
     return
   }
   const { serveMcpRequest } = await import('./mcp-server.js')

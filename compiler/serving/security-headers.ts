@@ -40,19 +40,25 @@ export interface PagePolicyOptions {
   connectSources?: readonly string[]
 }
 
-/** The policy of a site's HTML pages. */
-export function sitePagePolicy(options: PagePolicyOptions): string {
-  const hashes = [...new Set(options.inlineScripts.map(scriptHash))].sort()
-  const analytics = options.analyticsHost ? posthogOrigins(options.analyticsHost) : undefined
-  const scriptSources = ["'self'", ...hashes, ...(analytics ? [analytics.assets, analytics.api] : [])]
-  const connectSources = [
-    "'self'",
-    ...(analytics ? [analytics.api, analytics.assets] : []),
-    ...[...(options.connectSources ?? [])].sort(),
-  ]
+/**
+ * A source that may stand in a policy's source list as it is: `'self'`, a sha256 hash, or an http(s)
+ * origin whose host is letters, digits, `-` and `.` (URL parsing alone lets `;`, `'` and `,` through in
+ * a host name, which would end the directive or add a keyword).
+ */
+function isSafeSource(token: string): boolean {
+  return (
+    token === "'self'" ||
+    /^'sha256-[A-Za-z0-9+/]{43}='$/.test(token) ||
+    /^https?:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/.test(token)
+  )
+}
+
+/** The page policy around its two variable source lists; every other directive is fixed. */
+function pagePolicyOf(scriptSources: readonly string[], connectSources: readonly string[]): string {
+  const list = (sources: readonly string[]) => [...new Set(sources.filter(isSafeSource))].join(' ')
   return [
     "default-src 'self'",
-    `script-src ${[...new Set(scriptSources)].join(' ')}`,
+    `script-src ${list(scriptSources)}`,
     // Highlighted code and components set inline styles.
     "style-src 'self' 'unsafe-inline'",
     // Authors link images, fonts, media and embeds (videos) from anywhere on https.
@@ -60,9 +66,38 @@ export function sitePagePolicy(options: PagePolicyOptions): string {
     "font-src 'self' data: https:",
     "media-src 'self' https:",
     "frame-src 'self' https:",
-    `connect-src ${[...new Set(connectSources)].join(' ')}`,
+    `connect-src ${list(connectSources)}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
   ].join('; ')
+}
+
+/** The policy of a site's HTML pages. */
+export function sitePagePolicy(options: PagePolicyOptions): string {
+  const hashes = [...new Set(options.inlineScripts.map(scriptHash))].sort()
+  const analytics = options.analyticsHost ? posthogOrigins(options.analyticsHost) : undefined
+  return pagePolicyOf(
+    ["'self'", ...hashes, ...(analytics ? [analytics.assets, analytics.api] : [])],
+    [
+      "'self'",
+      ...(analytics ? [analytics.api, analytics.assets] : []),
+      ...[...(options.connectSources ?? [])].sort(),
+    ],
+  )
+}
+
+/**
+ * A page policy stored with a deployment, rebuilt from the well-formed sources of its `script-src` and
+ * `connect-src` (the first of each, as a browser reads them): a deployment built before its sources
+ * were checked cannot add a directive or a keyword. A well-formed policy comes back unchanged.
+ */
+export function rebuiltPagePolicy(stored: string): string {
+  const sources = new Map<string, string[]>()
+  for (const directive of stored.split(';')) {
+    const [name, ...values] = directive.trim().split(/\s+/)
+    const key = (name ?? '').toLowerCase()
+    if (!sources.has(key)) sources.set(key, values)
+  }
+  return pagePolicyOf(sources.get('script-src') ?? ["'self'"], sources.get('connect-src') ?? ["'self'"])
 }

@@ -85,20 +85,56 @@ function renderFavicon(site: SiteContext, slug: string): string {
 /** JSON for inline scripts: `<` escaped so a value can never close the script element. */
 const scriptJson = (value: string): string => JSON.stringify(value).replace(/</g, '\\u003c')
 
+/** localhost and 127.0.0.0/8: where plain http cannot be read or changed by anyone in between. */
+const isLoopbackName = (hostname: string): boolean =>
+  hostname === 'localhost' || /^127(\.\d{1,3}){3}$/.test(hostname)
+
+/**
+ * The origin (`https://host[:port]`) of a PostHog host setting, rebuilt from its parsed parts, or what is
+ * wrong with it. Only https, or http on loopback; no credentials, path, query or fragment; a host name
+ * of letters, digits, `-` and `.` only, so the origin can go into a Content-Security-Policy source list
+ * and a script as it is (URL parsing alone lets `;` and `'` through in a host name).
+ */
+export function posthogOrigin(host: string): { origin: string } | { problem: string } {
+  let url: URL
+  try {
+    url = new URL(host)
+  } catch {
+    return { problem: 'not a URL' }
+  }
+  const loopback = isLoopbackName(url.hostname)
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+    return { problem: 'must be an https:// URL (http:// only on localhost or 127.0.0.1)' }
+  if (url.username || url.password || url.search || url.hash || host.includes('?') || host.includes('#'))
+    return { problem: 'must have no credentials, query or fragment' }
+  if (url.pathname !== '/')
+    return { problem: `must be an origin without a path, like ${url.protocol}//${url.host}` }
+  const labels = url.hostname.split('.')
+  if (labels.some((label) => !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label)))
+    return {
+      problem: 'the host name may hold only letters, digits, "-" and "." (an IPv6 address is not allowed)',
+    }
+  return { origin: `${url.protocol}//${url.hostname}${url.port ? `:${url.port}` : ''}` }
+}
+
 /**
  * Where PostHog's script is loaded from and where it sends events: its cloud serves the script from
  * `us-assets.i.posthog.com` beside the API at `us.i.posthog.com`; a self-hosted one from its own host.
- * The page's Content-Security-Policy allows exactly these.
+ * The page's Content-Security-Policy allows exactly these. `undefined` for a host that is no valid
+ * origin (one stored before the API checked): then no analytics at all rather than a broken policy.
  */
-export function posthogOrigins(host: string): { api: string; assets: string } {
-  const api = host.replace(/\/+$/, '')
-  return { api, assets: api.replace('.i.posthog.com', '-assets.i.posthog.com') }
+export function posthogOrigins(host: string): { api: string; assets: string } | undefined {
+  const parsed = posthogOrigin(host)
+  if (!('origin' in parsed)) return undefined
+  const api = parsed.origin
+  return { api, assets: api.replace(/\.i\.posthog\.com$/, '-assets.i.posthog.com') }
 }
 
 /** PostHog's loader, only when the project configured it: nothing third-party loads otherwise. */
 export function renderAnalytics(analytics: AnalyticsSettings | undefined): string {
   const posthog = analytics?.posthog
-  if (!posthog) return ''
-  const { api: host, assets } = posthogOrigins(posthog.host)
+  const origins = posthog && posthogOrigins(posthog.host)
+  if (!posthog || !origins) return ''
+  const { api: host, assets } = origins
   return `<script>(function(){var k=${scriptJson(posthog.key)},h=${scriptJson(host)};window.posthog=window.posthog||[];var s=document.createElement('script');s.async=true;s.src=${scriptJson(`${assets}/static/array.js`)};s.onload=function(){window.posthog&&window.posthog.init&&window.posthog.init(k,{api_host:h,person_profiles:'identified_only'})};document.head.appendChild(s)})()</script>`
 }

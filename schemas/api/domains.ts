@@ -6,7 +6,7 @@ const domainStatus = {
   type: 'string',
   enum: ['pending', 'verified', 'failed', 'expired'],
   description:
-    'pending: not checked yet; verified: serving; failed: the last check failed (see failure); expired: not verified within 30 days',
+    'pending: not checked yet; verified: serving; failed: the last check failed (see failure); expired: not verified in time (--domain-pending-days, 7 by default), or taken over by another project that proved the name in DNS',
 } as const
 
 export const DnsRecord = {
@@ -83,6 +83,8 @@ export const Domain = {
             'lookup_timed_out',
             'lookup_failed',
             'expired',
+            'taken_over',
+            'claimed_elsewhere',
           ],
         },
         message: { type: 'string' },

@@ -54,7 +54,10 @@ const deploymentPage = {
 
 export const dashboardRoutes: ApiRoutes = async (app) => {
   const publicUrl = app.config.signIn.publicUrl
-  const identity = chooseIdentityProvider(app.config.signIn, app.config.host)
+  const identity = chooseIdentityProvider(app.config.signIn, {
+    listenHost: app.config.host,
+    apiHost: app.config.apiHost,
+  })
   const providerLabel =
     identity.kind === 'upstream' ? identity.provider.label : identity.kind === 'local' ? 'email' : 'none'
   const authorization = new AuthorizationServer(app.repos)

@@ -33,7 +33,7 @@ export function presentDomain(config: ServerConfig, project: ProjectRow, row: Do
         ? { reason: row.failure_reason, message: row.failure_message ?? '' }
         : null,
     graceEndsAt: graceEndsAt(row, config.domains.graceSeconds * 1000),
-    expiresAt: expiresAt(row),
+    expiresAt: expiresAt(row, config.domains.pendingDays),
     createdAt: row.created_at,
     verifiedAt: row.verified_at,
     lastCheckedAt: row.last_checked_at,

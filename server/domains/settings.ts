@@ -1,7 +1,8 @@
 /**
  * Custom-domain settings: where DNS questions go, how long one may take, how often verified domains are
- * checked again and how long one keeps serving after its record disappears. They join the server's
- * settings table (server/config.ts), so each is a flag and an environment variable.
+ * checked again, how long one keeps serving after its record disappears, and how long and how many
+ * unverified claims a user may hold. They join the server's settings table (server/config.ts), so each
+ * is a flag and an environment variable.
  */
 import { isIP } from 'node:net'
 import { ConfigError } from '../config.js'
@@ -17,6 +18,10 @@ export interface DomainConfig {
   graceSeconds: number
   /** Addresses an apex domain may point at with A/AAAA records (the proxy or CDN in front). */
   apexAddresses: string[]
+  /** Days an unverified claim lives before it expires. */
+  pendingDays: number
+  /** Unverified claims one user may hold at once, over all their projects. */
+  pendingPerUser: number
 }
 
 export const domainSettings = {
@@ -49,6 +54,18 @@ export const domainSettings = {
     env: 'DOCS_APEX_ADDRESSES',
     description: 'comma-separated IPv4/IPv6 addresses an apex domain points at with A/AAAA',
     default: undefined,
+  },
+  domainPendingDays: {
+    flag: 'domain-pending-days',
+    env: 'DOCS_DOMAIN_PENDING_DAYS',
+    description: 'days an unverified custom domain claim lives before it expires',
+    default: '7',
+  },
+  domainPendingLimit: {
+    flag: 'domain-pending-limit',
+    env: 'DOCS_DOMAIN_PENDING_LIMIT',
+    description: 'unverified custom domain claims one user may hold at once',
+    default: '20',
   },
 } as const
 
@@ -93,5 +110,7 @@ export function readDomainConfig(raw: (name: DomainSettingName) => string | unde
     recheckSeconds: integer('domainRecheckSeconds', 0, 30 * 24 * 3600),
     graceSeconds: integer('domainGraceSeconds', 0, 365 * 24 * 3600),
     apexAddresses,
+    pendingDays: integer('domainPendingDays', 1, 365),
+    pendingPerUser: integer('domainPendingLimit', 1, 100_000),
   }
 }

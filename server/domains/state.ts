@@ -3,14 +3,16 @@
  * - all records in place → `verified` (serving);
  * - a verified domain that stops checking out keeps serving for the grace period, showing why, and
  *   then becomes `failed` (not serving);
- * - an unverified claim that fails is `failed` with the reason; 30 days after it became unverified it
- *   `expired`, which frees the (hostname, prefix) for anyone.
+ * - an unverified claim that fails is `failed` with the reason; `--domain-pending-days` after it became
+ *   unverified it is `expired`;
+ * - an unverified claim never holds the name: several projects may claim one (hostname, prefix), and
+ *   the first whose own record checks out takes it, expiring the others (`taken_over`).
  */
 import type { DomainCheckUpdate, DomainRow } from '../db/repositories/domains.js'
 import type { DnsCheckResult } from './dns-check.js'
 import { challengeName, cnameTarget } from './records.js'
 
-export const pendingLifetimeMs = 30 * 24 * 3600 * 1000
+const dayMs = 24 * 3600 * 1000
 
 export type FailureReason =
   | 'record_missing'
@@ -19,6 +21,8 @@ export type FailureReason =
   | 'lookup_timed_out'
   | 'lookup_failed'
   | 'expired'
+  | 'taken_over'
+  | 'claimed_elsewhere'
 
 /** The first failing record decides the reason; the message names every problem and what to do. */
 export function describeFailure(
@@ -117,17 +121,48 @@ export function applyCheck(
   return { ...failed, status: 'failed', failing_since: null, unverified_since: row.unverified_since }
 }
 
-/** An unverified claim past its 30 days, as an update; `undefined` while it still has time. */
-export function expiryOf(row: DomainRow, now: Date): DomainCheckUpdate | undefined {
+/** An unverified claim past its `pendingDays`, as an update; `undefined` while it still has time. */
+export function expiryOf(row: DomainRow, now: Date, pendingDays: number): DomainCheckUpdate | undefined {
   if (row.status !== 'pending' && row.status !== 'failed') return undefined
-  if (now.getTime() - Date.parse(row.unverified_since) < pendingLifetimeMs) return undefined
+  if (now.getTime() - Date.parse(row.unverified_since) < pendingDays * dayMs) return undefined
   return {
     status: 'expired',
     failure_reason: 'expired',
-    failure_message:
-      'Not verified within 30 days of being added; remove this domain and add it again for a new record value.',
+    failure_message: `Not verified within ${pendingDays} ${pendingDays === 1 ? 'day' : 'days'} of being added; remove this domain and add it again for a new record value.`,
     record_checks: row.record_checks,
     last_checked_at: row.last_checked_at ?? now.toISOString(),
+    verified_at: row.verified_at,
+    failing_since: null,
+    unverified_since: row.unverified_since,
+  }
+}
+
+/** What an unverified claim becomes when another project proves the same (hostname, prefix) in DNS. */
+export function takenOver(row: DomainRow, now: Date): DomainCheckUpdate {
+  const where = `${row.hostname}${row.path_prefix || '/'}`
+  return {
+    status: 'expired',
+    failure_reason: 'taken_over',
+    failure_message: `Another project proved ownership of ${where} in DNS at ${now.toISOString()} and serves it now; this claim was never verified. Remove it, or add the name again for a new record value if the domain is yours.`,
+    record_checks: row.record_checks,
+    last_checked_at: row.last_checked_at ?? now.toISOString(),
+    verified_at: row.verified_at,
+    failing_since: null,
+    unverified_since: row.unverified_since,
+  }
+}
+
+/**
+ * An unverified claim whose records check out while another project's claim of the same name is
+ * verified: it stays unverified, saying why, until that claim stops serving (after its grace period).
+ */
+export function claimedElsewhere(row: DomainRow, update: DomainCheckUpdate): DomainCheckUpdate {
+  const where = `${row.hostname}${row.path_prefix || '/'}`
+  return {
+    ...update,
+    status: 'failed',
+    failure_reason: 'claimed_elsewhere',
+    failure_message: `The records check out, but another project's verified claim serves ${where}. This claim takes over at a check after that one stops serving (its records gone past its grace period).`,
     verified_at: row.verified_at,
     failing_since: null,
     unverified_since: row.unverified_since,
@@ -141,7 +176,7 @@ export const graceEndsAt = (row: DomainRow, graceMs: number): string | null =>
     : null
 
 /** When an unverified claim expires, or `null`. */
-export const expiresAt = (row: DomainRow): string | null =>
+export const expiresAt = (row: DomainRow, pendingDays: number): string | null =>
   row.status === 'pending' || row.status === 'failed'
-    ? new Date(Date.parse(row.unverified_since) + pendingLifetimeMs).toISOString()
+    ? new Date(Date.parse(row.unverified_since) + pendingDays * dayMs).toISOString()
     : null

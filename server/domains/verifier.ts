@@ -1,13 +1,14 @@
 /**
  * Checks custom domains in DNS: now, for `POST …/verify`, and in the background for every claim whose
- * last check is older than the re-check interval. Whenever a domain starts or stops serving, the site
- * router forgets what it cached for the host, so the change holds from the next request.
+ * last check is older than the re-check interval. The first claim of a (hostname, prefix) whose records
+ * check out takes the name from the other, unverified claims. Whenever a domain starts or stops serving,
+ * the site router forgets what it cached for the host, so the change holds from the next request.
  */
 import type { ServerConfig } from '../config.js'
 import type { DomainRow } from '../db/repositories/domains.js'
 import type { Repositories } from '../db/repositories/index.js'
 import { checkDomainDns } from './dns-check.js'
-import { applyCheck, describeFailure, expiryOf } from './state.js'
+import { applyCheck, claimedElsewhere, describeFailure, expiryOf, takenOver } from './state.js'
 
 /** Domains checked at once in a background round; each check is bounded by the DNS timeout. */
 const concurrency = 4
@@ -32,13 +33,19 @@ export class DomainVerifier {
 
   /** Check one domain's records now and store the outcome. */
   async verify(row: DomainRow, now = new Date()): Promise<DomainRow> {
-    const expired = expiryOf(row, now)
+    const expired = expiryOf(row, now, this.config.domains.pendingDays)
     if (expired) return this.#store(row, (await this.repos.domains.recordCheck(row.id, expired)) ?? row)
     const project = await this.repos.projects.findById(row.project_id)
     const slug = project?.slug ?? ''
     const result = await checkDomainDns(row, this.config)
     const failure = describeFailure(row, slug, this.config.baseDomain, result)
     const update = applyCheck(row, result, failure, now, this.graceMs)
+    if (update.status === 'verified' && row.status !== 'verified') {
+      const taken = await this.repos.domains.takeVerified(row, update, (other) => takenOver(other, now))
+      if (taken !== 'claimed_elsewhere') return this.#store(row, taken)
+      const refused = claimedElsewhere(row, update)
+      return this.#store(row, (await this.repos.domains.recordCheck(row.id, refused)) ?? row)
+    }
     return this.#store(row, (await this.repos.domains.recordCheck(row.id, update)) ?? row)
   }
 

@@ -1,5 +1,6 @@
 /**
- * Requests a minute per client address, counted in fixed one-minute windows in this process. The
+ * Calls a minute per client address (a request, or each call of a JSON-RPC batch), counted in fixed
+ * one-minute windows in this process. The
  * address is the socket's, or the forwarded client's when the socket is a trusted proxy (the same
  * rule, and the same proxy-addr, as Fastify's `trustProxy` for the API).
  */
@@ -24,15 +25,15 @@ export class ClientRateLimit {
     return proxyAddr(request, this.#trust)
   }
 
-  /** Counts one request; the seconds until the window ends when the client is over its limit. */
-  take(request: IncomingMessage, now = Date.now()): { retryAfterSeconds: number } | undefined {
+  /** Counts `calls` (one request, or a JSON-RPC batch's calls); the seconds until the window ends when the client is over its limit. */
+  take(request: IncomingMessage, calls = 1, now = Date.now()): { retryAfterSeconds: number } | undefined {
     const address = this.clientAddress(request)
     let window = this.#windows.get(address)
     if (!window || window.endsAt <= now) {
       window = { count: 0, endsAt: now + windowMs }
       this.#windows.set(address, window)
     }
-    window.count += 1
+    window.count += calls
     if (window.count <= this.perMinute) return undefined
     return { retryAfterSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) }
   }

@@ -1,14 +1,20 @@
 /**
  * `<site>/mcp` on every site host: the live site at `<slug>.<base_domain>`, each preview host, and each
  * verified custom domain under its path prefix. Resolves the host and prefix as the site server does,
- * reads only that deployment's files (so one project's MCP never sees another's pages), limits requests
- * per client address, and hands the request to the shared MCP server (compiler/serving/mcp.ts).
+ * reads only that deployment's files (so one project's MCP never sees another's pages), limits calls
+ * per client address (each call of a JSON-RPC batch counts), and hands the request to the shared MCP server (compiler/serving/mcp.ts).
  * A deployment built with `mcp.enabled: false` has no `_mcp/pages.json`, and no endpoint.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LRUCache } from 'lru-cache'
 import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
-import { answerMcp, MCP_PATH, type McpSite, sendJsonRpcError } from '../../compiler/serving/mcp.js'
+import {
+  answerMcp,
+  MCP_PATH,
+  type McpSite,
+  sendJsonRpcError,
+  sendRateLimited,
+} from '../../compiler/serving/mcp.js'
 import { parseSiteUrl } from '../../compiler/serving/router.js'
 import type { BlobStore } from '../blobs/store.js'
 import type { SiteManifest } from '../builds/site-manifest.js'
@@ -64,21 +70,18 @@ export class SiteMcp {
       return true
     }
     if (request.method === 'POST') {
+      // One call counted before the body is read, so a client over its limit costs no parsing.
       const limited = this.#limit.take(request)
       if (limited) {
-        sendJsonRpcError(
-          response,
-          429,
-          -32000,
-          `Rate limit exceeded: retry in ${limited.retryAfterSeconds} seconds`,
-          { 'retry-after': String(limited.retryAfterSeconds) },
-        )
+        sendRateLimited(response, limited.retryAfterSeconds)
         return true
       }
     }
     const files = manifest.files
     const mcpSite: McpSite = {
       base: `${site.origin}${site.pathPrefix}`,
+      // The rest of a batch's calls, after the one counted above.
+      admit: (calls) => (calls > 1 ? this.#limit.take(request, calls - 1) : undefined),
       read: async (path) => {
         const entry = files[path]
         if (!entry) return undefined

@@ -3,6 +3,8 @@
  * The checks repeat the CLI's, since any client may call the API. Builds read the same settings
  * through `repos.analytics`.
  */
+
+import { posthogOrigin } from '../../compiler/theme/head.js'
 import {
   AnalyticsSettings,
   AnalyticsUpdate,
@@ -15,7 +17,10 @@ import { requireProjectAccess } from '../auth/actor.js'
 import { badRequest, type Issue } from '../errors.js'
 import type { ApiRoutes } from '../schemas.js'
 
-/** What is wrong with a PostHog key and host, as `{path, message}` issues (empty when fine). */
+/**
+ * What is wrong with a PostHog key and host, as `{path, message}` issues (empty when fine). The host
+ * must be an origin (https, or http on loopback): it goes into the sites' Content-Security-Policy.
+ */
 export function posthogIssues(key: string, host: string): Issue[] {
   const issues: Issue[] = []
   if (key.startsWith('phx_'))
@@ -30,15 +35,8 @@ export function posthogIssues(key: string, host: string): Issue[] {
     issues.push({ path: 'key', message: 'a PostHog project API key has at least 24 characters' })
   else if (!/^[A-Za-z0-9_-]+$/.test(key))
     issues.push({ path: 'key', message: 'a PostHog project API key has only letters, digits, "_" and "-"' })
-  let url: URL | undefined
-  try {
-    url = new URL(host)
-  } catch {
-    issues.push({ path: 'host', message: 'not a URL' })
-  }
-  if (url && url.protocol !== 'https:') issues.push({ path: 'host', message: 'must be an https:// URL' })
-  else if (url && (url.username || url.password || url.search || url.hash))
-    issues.push({ path: 'host', message: 'must have no credentials, query or fragment' })
+  const origin = posthogOrigin(host)
+  if ('problem' in origin) issues.push({ path: 'host', message: origin.problem })
   return issues
 }
 
@@ -76,11 +74,12 @@ export const analyticsRoutes: ApiRoutes = async (app) => {
     },
     async (request) => {
       const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
-      const { key } = request.body
-      const host = request.body.host.replace(/\/+$/, '')
+      const { key, host } = request.body
       const issues = posthogIssues(key, host)
-      if (issues.length > 0) throw badRequest('Invalid PostHog settings', issues)
-      await app.repos.analytics.setPosthog(project.id, { key, host })
+      const origin = posthogOrigin(host)
+      if (issues.length > 0 || !('origin' in origin)) throw badRequest('Invalid PostHog settings', issues)
+      // Stored as the origin rebuilt from its parsed parts, never the text as sent.
+      await app.repos.analytics.setPosthog(project.id, { key, host: origin.origin })
       return settingsOf(project.id)
     },
   )

@@ -1,6 +1,8 @@
 /**
  * Custom domains of a project (owner only): add, list, remove, read the DNS records, verify now. A
- * domain serves only once DNS proves it: its own TXT value and a routing record to this service.
+ * domain serves only once DNS proves it: its own TXT value and a routing record to this service. An
+ * unverified claim holds nothing: another project may claim the name too, and whichever proves it
+ * first takes it. A user holds a bounded number of unverified claims, each for a bounded number of days.
  * `GET /tls/ask` answers an on-demand TLS proxy (Caddy's `ask`): 200 only for verified host names.
  */
 import type { FastifyRequest } from 'fastify'
@@ -18,13 +20,14 @@ import {
   ref,
   TlsAsk,
   TlsAskQuery,
+  tooManyResponse,
 } from '../../schemas/api/index.js'
 import { requireProjectAccess } from '../auth/actor.js'
 import type { DomainRow } from '../db/repositories/domains.js'
 import { normaliseHostname } from '../domains/hostname.js'
 import { normalisePathPrefix } from '../domains/path-prefix.js'
 import { presentDomain, presentDomainRecords } from '../domains/presenter.js'
-import { badRequest, conflict, type Issue, notFound } from '../errors.js'
+import { badRequest, conflict, type Issue, notFound, tooMany } from '../errors.js'
 import type { ApiRoutes } from '../schemas.js'
 
 export const domainRoutes: ApiRoutes = async (app) => {
@@ -65,7 +68,7 @@ export const domainRoutes: ApiRoutes = async (app) => {
         summary: 'Add a custom domain (served once verified in DNS)',
         params: projectIdParams,
         body: ref(DomainCreate),
-        response: { 201: ref(Domain), ...conflictResponse, ...errorResponses },
+        response: { 201: ref(Domain), ...conflictResponse, ...tooManyResponse, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -77,17 +80,24 @@ export const domainRoutes: ApiRoutes = async (app) => {
       if ('problem' in prefix) issues.push({ path: 'body/pathPrefix', message: prefix.problem })
       if (!('hostname' in host) || !('pathPrefix' in prefix)) throw badRequest('Invalid domain', issues)
       const claim = { hostname: host.hostname, pathPrefix: prefix.pathPrefix }
-      const row = await app.repos.domains.create({ projectId: project.id, ...claim })
-      if (!row) {
-        const existing = await app.repos.domains.findClaim(claim.hostname, claim.pathPrefix)
-        const where = `${claim.hostname}${claim.pathPrefix || '/'}`
+      const where = `${claim.hostname}${claim.pathPrefix || '/'}`
+      const claimed = [{ path: 'body/hostname', message: 'already claimed with this path prefix' }]
+      // Only a verified claim holds a name; an unverified one is taken by whoever proves it in DNS first.
+      const verified = await app.repos.domains.findVerifiedClaim(claim.hostname, claim.pathPrefix)
+      if (verified)
         throw conflict(
-          existing?.project_id === project.id
+          verified.project_id === project.id
             ? `${where} is already a domain of ${project.slug}`
-            : `${where} is claimed by another project; choose another path prefix, or wait until an unverified claim expires (30 days after it was added)`,
-          [{ path: 'body/hostname', message: 'already claimed with this path prefix' }],
+            : `${where} is claimed by another project, which verified it in DNS; choose another path prefix`,
+          claimed,
         )
-      }
+      const { pendingPerUser, pendingDays } = app.config.domains
+      if ((await app.repos.domains.countUnverifiedByOwner(project.owner_id)) >= pendingPerUser)
+        throw tooMany(
+          `You have ${pendingPerUser} unverified domains, the most one user may hold; verify or remove one first (unverified domains expire ${pendingDays} days after they are added)`,
+        )
+      const row = await app.repos.domains.create({ projectId: project.id, ...claim })
+      if (!row) throw conflict(`${where} is already a domain of ${project.slug}`, claimed)
       return reply.code(201).send(presentDomain(app.config, project, row))
     },
   )
@@ -147,9 +157,12 @@ export const domainRoutes: ApiRoutes = async (app) => {
     },
     async (request) => {
       const { project, row } = await ownedDomain(request, request.params)
+      const where = `${row.hostname}${row.path_prefix || '/'}`
       if (row.status === 'expired')
         throw conflict(
-          `${row.hostname}${row.path_prefix || '/'} expired before it was verified; remove it and add it again for a new record value`,
+          row.failure_reason === 'taken_over'
+            ? `${where} was taken over by another project that proved it in DNS; remove this claim, or add the name again if the domain is yours`
+            : `${where} expired before it was verified; remove it and add it again for a new record value`,
         )
       const checked = await app.domains.verify(row)
       return presentDomain(app.config, project, checked)

@@ -28,7 +28,7 @@ import { renderMessagePage } from '../auth/providers/local.js'
 import { newOpaqueId } from '../auth/tokens.js'
 import { DASHBOARD_CALLBACK_PATH } from '../dashboard/session.js'
 import type { ApiRoutes } from '../schemas.js'
-import { SIGN_IN_PATH, sendPage, signInPageRoutes } from './sign-in.js'
+import { refuseForwardedLocalSignIn, SIGN_IN_PATH, sendPage, signInPageRoutes } from './sign-in.js'
 
 /** What the protocol endpoints and the sign-in pages share: one authorization server per app. */
 export interface SignInFlow {
@@ -68,7 +68,10 @@ const oauthErrorResponses = {
 export const oauthRoutes: FastifyPluginAsync = async (app) => {
   const signIn = app.config.signIn
   const publicUrl = signIn.publicUrl
-  const identity = chooseIdentityProvider(signIn, app.config.host)
+  const identity = chooseIdentityProvider(signIn, {
+    listenHost: app.config.host,
+    apiHost: app.config.apiHost,
+  })
   // Said once at start, so an operator sees how (and whether) people can sign in.
   if (identity.kind === 'none') app.log.warn(identity.message)
   else app.log.info(identity.message)
@@ -173,6 +176,8 @@ const protocolRoutes: ApiRoutes<SignInFlow> = async (app, flow) => {
         return sendPage(reply, 503, renderMessagePage('Sign-in is not configured', identity.message))
       }
       if (identity.kind === 'local') {
+        const refused = refuseForwardedLocalSignIn(request, reply)
+        if (refused) return refused
         const id = await server.beginSignIn(outcome.request, 'local')
         return reply.redirect(`${originOf(request)}${SIGN_IN_PATH}?request=${encodeURIComponent(id)}`, 302)
       }

@@ -1,12 +1,13 @@
 /**
  * The browser-facing steps of a CLI sign-in, between `/oauth/authorize` and the redirect back to the
  * CLI: the upstream identity provider's callback, or the local email form (only when no provider is
- * configured and the server is on loopback). The form is tied to its browser by a cookie holding the
+ * configured and the listen address, API host and public URL are all loopback, and never through a proxy). The form is tied to its browser by a cookie holding the
  * anti-forgery value, whose hash the pending sign-in keeps.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { CallbackQuery, SignInForm, SignInPageQuery } from '../../schemas/api/index.js'
 import { DASHBOARD_CLIENT_ID } from '../auth/oauth/authorization-server.js'
+import { forwardingHeaderOf } from '../auth/providers/index.js'
 import { LOCAL_SIGN_IN_FIELD, renderMessagePage, renderSignInPage } from '../auth/providers/local.js'
 import { type Identity, isEmailAddress, SignInFailed } from '../auth/providers/types.js'
 import type { OAuthRequestRow } from '../db/repositories/sign-ins.js'
@@ -45,6 +46,28 @@ export function sendPage(
   formTarget?: string,
 ): FastifyReply {
   return reply.code(status).headers(pageHeaders(formTarget)).send(html)
+}
+
+/**
+ * The local provider trusts whoever reaches it, so it answers only a browser on this machine: a request
+ * that came through a reverse proxy (it carries a forwarding header) gets 403 and a page that says why.
+ * `undefined` for a direct request.
+ */
+export function refuseForwardedLocalSignIn(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply | undefined {
+  const header = forwardingHeaderOf(request.headers)
+  if (header === undefined) return undefined
+  request.log.warn({ header }, 'sign-in: local sign-in refused for a request through a proxy')
+  return sendPage(
+    reply,
+    403,
+    renderMessagePage(
+      'Local sign-in refused',
+      `This request came through a proxy (it carries ${header}). The local email form asks no password, so it only answers a browser on the server's own machine; configure an identity provider (--oidc-issuer or --github-client-id) to sign in through a proxy.`,
+    ),
+  )
 }
 
 export const signInPageRoutes: ApiRoutes<SignInFlow> = async (app, flow) => {
@@ -169,6 +192,10 @@ export const signInPageRoutes: ApiRoutes<SignInFlow> = async (app, flow) => {
       },
     },
     async (request, reply) => {
+      if (identity.kind === 'local') {
+        const refused = refuseForwardedLocalSignIn(request, reply)
+        if (refused) return refused
+      }
       const pending = await localPending(request.query.request)
       if (!pending) return sendPage(reply, identity.kind === 'local' ? 400 : 404, expiredPage)
       return showSignInForm(request, reply, pending, 200)
@@ -187,6 +214,10 @@ export const signInPageRoutes: ApiRoutes<SignInFlow> = async (app, flow) => {
       },
     },
     async (request, reply) => {
+      if (identity.kind === 'local') {
+        const refused = refuseForwardedLocalSignIn(request, reply)
+        if (refused) return refused
+      }
       const form = request.body
       const pending = await localPending(form[LOCAL_SIGN_IN_FIELD.request])
       if (!pending) return sendPage(reply, identity.kind === 'local' ? 400 : 404, expiredPage)

@@ -27,7 +27,8 @@ export interface SiteTarget {
 
 /**
  * The targets of a host, longest path prefix first (one for `<slug>.<base_domain>` hosts).
- * `noLiveDeployment`: the site exists but nothing has been promoted yet (a reader sees a different page).
+ * `noLiveDeployment`: the site exists but nothing has been promoted yet (for logs and tests: a reader
+ * gets the same answer as for no site at all, see missing-site.ts).
  */
 export type HostLookup = { targets: SiteTarget[] } | { missing: string; noLiveDeployment?: true }
 

@@ -20,6 +20,7 @@ import {
 import { parseSiteUrl, routeSitePath, wantsMarkdown } from '../../compiler/serving/router.js'
 import {
   isActiveContent,
+  rebuiltPagePolicy,
   SANDBOXED_FILE_POLICY,
   sitePagePolicy,
 } from '../../compiler/serving/security-headers.js'
@@ -29,16 +30,29 @@ import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
 import { mayBeMcpRequest, SiteMcp } from '../mcp/site-mcp.js'
 import { readSiteHeaders, type SiteRequestHeaders } from './host-header.js'
-import { missingSitePage } from './missing-site.js'
+import { missingSite } from './missing-site.js'
 import { HostResolver, pickTarget, type SiteTarget } from './resolve-host.js'
 import { disallowedPaths, pageUrlPath, renderRobots, renderSitemap } from './sitemap.js'
 
 /** Files bigger than this are streamed from the blob store instead of cached in memory. */
 const maxCachedFile = 1024 * 1024
 
-/** A page's policy: the build's, or (for deployments built before it existed) no inline script at all. */
-const pagePolicy = (manifest: SiteManifest): string =>
-  manifest.contentSecurityPolicy ?? sitePagePolicy({ inlineScripts: [] })
+const policies = new WeakMap<SiteManifest, string>()
+
+/**
+ * A page's policy: the build's, rebuilt from its well-formed sources (so nothing a deployment stored
+ * can add a directive), or for deployments built before policies existed no inline script at all.
+ */
+function pagePolicy(manifest: SiteManifest): string {
+  let policy = policies.get(manifest)
+  if (policy === undefined) {
+    policy = manifest.contentSecurityPolicy
+      ? rebuiltPagePolicy(manifest.contentSecurityPolicy)
+      : sitePagePolicy({ inlineScripts: [] })
+    policies.set(manifest, policy)
+  }
+  return policy
+}
 
 /** A file that is not a page: one a browser would run script in is sandboxed. */
 const fileHeaders = (entry: SiteFileEntry): Record<string, string> =>
@@ -191,14 +205,14 @@ export class SiteServer {
     }
     const host = (request.headers.host ?? '').toLowerCase()
     const lookup = await this.hosts.resolve(host)
-    if ('missing' in lookup) return this.#hostMissing(request, response, lookup)
+    if ('missing' in lookup) return this.#hostMissing(request, response)
     const url = parseSiteUrl(request.url ?? '/')
     if ('invalid' in url) return this.#text(response, 400, `${url.invalid}\n`)
     const { query } = url
     let path = url.path
     // A custom domain may mount several projects under different prefixes: the longest that holds the path.
     const site = pickTarget(lookup.targets, path)
-    if (!site) return this.#hostMissing(request, response, { missing: `No docs site at ${host}${path}` })
+    if (!site) return this.#hostMissing(request, response)
     if (site.preview) response.setHeader('x-robots-tag', 'noindex')
     const manifest = await this.#manifest(site.deploymentId)
     if (!manifest)
@@ -361,32 +375,10 @@ export class SiteServer {
     response.end(request.method === 'HEAD' ? undefined : body)
   }
 
-  /** A host that is no site, or a site with nothing live yet: two different pages, never cached. */
-  #hostMissing(
-    request: IncomingMessage,
-    response: ServerResponse,
-    lookup: { missing: string; noLiveDeployment?: true },
-  ) {
-    const body = Buffer.from(
-      lookup.noLiveDeployment
-        ? missingSitePage(
-            'Nothing published yet',
-            lookup.missing,
-            'This docs site exists, but none of its deployments is live yet. Push and promote a deployment to publish it.',
-          )
-        : missingSitePage(
-            'No docs site here',
-            lookup.missing,
-            'No docs site is served at this address. Check the spelling of the address.',
-          ),
-    )
-    response.writeHead(404, {
-      'content-type': 'text/html; charset=utf-8',
-      'content-length': body.length,
-      'cache-control': 'no-store',
-      'content-security-policy': SANDBOXED_FILE_POLICY,
-    })
-    response.end(request.method === 'HEAD' ? undefined : body)
+  /** An address that serves nothing, whatever the reason: one answer, never cached (see missing-site.ts). */
+  #hostMissing(request: IncomingMessage, response: ServerResponse) {
+    response.writeHead(missingSite.status, missingSite.headers)
+    response.end(request.method === 'HEAD' ? undefined : missingSite.body)
   }
 
   async #hostFile(

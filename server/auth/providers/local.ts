@@ -1,7 +1,8 @@
 /**
  * The built-in local provider: a page that asks for an email and trusts the answer. That is only safe
  * when nobody else can reach the server, so it is on only when no real identity provider is configured
- * and the server listens on a loopback address (see chooseIdentityProvider).
+ * and the listen address, API host and public URL are all loopback (see chooseIdentityProvider), and
+ * it refuses requests that came through a proxy (refuseForwardedLocalSignIn in routes/sign-in.ts).
  *
  * The form is protected against cross-site submission by a per-request token, kept hashed with the
  * pending sign-in and also set as a SameSite=Strict cookie, so only the browser that loaded this page

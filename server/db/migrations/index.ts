@@ -13,6 +13,7 @@ import * as retention from './007_retention.js'
 import * as git from './008_git.js'
 import * as dashboardSessions from './009_dashboard_sessions.js'
 import * as deploymentDiagnostics from './010_deployment_diagnostics.js'
+import * as domainTakeover from './011_domain_takeover.js'
 
 export const migrations: Record<string, Migration> = {
   '001_core': core,
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   '008_git': git,
   '009_dashboard_sessions': dashboardSessions,
   '010_deployment_diagnostics': deploymentDiagnostics,
+  '011_domain_takeover': domainTakeover,
 }
 
 export class StaticMigrationProvider implements MigrationProvider {

@@ -29,7 +29,10 @@ export interface DomainCheckUpdate {
 
 export function domainsRepository(db: Kysely<Database>) {
   return {
-    /** `undefined` when the (hostname, prefix) is already claimed and not expired (the unique index decides). */
+    /**
+     * `undefined` when this project already has a live (not expired) claim of the (hostname, prefix);
+     * the unique index decides. Other projects' unverified claims of the name do not stand in the way.
+     */
     async create(input: {
       projectId: string
       hostname: string
@@ -60,15 +63,27 @@ export function domainsRepository(db: Kysely<Database>) {
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? row : undefined
     },
 
-    /** The live (not expired) claim of a (hostname, prefix), whoever made it. */
-    findClaim: (hostname: string, pathPrefix: string): Promise<DomainRow | undefined> =>
+    /** The verified claim of a (hostname, prefix), whoever made it: the one that holds the name. */
+    findVerifiedClaim: (hostname: string, pathPrefix: string): Promise<DomainRow | undefined> =>
       db
         .selectFrom('domains')
         .selectAll()
         .where('hostname', '=', hostname)
         .where('path_prefix', '=', pathPrefix)
-        .where('status', '<>', 'expired')
+        .where('status', '=', 'verified')
         .executeTakeFirst(),
+
+    /** Unverified (pending or failed) claims in all projects of one owner. */
+    async countUnverifiedByOwner(ownerId: string): Promise<number> {
+      const row = await db
+        .selectFrom('domains')
+        .innerJoin('projects', 'projects.id', 'domains.project_id')
+        .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+        .where('projects.owner_id', '=', ownerId)
+        .where('domains.status', 'in', ['pending', 'failed'])
+        .executeTakeFirst()
+      return Number(row?.count ?? 0)
+    },
 
     listByProject: (projectId: string): Promise<DomainRow[]> =>
       db
@@ -152,9 +167,59 @@ export function domainsRepository(db: Kysely<Database>) {
       return Number(result.numUpdatedRows) === 1
     },
 
+    /** Store a check's outcome; an expired claim stays expired (another project may have taken it meanwhile). */
     async recordCheck(id: string, update: DomainCheckUpdate): Promise<DomainRow | undefined> {
-      await db.updateTable('domains').set(update).where('id', '=', id).execute()
+      await db
+        .updateTable('domains')
+        .set(update)
+        .where('id', '=', id)
+        .where('status', '<>', 'expired')
+        .execute()
       return db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst()
     },
+
+    /**
+     * Make an unverified claim the verified one of its (hostname, prefix), in one transaction: every
+     * other unverified claim of the name gets `takenOver(row)`. `'claimed_elsewhere'` when another
+     * project's claim is verified already (also when one won a race: the unique index decides).
+     */
+    async takeVerified(
+      row: DomainRow,
+      update: DomainCheckUpdate,
+      takenOver: (other: DomainRow) => DomainCheckUpdate,
+    ): Promise<DomainRow | 'claimed_elsewhere'> {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const others = await trx
+            .selectFrom('domains')
+            .selectAll()
+            .where('hostname', '=', row.hostname)
+            .where('path_prefix', '=', row.path_prefix)
+            .where('status', '<>', 'expired')
+            .where('id', '<>', row.id)
+            .execute()
+          const current = await trx
+            .selectFrom('domains')
+            .selectAll()
+            .where('id', '=', row.id)
+            .executeTakeFirst()
+          if (!current || current.status === 'expired') return current ?? row
+          if (others.some((other) => other.status === 'verified')) return 'claimed_elsewhere'
+          for (const other of others)
+            await trx.updateTable('domains').set(takenOver(other)).where('id', '=', other.id).execute()
+          await trx.updateTable('domains').set(update).where('id', '=', row.id).execute()
+          return trx.selectFrom('domains').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()
+        })
+      } catch (error) {
+        if (isUniqueViolation(error)) return 'claimed_elsewhere'
+        throw error
+      }
+    },
   }
+}
+
+/** A unique index refused the write: PostgreSQL's 23505, SQLite's SQLITE_CONSTRAINT_UNIQUE. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE'
 }

@@ -6,6 +6,7 @@ import { buildSite } from '../../../compiler/build.js'
 import {
   inlineScriptsOfHead,
   isActiveContent,
+  rebuiltPagePolicy,
   sitePagePolicy,
 } from '../../../compiler/serving/security-headers.js'
 import { themeFiles } from '../../../compiler/theme/assets.js'
@@ -41,6 +42,40 @@ test('with PostHog, its loader script and hosts are allowed', async () => {
   for (const script of scripts) assert.ok(policy.includes(hashOf(script)))
   assert.match(policy, /script-src [^;]*https:\/\/eu-assets\.i\.posthog\.com/)
   assert.match(policy, /connect-src 'self' https:\/\/eu\.i\.posthog\.com/)
+})
+
+test('a PostHog host or server origin that is no plain origin never reaches the policy', () => {
+  const injected = "https://x/;script-src-attr 'unsafe-inline'"
+  for (const options of [
+    { inlineScripts: [], analyticsHost: injected },
+    { inlineScripts: [], analyticsHost: 'https://x;script-src-attr' },
+    { inlineScripts: [], connectSources: ['https://x;script-src-attr', "https://x'unsafe-eval'"] },
+  ]) {
+    const policy = sitePagePolicy(options)
+    assert.equal(policy, sitePagePolicy({ inlineScripts: [] }), JSON.stringify(options))
+    assert.doesNotMatch(policy, /script-src-attr|unsafe-eval|'unsafe-inline'.*script/)
+  }
+  // Built from parsed parts: the origin only, whatever the setting's spelling.
+  assert.match(
+    sitePagePolicy({ inlineScripts: [], analyticsHost: 'HTTPS://EU.I.POSTHOG.COM:443/' }),
+    /connect-src 'self' https:\/\/eu\.i\.posthog\.com https:\/\/eu-assets\.i\.posthog\.com;/,
+  )
+})
+
+test('a policy stored by an older build is rebuilt from its well-formed sources only', () => {
+  const good = sitePagePolicy({
+    inlineScripts: ['a()'],
+    analyticsHost: 'https://eu.i.posthog.com',
+    connectSources: ['http://localhost:3000'],
+  })
+  assert.equal(rebuiltPagePolicy(good), good, 'a well-formed policy comes back unchanged')
+  const stored = `${sitePagePolicy({ inlineScripts: ['a()'] }).replace(
+    '; style-src',
+    " https://x/;script-src-attr 'unsafe-inline' https://x/; style-src",
+  )}; connect-src 'self' *`
+  const rebuilt = rebuiltPagePolicy(stored)
+  assert.equal(rebuilt, sitePagePolicy({ inlineScripts: ['a()'] }))
+  assert.doesNotMatch(rebuilt, /script-src-attr/)
 })
 
 test('scripts in the body are never allowed by hash', () => {

@@ -61,14 +61,30 @@ test('incomplete or conflicting providers stop the server with a message naming 
   assert.throws(() => load(['--sign-in-rate-limit', '0']), /--sign-in-rate-limit \/ DOCS_SIGN_IN_RATE_LIMIT/)
 })
 
-test('the local provider is on only without a provider and on a loopback address', () => {
+test('the local provider is on only without a provider and with every address on loopback', () => {
   const none = load([]).signIn
-  assert.equal(chooseIdentityProvider(none, '127.0.0.1').kind, 'local')
-  assert.match(chooseIdentityProvider(none, '127.0.0.1').message, /local provider/)
-  assert.equal(chooseIdentityProvider(none, '0.0.0.0').kind, 'none')
-  assert.equal(chooseIdentityProvider(none, '192.168.1.10').kind, 'none')
+  const local = { listenHost: '127.0.0.1', apiHost: 'localhost:8080' }
+  assert.equal(chooseIdentityProvider(none, local).kind, 'local')
+  assert.match(chooseIdentityProvider(none, local).message, /local provider/)
+  assert.match(chooseIdentityProvider(none, local).message, /forwarding header \(forwarded, x-forwarded-for/)
+  assert.equal(chooseIdentityProvider(none, { ...local, listenHost: '0.0.0.0' }).kind, 'none')
+  assert.equal(chooseIdentityProvider(none, { ...local, listenHost: '192.168.1.10' }).kind, 'none')
   const github = load(['--github-client-id', 'gh', '--github-client-secret', 'ghs']).signIn
-  assert.equal(chooseIdentityProvider(github, '127.0.0.1').kind, 'upstream')
+  assert.equal(chooseIdentityProvider(github, local).kind, 'upstream')
+
+  // On loopback behind a proxy that gives it a public name: anyone could reach the form.
+  const public_ = load(['--api-host', 'api.docs.example']).signIn
+  const proxied = chooseIdentityProvider(public_, { listenHost: '127.0.0.1', apiHost: 'api.docs.example' })
+  assert.equal(proxied.kind, 'none')
+  assert.match(proxied.message, /the API host api\.docs\.example, which is not loopback/)
+  const publicUrl = load(['--public-url', 'https://docs.example.com']).signIn
+  const published = chooseIdentityProvider(publicUrl, local)
+  assert.equal(published.kind, 'none')
+  assert.match(published.message, /the public URL https:\/\/docs\.example\.com, which is not loopback/)
+  assert.equal(
+    chooseIdentityProvider(load(['--public-url', 'http://127.0.0.1:9000']).signIn, local).kind,
+    'local',
+  )
   assert.equal(isLoopbackHost('[::1]'), true)
   assert.equal(isLoopbackHost('127.8.0.1'), true)
   assert.equal(isLoopbackHost('::'), false)

@@ -10,6 +10,8 @@ test('domain settings: defaults, flags, and bad values named with their flag and
     recheckSeconds: 3600,
     graceSeconds: 7 * 24 * 3600,
     apexAddresses: [],
+    pendingDays: 7,
+    pendingPerUser: 20,
   })
   const set = loadConfig(
     ['--dns-resolver', '[::1]:5353', '--domain-grace', '60', '--apex-addresses', '192.0.2.10, 2001:db8::10'],
@@ -35,6 +37,17 @@ test('domain settings: defaults, flags, and bad values named with their flag and
   assert.throws(
     () => loadConfig(['--apex-addresses', 'example.com'], {}),
     /"example\.com" is not an IPv4 or IPv6 address/,
+  )
+  const limits = loadConfig(['--domain-pending-days', '3'], { DOCS_DOMAIN_PENDING_LIMIT: '5' }).config.domains
+  assert.equal(limits.pendingDays, 3)
+  assert.equal(limits.pendingPerUser, 5)
+  assert.throws(
+    () => loadConfig(['--domain-pending-days', '0'], {}),
+    /--domain-pending-days \/ DOCS_DOMAIN_PENDING_DAYS: expected a whole number from 1 to 365/,
+  )
+  assert.throws(
+    () => loadConfig([], { DOCS_DOMAIN_PENDING_LIMIT: 'many' }),
+    /--domain-pending-limit \/ DOCS_DOMAIN_PENDING_LIMIT: expected a whole number/,
   )
   assert.throws(
     () => loadConfig([], { DOCS_DOMAIN_GRACE: 'a week' }),

@@ -294,3 +294,41 @@ test('bad requests to /mcp get JSON-RPC errors with 4xx, never a 500; a turned-o
   assert.ok(Number(limited.headers.get('retry-after')) >= 1)
   assert.equal((await error(limited)).code, -32000)
 })
+
+test('each call of a JSON-RPC batch counts against the rate limit; a batch over it is refused whole', async (t) => {
+  const app = await testApp(t, 'sqlite', { baseDomain: 'docs.test', mcpRateLimitPerMinute: 12 })
+  await createProject(app, await signIn(app), 'acme')
+  await publish(app, 'acme', {
+    [MCP_PAGES_PATH]: JSON.stringify({ name: 'Acme', pages: [] }),
+    'index.html': '<!doctype html><title>Home</title>',
+  })
+  const port = await listen(app)
+  const batch = (size: number, from = 1) =>
+    loopbackFetch(port)('http://acme.docs.test/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(
+        Array.from({ length: size }, (_, index) => ({ jsonrpc: '2.0', id: from + index, method: 'ping' })),
+      ),
+    })
+
+  const five = await batch(5)
+  assert.equal(five.status, 200)
+  const answers = (await five.json()) as { id: number; result?: object }[]
+  assert.deepEqual(
+    answers.map((answer) => answer.id).sort((a, b) => a - b),
+    [1, 2, 3, 4, 5],
+  )
+
+  // 5 of 12 used: a batch of 8 is over the remaining 7, so none of its calls runs.
+  const eight = await batch(8, 10)
+  assert.equal(eight.status, 429)
+  assert.ok(Number(eight.headers.get('retry-after')) >= 1)
+  const refused = (await eight.json()) as { error: { code: number; message: string }; id: null }
+  assert.equal(refused.error.code, -32000)
+  assert.match(refused.error.message, /a batch of 8 calls is over the limit/)
+
+  // The address's budget for this minute is spent: even one call is refused.
+  const single = await batch(1, 30)
+  assert.equal(single.status, 429)
+})

@@ -69,6 +69,19 @@ test('the server repeats the client checks on key and host', async (t) => {
     [{ provider: 'posthog', key: 'phc_short' }, 'key', /at least 24 characters/],
     [{ provider: 'posthog', key, host: 'http://us.i.posthog.com' }, 'host', /https:\/\//],
     [{ provider: 'posthog', key, host: 'not a url' }, 'host', /not a URL/],
+    // A Content-Security-Policy source list ends at ";": a host must be an origin and nothing else.
+    [
+      { provider: 'posthog', key, host: "https://x/;script-src-attr 'unsafe-inline'" },
+      'host',
+      /without a path/,
+    ],
+    [{ provider: 'posthog', key, host: 'https://x;script-src-attr' }, 'host', /only letters, digits/],
+    [{ provider: 'posthog', key, host: "https://x'unsafe-inline'.com" }, 'host', /only letters, digits/],
+    [{ provider: 'posthog', key, host: 'https://eu.i.posthog.com/ingest' }, 'host', /origin without a path/],
+    [{ provider: 'posthog', key, host: 'https://eu.i.posthog.com/?' }, 'host', /no credentials, query/],
+    [{ provider: 'posthog', key, host: 'https://user@eu.i.posthog.com' }, 'host', /no credentials/],
+    [{ provider: 'posthog', key, host: 'http://posthog.internal' }, 'host', /http:\/\/ only on localhost/],
+    [{ provider: 'posthog', key, host: 'javascript:alert(1)' }, 'host', /https:\/\//],
   ]
   for (const [payload, path, message] of cases) {
     const response = await call('PUT', ownerToken, payload)
@@ -77,6 +90,14 @@ test('the server repeats the client checks on key and host', async (t) => {
     assert.equal(body.issues[0]?.path, path)
     assert.match(body.issues[0]!.message, message)
   }
+  const bodyOf = async (host: string) =>
+    (await call('PUT', ownerToken, { provider: 'posthog', key, host })).json()
+  assert.deepEqual(await bodyOf('http://localhost:8010/'), {
+    posthog: { key, host: 'http://localhost:8010' },
+  })
+  assert.deepEqual(await bodyOf('HTTPS://EU.i.PostHog.com:443'), {
+    posthog: { key, host: 'https://eu.i.posthog.com' },
+  })
   const unknownProvider = await call('PUT', ownerToken, { provider: 'matomo', key })
   assert.equal(unknownProvider.statusCode, 400)
   const extra = await call('PUT', ownerToken, { provider: 'posthog', key, secret: 'x' })

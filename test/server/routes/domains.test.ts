@@ -1,7 +1,8 @@
 /**
  * Custom domains against a real DNS server on loopback (dns2), the resolver pointed at it: verify
  * before the records exist, with a wrong value, with the right one; grace then stop when the TXT record
- * goes; a lookup that times out; two projects on one host; another user's claim; delete; expiry.
+ * goes; a lookup that times out; two projects on one host; another user's claim; delete; expiry; a
+ * takeover of an unverified claim by whoever proves the name; the limit on unverified claims.
  */
 import assert from 'node:assert/strict'
 import { type TestContext, test } from 'node:test'
@@ -343,15 +344,21 @@ test('delete stops serving at once, even with the host cached', async (t) => {
   assert.deepEqual(listed.json(), { domains: [] })
 })
 
-test('a claim left unverified for 30 days expires and frees the name', async (t) => {
+test('a claim left unverified past --domain-pending-days expires (7 days by default)', async (t) => {
   const { app, owner, project } = await world(t)
   const domain = await added(app, owner, project.id, { hostname: 'late.example.test' })
-  assert.equal(await app.domains.recheckDue(new Date(Date.now() + 31 * day)), 1)
+  const created = Date.parse((await app.repos.domains.findById(domain.id))!.created_at)
+  assert.equal(Date.parse(domain.expiresAt ?? ''), created + 7 * day)
+  assert.equal(await app.domains.recheckDue(new Date(created + 6 * day)), 1)
+  assert.equal((await app.repos.domains.findById(domain.id))?.status, 'failed', 'still alive on day 6')
+  assert.equal(await app.domains.recheckDue(new Date(created + 8 * day)), 1)
   const [expired] = (
     await app.inject({ url: `/projects/${project.id}/domains`, headers: bearer(owner) })
   ).json<{ domains: DomainBody[] }>().domains
   assert.equal(expired?.status, 'expired')
   assert.equal(expired?.failure?.reason, 'expired')
+  assert.match(expired?.failure?.message ?? '', /Not verified within 7 days/)
+  assert.equal(expired?.expiresAt, null)
   const again = await app.inject({
     method: 'POST',
     url: `/projects/${project.id}/domains/${domain.id}/verify`,
@@ -361,6 +368,109 @@ test('a claim left unverified for 30 days expires and frees the name', async (t)
   const other = await signIn(app, 'bob@example.com')
   const bobs = await createProject(app, other, 'bobs')
   assert.equal((await add(app, other, bobs.id, { hostname: 'late.example.test' })).statusCode, 201)
+  // The owner may claim it again too: a new claim with a new record value.
+  const renewed = await added(app, owner, project.id, { hostname: 'late.example.test' })
+  assert.notEqual(renewed.records[0]!.value, domain.records[0]!.value)
+})
+
+test('the pending lifetime is a setting, in days', async (t) => {
+  const { domains } = await testDns(t, { recheckSeconds: 0, pendingDays: 2 })
+  const { app, token: owner, project } = await appWithProject(t, 'acme', 'sqlite', { domains })
+  const domain = await added(app, owner, project.id, { hostname: 'soon.example.test' })
+  const created = Date.parse((await app.repos.domains.findById(domain.id))!.created_at)
+  assert.equal(Date.parse(domain.expiresAt ?? ''), created + 2 * day)
+  assert.equal(await app.domains.recheckDue(new Date(created + 3 * day)), 1)
+  const row = await app.repos.domains.findById(domain.id)
+  assert.equal(row?.status, 'expired')
+  assert.match(row?.failure_message ?? '', /within 2 days/)
+})
+
+test('an unverified claim does not hold the name: whoever proves it in DNS takes it over', async (t) => {
+  const { app, dns, owner, project } = await world(t)
+  // Mallory claims the name first, but cannot publish records in example.test's DNS.
+  const mallory = await signIn(app, 'mallory@example.com')
+  const theirs = await createProject(app, mallory, 'mallory')
+  const squat = await added(app, mallory, theirs.id, { hostname: 'docs.example.test', pathPrefix: '/docs' })
+  const squatRoot = await added(app, mallory, theirs.id, { hostname: 'docs.example.test' })
+
+  // The name's owner claims it anyway, with a record value of their own.
+  const mine = await added(app, owner, project.id, { hostname: 'docs.example.test', pathPrefix: '/docs' })
+  assert.notEqual(mine.records[0]!.value, squat.records[0]!.value)
+  assert.equal(
+    (await add(app, owner, project.id, { hostname: 'docs.example.test', pathPrefix: '/docs' })).statusCode,
+    409,
+    'one live claim of a name per project',
+  )
+  publish(dns, mine)
+  const verified = await verify(app, owner, project.id, mine.id)
+  assert.equal(verified.status, 'verified')
+  assert.match((await page(app, 'docs.example.test', '/docs/')).body, /Minimal Docs/)
+
+  // Mallory's claim of that (host, prefix) is gone; the claim of another prefix is untouched.
+  const listed = (
+    await app.inject({ url: `/projects/${theirs.id}/domains`, headers: bearer(mallory) })
+  ).json<{ domains: DomainBody[] }>().domains
+  const lost = listed.find((domain) => domain.id === squat.id)
+  assert.equal(lost?.status, 'expired')
+  assert.equal(lost?.failure?.reason, 'taken_over')
+  assert.match(lost?.failure?.message ?? '', /Another project proved ownership of docs\.example\.test\/docs/)
+  assert.equal(listed.find((domain) => domain.id === squatRoot.id)?.status, 'pending')
+  const retry = await app.inject({
+    method: 'POST',
+    url: `/projects/${theirs.id}/domains/${squat.id}/verify`,
+    headers: bearer(mallory),
+  })
+  assert.equal(retry.statusCode, 409)
+  assert.match(retry.json().error, /taken over by another project/)
+  const reclaim = await add(app, mallory, theirs.id, { hostname: 'docs.example.test', pathPrefix: '/docs' })
+  assert.equal(reclaim.statusCode, 409, 'a verified name is not claimable')
+
+  // A claim made around the takeover, whose value the DNS owner also published, stays unverified.
+  const late = await app.repos.domains.create({
+    projectId: theirs.id,
+    hostname: 'docs.example.test',
+    pathPrefix: '/docs',
+  })
+  assert.ok(late)
+  dns.set('_docs-challenge.docs.example.test', 'TXT', [mine.records[0]!.value, late.challenge])
+  const refused = await app.domains.verify(late)
+  assert.equal(refused.status, 'failed')
+  assert.equal(refused.failure_reason, 'claimed_elsewhere')
+  assert.equal((await app.repos.domains.findById(mine.id))?.status, 'verified')
+  assert.match((await page(app, 'docs.example.test', '/docs/')).body, /Minimal Docs/)
+})
+
+test('unverified claims per user are limited by --domain-pending-limit: 429 with a message', async (t) => {
+  const { dns, domains } = await testDns(t, { dnsTimeoutMs: 400, recheckSeconds: 0, pendingPerUser: 3 })
+  const { app, token: owner, project } = await appWithProject(t, 'acme', 'sqlite', { domains })
+  const second = await createProject(app, owner, 'second')
+  const first = await added(app, owner, project.id, { hostname: 'a.example.test' })
+  await added(app, owner, project.id, { hostname: 'b.example.test' })
+  await added(app, owner, second.id, { hostname: 'c.example.test' })
+  const over = await add(app, owner, second.id, { hostname: 'd.example.test' })
+  assert.equal(over.statusCode, 429, over.body)
+  assert.match(
+    over.json().error,
+    /You have 3 unverified domains, the most one user may hold; verify or remove one/,
+  )
+
+  // Another user has a limit of their own.
+  const bob = await signIn(app, 'bob@example.com')
+  const bobs = await createProject(app, bob, 'bobs')
+  assert.equal((await add(app, bob, bobs.id, { hostname: 'd.example.test' })).statusCode, 201)
+
+  // A verified claim no longer counts; nor does a removed one.
+  publish(dns, first)
+  assert.equal((await verify(app, owner, project.id, first.id)).status, 'verified')
+  const freed = await added(app, owner, second.id, { hostname: 'd.example.test' })
+  assert.equal((await add(app, owner, second.id, { hostname: 'e.example.test' })).statusCode, 429)
+  const removed = await app.inject({
+    method: 'DELETE',
+    url: `/projects/${second.id}/domains/${freed.id}`,
+    headers: bearer(owner),
+  })
+  assert.equal(removed.statusCode, 204)
+  assert.equal((await add(app, owner, second.id, { hostname: 'e.example.test' })).statusCode, 201)
 })
 
 test('bad hostnames and prefixes: 400 with {error, issues} that say what to fix', async (t) => {

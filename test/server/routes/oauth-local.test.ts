@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { Writable } from 'node:stream'
 import { test } from 'node:test'
 import {
   Browser,
@@ -94,4 +95,88 @@ test('without a provider, a server on a non-loopback address refuses to sign any
     headers: { host: 'localhost:8080' },
   })
   assert.equal(page.statusCode, 404)
+})
+
+test('a server on loopback with a public API host or public URL does not offer the local form', async (t) => {
+  for (const [setting, host] of [
+    [
+      { config: { apiHost: 'api.docs.example' }, signIn: { publicUrl: 'https://api.docs.example' } },
+      'api.docs.example',
+    ],
+    [{ signIn: { publicUrl: 'https://docs.example.com' } }, 'localhost:8080'],
+  ] as const) {
+    const { app } = await buildTestApp(t, setting)
+    const login = startCliLogin()
+    const response = await app.inject({ url: login.authorizeUrl.slice(PUBLIC_URL.length), headers: { host } })
+    assert.equal(response.statusCode, 503, JSON.stringify(setting))
+    assert.match(response.body, /which is not loopback/)
+    const page = await app.inject({ url: '/oauth/sign-in?request=anything', headers: { host } })
+    assert.equal(page.statusCode, 404)
+  }
+})
+
+test('the local form refuses a request that came through a proxy (a forwarding header)', async (t) => {
+  const { app } = await buildTestApp(t)
+  const login = startCliLogin()
+  for (const header of [
+    'forwarded',
+    'x-forwarded-for',
+    'x-forwarded-host',
+    'x-forwarded-proto',
+    'x-real-ip',
+  ]) {
+    const authorize = await app.inject({
+      url: login.authorizeUrl.slice(PUBLIC_URL.length),
+      headers: {
+        host: 'localhost:8080',
+        [header]: header === 'forwarded' ? 'for=203.0.113.9' : '203.0.113.9',
+      },
+    })
+    assert.equal(authorize.statusCode, 403, header)
+    assert.match(authorize.body, new RegExp(`came through a proxy \\(it carries ${header}\\)`))
+  }
+
+  // A sign-in started directly cannot be finished through the proxy either.
+  const browser = new Browser(app)
+  const started = await browser.request('GET', login.authorizeUrl)
+  assert.equal(started.status, 302)
+  const proxied = await app.inject({
+    url: started.location!.slice(PUBLIC_URL.length),
+    headers: { host: 'localhost:8080', 'x-forwarded-for': '203.0.113.9' },
+  })
+  assert.equal(proxied.statusCode, 403)
+  const page = await browser.request('GET', started.location ?? '')
+  const form = readForm(page.body)
+  const submitted = await app.inject({
+    method: 'POST',
+    url: form.action ?? '/oauth/sign-in',
+    headers: {
+      host: 'localhost:8080',
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-real-ip': '203.0.113.9',
+      cookie: `docs_sign_in=${form.fields.csrf}`,
+    },
+    payload: new URLSearchParams({ ...form.fields, email: 'mallory@example.com' }).toString(),
+  })
+  assert.equal(submitted.statusCode, 403)
+  assert.equal(await app.repos.users.findByEmail('mallory@example.com'), undefined)
+})
+
+test('the start-up log says whether local sign-in is on and why', async (t) => {
+  const lines: string[] = []
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
+  await buildTestApp(t, { logger: { level: 'info', stream: sink } })
+  assert.ok(lines.some((line) => /Sign-in: local provider .*listens on loopback 127\.0\.0\.1/.test(line)))
+  lines.length = 0
+  await buildTestApp(t, {
+    config: { apiHost: 'api.docs.example' },
+    signIn: { publicUrl: 'https://api.docs.example' },
+    logger: { level: 'info', stream: sink },
+  })
+  assert.ok(lines.some((line) => /Sign-in: disabled, because .*the API host api\.docs\.example/.test(line)))
 })

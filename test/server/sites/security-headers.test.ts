@@ -67,22 +67,54 @@ test('a deployment built before policies existed gets one that allows no inline 
   assert.match(home.headers['content-security-policy'] as string, /script-src 'self'; /)
 })
 
-test('no site and a site with nothing live yet are told apart', async (t) => {
+test('a policy stored with an older deployment cannot add a directive: it is served rebuilt', async (t) => {
+  const app = await testApp(t)
+  await createProject(app, await signIn(app), 'older')
+  // What a build stored when the PostHog host went into the policy as typed.
+  const injected = sitePagePolicy({ inlineScripts: ['console.log(1)'] }).replace(
+    '; style-src',
+    " https://x/;script-src-attr 'unsafe-inline' https://x/; style-src",
+  )
+  await publish(app, 'older', { 'index.html': page('Old'), '404.html': page('Gone') }, true, injected)
+  for (const url of ['/', '/missing/']) {
+    const answer = await app.inject({ url, headers: { host: 'older.localhost:8080' } })
+    assert.equal(answer.headers['content-security-policy'], policy, url)
+    assert.doesNotMatch(String(answer.headers['content-security-policy']), /script-src-attr/)
+  }
+})
+
+test('no site and a site with nothing live yet get one answer: whether a slug exists does not leak', async (t) => {
   const { app, token, get } = await siteApp(t)
   await createProject(app, token, 'fresh')
-  const fresh = await get('/', 'fresh.localhost:8080')
-  assert.equal(fresh.statusCode, 404)
-  assert.match(fresh.body, /<h1>Nothing published yet<\/h1>/)
-  assert.match(fresh.body, /fresh has no live deployment yet/)
-  assert.equal(fresh.headers['cache-control'], 'no-store')
-  const nobody = await get('/', 'nobody.localhost:8080')
-  assert.equal(nobody.statusCode, 404)
+  const answerOf = async (host: string, url = '/', method: 'GET' | 'HEAD' = 'GET') => {
+    const response = await app.inject({ method, url, headers: { host } })
+    const { date: _date, connection: _connection, ...headers } = response.headers
+    return { status: response.statusCode, headers, body: response.body }
+  }
+  const nobody = await answerOf('nobody.localhost:8080')
+  assert.equal(nobody.status, 404)
+  assert.equal(nobody.headers['cache-control'], 'no-store')
   assert.match(nobody.body, /<h1>No docs site here<\/h1>/)
-  assert.doesNotMatch(nobody.body, /Nothing published/)
+  assert.doesNotMatch(nobody.body, /nobody/, 'nothing of the request is in the page')
+  for (const [host, url] of [
+    ['fresh.localhost:8080', '/'],
+    ['fresh.localhost:8080', '/guide/'],
+    ['fresh.localhost:8080', '/sitemap.xml'],
+    ['0123456789abcdef0123456789abcdef--fresh.localhost:8080', '/'],
+    ['0123456789abcdef0123456789abcdef--nobody.localhost:8080', '/'],
+    ['deep.fresh.localhost:8080', '/'],
+  ] as const)
+    assert.deepEqual(await answerOf(host, url), nobody, `${host}${url}`)
+  assert.deepEqual(
+    await answerOf('fresh.localhost:8080', '/', 'HEAD'),
+    await answerOf('nobody.localhost:8080', '/', 'HEAD'),
+  )
 
+  // A verified custom domain whose project has nothing live answers like a name nobody claimed.
   await verifiedDomain(app.repos, 'fresh', 'docs.fresh.example')
-  const custom = await get('/', 'docs.fresh.example')
-  assert.match(custom.body, /<h1>Nothing published yet<\/h1>/)
+  assert.deepEqual(await answerOf('docs.fresh.example'), await answerOf('docs.nobody.example'))
+  assert.deepEqual(await answerOf('docs.fresh.example'), nobody)
+  assert.equal((await get('/', 'acme.localhost:8080')).statusCode, 200, 'a live site still answers')
 
   const hostile = await get('/', 'x<img src=x onerror=alert(1)>.example.com')
   assert.equal(hostile.statusCode, 404)
