@@ -25,7 +25,7 @@ import { openBlobStore } from './blobs/open.js'
 import type { BlobStore } from './blobs/store.js'
 import { BuildPipeline } from './builds/pipeline.js'
 import { UploadExpiry } from './builds/upload-expiry.js'
-import { CdnPurger, deploymentTag } from './cdn/purger.js'
+import { CdnPurger } from './cdn/purger.js'
 import type { ServerConfig } from './config.js'
 import { dashboardRoutes } from './dashboard/routes.js'
 import { createDataDir } from './db/index.js'
@@ -51,6 +51,7 @@ import { projectRoutes } from './routes/projects.js'
 import { schemaRoutes } from './routes/schemas.js'
 import { SiteChangeFeed } from './sites/change-feed.js'
 import { readSiteHeaders, rejectSeveralHosts } from './sites/host-header.js'
+import { SiteChanged } from './sites/site-changed.js'
 import { SiteServer } from './sites/site-server.js'
 
 declare module 'fastify' {
@@ -62,6 +63,8 @@ declare module 'fastify' {
     siteChanges: SiteChangeFeed
     domains: DomainVerifier
     cdn: CdnPurger
+    /** The one call for "a site changed": tells every replica and purges the CDN. */
+    siteChanged: SiteChanged
     gc: GarbageCollector
     /** Why the server refuses changes (its disk was full at start), or null. */
     readOnly: string | null
@@ -161,13 +164,12 @@ export const docsApp = fp<{ config: ServerConfig }>(
     const cdn = new CdnPurger(config.cdnPurge, app.log)
     app.decorate('cdn', cdn)
     app.addHook('onClose', () => cdn.close())
+    const siteChanged = new SiteChanged({ changes: siteChanges, cdn })
+    app.decorate('siteChanged', siteChanged)
     // DNS checks of custom domains; a domain that starts or stops serving is forgotten by every
     // replica's site router and purged from the CDN.
     const domains = new DomainVerifier(config, app.repos)
-    domains.onServingChange = (hostname, projectId) => {
-      void siteChanges.publish({ hostname })
-      void cdn.purgeProject(projectId, 'domain')
-    }
+    domains.onServingChange = (hostname, projectId) => void siteChanged.host(hostname, projectId, 'domain')
     domains.onError = (error) => app.log.error({ err: error }, 'domain re-check failed')
     app.decorate('domains', domains)
     // Registered after the database, so it runs before the database closes: a round writes to it.
@@ -189,14 +191,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     if (!readOnly) uploadExpiry.start()
     // Retention and garbage collection: deleted deployments leave the site router and the CDN.
     const gc = new GarbageCollector(app.repos, blobs, config.retention)
-    gc.onDeploymentsDeleted = (deleted) => {
-      for (const projectId of new Set(deleted.map((deployment) => deployment.projectId)))
-        void siteChanges.publish({ projectId })
-      void cdn.purge(
-        deleted.map((deployment) => deploymentTag(deployment.id)),
-        'gc',
-      )
-    }
+    gc.onDeploymentsDeleted = (deleted) => void siteChanged.deploymentsDeleted(deleted)
     app.decorate('gc', gc)
     const gcSchedule = new GcSchedule(app.repos, gc, config.retention.intervalSeconds, app.log)
     if (!readOnly) app.addHook('onReady', async () => gcSchedule.start())

@@ -415,8 +415,7 @@ export class BuildPipeline {
         return
       }
       if (recorded) {
-        await this.app.siteChanges.publish({ projectId: project.id })
-        void this.app.cdn.purgeProject(project.id, 'promote')
+        await this.app.siteChanged.project(project.id, 'promote')
       } else if (result.ok && lease.promote)
         log.info(
           { deploymentId: deployment.id },

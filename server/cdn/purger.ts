@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto'
 import type { CdnPurgeTarget } from './settings.js'
 
-export type PurgeReason = 'promote' | 'domain' | 'project-deleted' | 'gc'
+export type PurgeReason = 'promote' | 'preview' | 'git-disconnected' | 'domain' | 'project-deleted' | 'gc'
 
 export const projectTag = (projectId: string) => `project-${projectId}`
 export const deploymentTag = (deploymentId: string) => `deployment-${deploymentId}`

@@ -286,7 +286,7 @@ export class GitDeployer {
           branchSlug(delivery.branch),
           deploymentId,
         )
-        await this.app.siteChanges.publish({ projectId: project.id })
+        await this.app.siteChanged.project(project.id, 'preview')
         targetUrl = branchPreviewUrl(this.app.config.baseDomain, delivery.branch, project.slug)
       } else if (ready && deployment) {
         const fresh = await repos.projects.findById(project.id)
@@ -329,7 +329,7 @@ export class GitDeployer {
       return
     }
     await repos.git.removeBranchPreview(projectId, branchSlug(delivery.branch))
-    await this.app.siteChanges.publish({ projectId })
+    await this.app.siteChanged.project(projectId, 'preview')
     await repos.git.finish(delivery.id, {
       status: 'skipped',
       detail: `Branch ${delivery.branch} was deleted; its preview was removed`,

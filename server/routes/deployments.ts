@@ -470,8 +470,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         throw conflict(`Only a ready deployment can go live; ${deployment.id} is ${deployment.status}`)
       }
       await repos.projects.setLiveDeployment(project.id, deployment.id)
-      await app.siteChanges.publish({ projectId: project.id })
-      void app.cdn.purgeProject(project.id, 'promote')
+      await app.siteChanged.project(project.id, 'promote')
       return present(project, deployment)
     },
   )

@@ -39,8 +39,7 @@ export const domainRoutes: ApiRoutes = async (app) => {
   }
   // Every replica forgets the host, not just this one; the CDN drops the project's pages.
   const forget = async (row: DomainRow) => {
-    await app.siteChanges.publish({ hostname: row.hostname })
-    void app.cdn.purgeProject(row.project_id, 'domain')
+    await app.siteChanged.host(row.hostname, row.project_id, 'domain')
   }
 
   app.get(

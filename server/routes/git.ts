@@ -158,7 +158,7 @@ export const gitRoutes: ApiRoutes<{ webhookKey: string }> = async (app, { webhoo
       const project = await requireProjectAccess(request, request.params.projectId, { allowDeployKey: false })
       if (!(await repos.git.disconnect(project.id)))
         throw notFound(`Project "${project.slug}" has no Git connection`)
-      await app.siteChanges.publish({ projectId: project.id })
+      await app.siteChanged.project(project.id, 'git-disconnected')
       return reply.code(204).send(null)
     },
   )

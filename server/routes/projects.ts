@@ -155,8 +155,7 @@ export const projectRoutes: ApiRoutes = async (app) => {
         by: 'id',
       })
       await app.repos.projects.delete(project.id)
-      await app.siteChanges.publish({ projectId: project.id })
-      void app.cdn.purgeProject(project.id, 'project-deleted')
+      await app.siteChanged.project(project.id, 'project-deleted')
       request.log.info({ projectId: project.id, slug: project.slug }, 'project deleted')
       return reply.code(204).send(null)
     },

@@ -205,3 +205,28 @@ test('promote, rollback, domain removal and project deletion purge the project t
     })),
   )
 })
+
+test('one call for "a site changed": the site router forgets the project and the CDN is purged', async (t) => {
+  const cdn = await purgeServer(t)
+  const { app, token, project } = await appWithProject(t, 'changed-docs', 'sqlite', {
+    cdnPurge: { kind: 'webhook', url: `${cdn.url}/purge`, secret: undefined },
+  })
+  assert.equal(
+    (await deploy(app, token, 'changed-docs', await fixtureSite('minimal'))).finalized.statusCode,
+    200,
+  )
+  const host = `changed-docs.${app.config.baseDomain}`
+  assert.ok('targets' in (await app.sites.hosts.resolve(host)))
+  assert.ok(app.sites.hosts.peek(host), 'the site is cached')
+  // A Git preview, a disconnected repository: what used to tell the replicas but never the CDN.
+  for (const reason of ['preview', 'git-disconnected'] as const)
+    await app.siteChanged.project(project.id, reason)
+  assert.equal(app.sites.hosts.peek(host), undefined, 'forgotten')
+  await app.siteChanged.deploymentsDeleted([{ id: 'dpl_gone', projectId: project.id }])
+  await app.cdn.close()
+  assert.deepEqual(cdn.received.map((request) => request.body).slice(-3), [
+    { event: 'purge', reason: 'preview', tags: [`project-${project.id}`] },
+    { event: 'purge', reason: 'git-disconnected', tags: [`project-${project.id}`] },
+    { event: 'purge', reason: 'gc', tags: ['deployment-dpl_gone'] },
+  ])
+})
