@@ -1,23 +1,2 @@
-import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-
-let cachedRoot: string | undefined
-
-/**
- * The package root (the folder holding package.json), found by walking up from this file, so that
- * schemas/, fixtures/ and compiler/theme/assets/ resolve both from compiled `dist/` and from sources.
- */
-export function packageRoot(): string {
-  if (cachedRoot) return cachedRoot
-  let dir = dirname(fileURLToPath(import.meta.url))
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir)
-    if (parent === dir) throw new Error('package.json not found above compiler/assets')
-    dir = parent
-  }
-  cachedRoot = dir
-  return dir
-}
-
-export const fromPackageRoot = (...segments: string[]): string => join(packageRoot(), ...segments)
+/** The package root, for the compiler's own files (theme assets, schemas); lib/ finds it. */
+export { fromPackageRoot, packageRoot } from '../lib/package-root.js'

@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import { compile, type JSONSchema } from 'json-schema-to-typescript'
-import { fromPackageRoot } from '../compiler/assets.js'
+import { fromPackageRoot } from '../lib/package-root.js'
 
 /** Each schema and the file its types are written to, relative to the package root. */
 export const generatedTypes = [

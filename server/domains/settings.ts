@@ -5,7 +5,7 @@
  * is a flag and an environment variable.
  */
 import { isIP } from 'node:net'
-import { ConfigError } from '../config.js'
+import { ConfigError } from '../config-error.js'
 
 export interface DomainConfig {
   /** `host` or `host:port` of the DNS server to ask; `undefined` uses the system's resolvers. */

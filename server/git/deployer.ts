@@ -16,9 +16,9 @@ import { parse as parseJsonc } from 'jsonc-parser'
 import { checkDeploymentQuotas } from '../builds/quotas.js'
 import type { GitConnectionRow, GitDeliveryRow } from '../db/repositories/git.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
+import { manifestPathProblem } from '../deployments/manifest.js'
 import { ApiError } from '../errors.js'
 import { previewUrl, siteScheme, siteUrl } from '../presenters.js'
-import { manifestPathProblem } from '../routes/deployments.js'
 import {
   BlobReader,
   CommitContentError,

@@ -5,7 +5,7 @@
  * join the server's settings table (server/config.ts).
  */
 import { readFileSync } from 'node:fs'
-import { ConfigError } from '../config.js'
+import { ConfigError } from '../config-error.js'
 
 export interface GitConfig {
   github: {

@@ -7,7 +7,6 @@
 import { finished, PassThrough, type Readable } from 'node:stream'
 import multipart from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
-import { isSafeRelativePath } from '../../compiler/files.js'
 import {
   ChunkParams,
   ChunkQuery,
@@ -37,6 +36,7 @@ import { checkDeploymentQuotas } from '../builds/quotas.js'
 import type { DeploymentRow } from '../db/repositories/deployments.js'
 import { decodeCursor } from '../db/repositories/deployments.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
+import { manifestPathProblem } from '../deployments/manifest.js'
 import {
   ApiError,
   badRequest,
@@ -52,16 +52,6 @@ import { presentDeployment } from '../presenters.js'
 import type { ApiRoutes } from '../schemas.js'
 
 const errors = { ...errorResponses, ...conflictResponse } as const
-
-/** Why a manifest path cannot be a site file, or undefined when it can. */
-export function manifestPathProblem(path: string): string | undefined {
-  if (path.includes('\0')) return 'must not contain NUL'
-  if (path.includes('\\')) return 'must use "/" separators, not backslashes'
-  if (path.startsWith('/')) return 'must be relative (no leading "/")'
-  if (/[#?]/.test(path)) return 'must not contain "#" or "?"'
-  if (!isSafeRelativePath(path)) return 'must stay inside the docs folder: no empty, "." or ".." segments'
-  return undefined
-}
 
 /**
  * A blob-store call: a full disk answers 507, any other fault of the store 503 saying what failed (and

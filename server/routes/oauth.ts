@@ -20,10 +20,11 @@ import {
   rateLimitedResponse,
   ref,
 } from '../../schemas/api/index.js'
+import { apiOrigin } from '../auth/oauth/api-origin.js'
 import { AuthorizationServer, CLI_CLIENT_ID } from '../auth/oauth/authorization-server.js'
 import { OAuthError } from '../auth/oauth/errors.js'
 import { redactedRequestSerializer } from '../auth/oauth/log-redaction.js'
-import { chooseIdentityProvider, isLoopbackHost } from '../auth/providers/index.js'
+import { chooseIdentityProvider } from '../auth/providers/index.js'
 import { renderMessagePage } from '../auth/providers/local.js'
 import { newOpaqueId } from '../auth/tokens.js'
 import { DASHBOARD_CALLBACK_PATH } from '../dashboard/session.js'
@@ -43,17 +44,6 @@ export interface SignInFlow {
   bruteForceLimit: {
     rateLimit: { max: number; timeWindow: number; keyGenerator: (request: FastifyRequest) => string }
   }
-}
-
-/**
- * The API's own origin as `request` reached it. On a loopback address (a local server started with
- * another --port) the request's host is used, so discovery works without --public-url; any other host
- * gets the configured public URL, which a forged Host header cannot change.
- */
-export function apiOrigin(publicUrl: string, request: FastifyRequest): string {
-  const host = request.host
-  if (host === new URL(publicUrl).host) return publicUrl
-  return isLoopbackHost(host.replace(/:\d+$/, '')) ? `http://${host}` : publicUrl
 }
 
 /** RFC 6749 §5.1: token responses must not be cached. */

@@ -2,7 +2,7 @@
  * Sign-in settings: which identity provider, and the public URL its callbacks come back to. They join
  * the server's settings table (server/config.ts), so each is a flag and an environment variable.
  */
-import { ConfigError } from '../../config.js'
+import { ConfigError } from '../../config-error.js'
 import { isLoopbackHost } from '../providers/index.js'
 
 export interface SignInConfig {

@@ -1,0 +1,130 @@
+/**
+ * The layers of ARCHITECTURE.md, checked over the import graph of the sources: folders only import
+ * downwards (lib ← schemas ← compiler ← server, cli), no folder imports one that imports it back, and
+ * only the app and plugins register routes (a service never imports a route). A new import that breaks
+ * a rule fails here with the file and the import.
+ */
+import assert from 'node:assert/strict'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, normalize, relative, sep } from 'node:path'
+import { test } from 'node:test'
+import { fromPackageRoot } from '../lib/package-root.js'
+
+const LAYERS = ['lib', 'schemas', 'compiler', 'server', 'cli'] as const
+type Layer = (typeof LAYERS)[number]
+
+/** What each folder may import, besides itself. */
+const ALLOWED: Record<Layer, readonly Layer[]> = {
+  lib: [],
+  schemas: ['lib'],
+  compiler: ['lib', 'schemas'],
+  server: ['lib', 'schemas', 'compiler'],
+  // The CLI speaks to the server through the REST schemas only, never through its code.
+  cli: ['lib', 'schemas', 'compiler'],
+}
+
+const root = fromPackageRoot()
+
+function sources(folder: string): string[] {
+  return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+    // Browser bundles (the theme's and the dashboard's client) are built on their own.
+    .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !/(^|\/)client\//.test(path))
+    .map((path) => join(folder, path).split(sep).join('/'))
+}
+
+/**
+ * Relative imports (static, dynamic and re-exports) of one file, as paths from the package root;
+ * `runtime` leaves out `import type`, which the compiled code does not keep.
+ */
+function importsOf(file: string, runtime = false): string[] {
+  const text = readFileSync(join(root, file), 'utf8')
+  const pattern = /(import\s+type\s[^;]*?from\s+|from\s+|import\s*\(\s*)'(\.{1,2}\/[^']+)'/g
+  return [...text.matchAll(pattern)]
+    .filter((match) => !runtime || !match[1]!.startsWith('import type'))
+    .map((match) =>
+      relative(root, normalize(join(root, dirname(file), match[2]!)))
+        .split(sep)
+        .join('/')
+        .replace(/\.js$/, '.ts'),
+    )
+}
+
+const files = LAYERS.flatMap((layer) => sources(layer))
+const graph = new Map(files.map((file) => [file, importsOf(file)]))
+const runtimeGraph = new Map(files.map((file) => [file, importsOf(file, true)]))
+
+/**
+ * Cycles between folders that exist today, to be taken apart; a new one fails the test, and so does one
+ * of these once it is gone (so the list only shrinks).
+ */
+const KNOWN_CYCLES = [
+  'compiler/components ⇄ compiler/content',
+  'compiler/content ⇄ compiler/openapi',
+  'compiler/content ⇄ compiler/serving',
+  'compiler/outputs ⇄ compiler/serving',
+  'compiler/outputs ⇄ compiler/theme',
+  'server/auth ⇄ server/dashboard',
+  'server/auth ⇄ server/db',
+  'server/db ⇄ server/git',
+  'server/db ⇄ server/sites',
+  'server/git ⇄ server/routes',
+  'server/mcp ⇄ server/sites',
+]
+
+const layerOf = (path: string): string => path.split('/')[0]!
+
+test('folders import only the layers below them', () => {
+  const upward: string[] = []
+  for (const [file, imports] of graph) {
+    const from = layerOf(file) as Layer
+    for (const target of imports) {
+      const to = layerOf(target)
+      if (to !== from && !ALLOWED[from].includes(to as Layer)) upward.push(`${file} imports ${target}`)
+    }
+  }
+  assert.deepEqual(upward, [])
+})
+
+test('only the app and plugins import routes: services never do', () => {
+  const found = [...graph]
+    .filter(
+      ([file]) =>
+        !file.startsWith('server/routes/') && file !== 'server/app.ts' && !file.endsWith('/plugin.ts'),
+    )
+    .flatMap(([file, imports]) =>
+      imports
+        .filter((target) => target.startsWith('server/routes/'))
+        .map((target) => `${file} imports ${target}`),
+    )
+  assert.deepEqual(found, [])
+})
+
+test('no new cycle between the folders of server/ and of compiler/ (in imports the compiled code keeps)', () => {
+  // Folder-level edges (server/builds → server/db), each with one import that makes it.
+  const edges = new Map<string, Map<string, string>>()
+  const folderOf = (path: string): string => path.split('/').slice(0, 2).join('/').replace(/\.ts$/, '')
+  for (const [file, imports] of runtimeGraph) {
+    if (!file.startsWith('server/') && !file.startsWith('compiler/')) continue
+    for (const target of imports) {
+      const [from, to] = [folderOf(file), folderOf(target)]
+      if (from === to || layerOf(from) !== layerOf(to)) continue
+      if (!edges.has(from)) edges.set(from, new Map())
+      edges.get(from)!.set(to, `${file} → ${target}`)
+    }
+  }
+  const cycles = new Map<string, string>()
+  for (const [from, targets] of edges)
+    for (const [to, why] of targets) {
+      const back = edges.get(to)?.get(from)
+      if (back && from < to) cycles.set(`${from} ⇄ ${to}`, `${why}; ${back}`)
+    }
+  const added = [...cycles]
+    .filter(([pair]) => !KNOWN_CYCLES.includes(pair))
+    .map(([pair, why]) => `${pair}: ${why}`)
+  assert.deepEqual(added, [], 'new cycles')
+  assert.deepEqual(
+    KNOWN_CYCLES.filter((pair) => !cycles.has(pair)),
+    [],
+    'cycles taken apart: remove them from KNOWN_CYCLES',
+  )
+})
