@@ -184,7 +184,7 @@ function readEsm(
             page,
             'problem',
             'import-not-allowed',
-            `Unexpected import of "${source}", expected a snippet inside the site (\`/snippets/….mdx\` or a relative \`.mdx\` file); other imports are not run`,
+            `Unexpected import of "${source}", expected a file inside the site (\`/snippets/x.mdx\`, \`/components/x.jsx\` or a relative path); other imports are not run`,
             estreePlace(statement) ?? placeOf(node),
             file,
           )
