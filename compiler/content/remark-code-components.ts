@@ -207,7 +207,7 @@ function toMdast(nodes: readonly TreeNode[], inline: boolean, usage: JsxElement)
       type: childInline ? 'mdxJsxTextElement' : 'mdxJsxFlowElement',
       name: node.name,
       attributes: [],
-      children,
+      children: [...propSlots(node.props, usage), ...children],
       data: { props: readProps(node.props) },
       position: usage.position,
     } as MdxJsxFlowElement | MdxJsxTextElement
@@ -215,11 +215,39 @@ function toMdast(nodes: readonly TreeNode[], inline: boolean, usage: JsxElement)
   })
 }
 
-/** Props as static values; an element given as a prop (`icon={<svg/>}`) becomes markup data. */
-function readProps(value: StaticValue): StaticObject {
+/**
+ * Props given an element (`title={<Badge>New</Badge>}`) as children marked with the prop's name, so
+ * components in them render like the page's own (see jsx-prop-slots.ts).
+ */
+function propSlots(value: StaticValue, usage: JsxElement): MdxJsxTextElement[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return []
+  return Object.entries(value).flatMap(([key, raw]): MdxJsxTextElement[] =>
+    isTree(raw)
+      ? [
+          {
+            type: 'mdxJsxTextElement',
+            name: null,
+            attributes: [],
+            children: toMdast(raw.$$tree as TreeNode[], true, usage) as MdxJsxTextElement['children'],
+            data: { propSlot: key },
+            ...(usage.position ? { position: usage.position } : {}),
+          },
+        ]
+      : [],
+  )
+}
+
+const isTree = (value: StaticValue): value is StaticObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Array.isArray(value.$$tree)
+
+/** Props as static values; an element given inside a list or object becomes markup data. */
+function readProps(value: StaticValue, top = true): StaticObject {
   const props: StaticObject = {}
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return props
-  for (const [key, raw] of Object.entries(value)) props[key] = readValue(raw)
+  for (const [key, raw] of Object.entries(value)) {
+    // A top-level element prop is a slot (propSlots); nested ones stay markup.
+    if (!(top && isTree(raw))) props[key] = readValue(raw)
+  }
   return props
 }
 
@@ -227,7 +255,7 @@ function readValue(value: StaticValue): StaticValue {
   if (Array.isArray(value)) return value.map(readValue)
   if (typeof value !== 'object' || value === null) return value
   if (Array.isArray(value.$$tree)) return toMarkup(value.$$tree as TreeNode[])
-  return readProps(value)
+  return readProps(value, false)
 }
 
 function toMarkup(nodes: readonly TreeNode[]): StaticValue {
@@ -237,7 +265,7 @@ function toMarkup(nodes: readonly TreeNode[]): StaticValue {
     return {
       [JSX_MARKUP]: true,
       tagName: /^[a-z][\w-]*$/.test(node.name) ? node.name : null,
-      properties: readProps(node.props),
+      properties: readProps(node.props, false),
       children: (toMarkup(node.children) as StaticObject).children ?? [],
     }
   })
