@@ -19,6 +19,7 @@ import {
 } from '../sandbox/quickjs.js'
 import type { CodeComponentRef } from './code-modules.js'
 import { type PageContext, type Place, placeOf, report } from './context.js'
+import { isPropSlot } from './jsx-prop-slots.js'
 import { isJsxElement, type JsxElement } from './mdx-static.js'
 import { JSX_MARKUP, type StaticObject, type StaticValue } from './static-value.js'
 
@@ -73,7 +74,8 @@ export default function remarkCodeComponents() {
       const current = page as PageContext
       sandbox ??= await openSandbox(current)
       const props = JSON.stringify(element.data?.props ?? {})
-      const call = `__safe(() => __renderComponent(${JSON.stringify(component.file)}, ${JSON.stringify(component.name)}, ${JSON.stringify(props)}, ${element.children.length > 0}))`
+      const children = JSON.stringify(contentChildren(element).map(describeChild))
+      const call = `__safe(() => __renderComponent(${JSON.stringify(component.file)}, ${JSON.stringify(component.name)}, ${JSON.stringify(props)}, ${JSON.stringify(children)}))`
       const evaluated = sandbox.evaluate(call, 'sandbox:render')
       const result: RenderResult = evaluated.ok ? readResult(evaluated.value) : evaluated
       // An allocation QuickJS refused is caught like any error inside; it is still the memory limit.
@@ -187,6 +189,34 @@ function errorPlace(page: PageContext, stack: string): { file: string; place: Pl
   return undefined
 }
 
+/** The element's children as a component sees them: no blank text, no props written as JSX. */
+const contentChildren = (element: JsxElement): RootContent[] =>
+  (element.children as RootContent[]).filter(
+    (child) => !isPropSlot(child) && !(child.type === 'text' && child.value.trim() === ''),
+  )
+
+/** What `children[i].type` and `.props` read in the sandbox: the tag MDX would give the child. */
+function describeChild(child: RootContent): { type?: string; props?: StaticObject } {
+  if (isJsxElement(child))
+    return { ...(child.name ? { type: child.name } : {}), props: child.data?.props ?? {} }
+  const tags: Partial<Record<RootContent['type'], string>> = {
+    paragraph: 'p',
+    blockquote: 'blockquote',
+    code: 'pre',
+    table: 'table',
+    thematicBreak: 'hr',
+    image: 'img',
+    link: 'a',
+    emphasis: 'em',
+    strong: 'strong',
+    inlineCode: 'code',
+  }
+  if (child.type === 'heading') return { type: `h${child.depth}`, props: {} }
+  if (child.type === 'list') return { type: child.ordered ? 'ol' : 'ul', props: {} }
+  const type = tags[child.type]
+  return type ? { type, props: {} } : { props: {} }
+}
+
 /** The returned element tree as MDX JSX nodes, with the usage's children where `children` went. */
 function toMdast(nodes: readonly TreeNode[], inline: boolean, usage: JsxElement): RootContent[] {
   // `<Latex>` in a line of text is inline math; on its own, a block.
@@ -195,7 +225,8 @@ function toMdast(nodes: readonly TreeNode[], inline: boolean, usage: JsxElement)
     if (typeof node === 'string') return [{ type: 'text', value: node, position: usage.position }]
     if (typeof node !== 'object' || node === null) return []
     if ('slot' in node) {
-      const copy = structuredClone(usage.children) as RootContent[]
+      const child = contentChildren(usage)[node.slot]
+      const copy = child ? [structuredClone(child)] : []
       const [only] = copy
       return inline && copy.length === 1 && only?.type === 'paragraph' ? only.children : copy
     }
