@@ -137,7 +137,17 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     const entry: CacheEntry = { page: outcome.page, dependencies: dependencyFingerprint(outcome.page, files) }
     nextEntries[task.key] = entry
   })
-  for (const page of selected) diagnostics.push(...(rendered.get(page.slug)?.diagnostics ?? []))
+  // An unknown icon name is one warning for the whole build (at its first use), not one per page.
+  const unknownIcons = new Set<string>()
+  for (const page of selected) {
+    for (const diagnostic of rendered.get(page.slug)?.diagnostics ?? []) {
+      if (diagnostic.rule === 'unknown-icon') {
+        if (unknownIcons.has(diagnostic.message)) continue
+        unknownIcons.add(diagnostic.message)
+      }
+      diagnostics.push(diagnostic)
+    }
+  }
 
   const context = siteContext(config, navigation, { pages: allPages, rendered }, files, options)
   // Page files go to the caller's sink as each is made, when it gave one; everything else (and, without

@@ -6,6 +6,7 @@
 import type { Element, ElementContent, Root, RootContent } from 'hast'
 import type { VFile } from 'vfile'
 import { asJsx, h } from '../components/html.js'
+import { neutralIcon } from '../components/icons.js'
 import { components, htmlElement, resolveIcon } from '../components/index.js'
 import { isMarkup, markupToHast, propContent, renderedProp } from '../components/markup.js'
 import type { ComponentContext, JsxNode } from '../components/types.js'
@@ -136,14 +137,20 @@ function renderIcon(
   if (/[/.]/.test(icon)) return h('img', { className: ['d-icon-img'], src: icon, alt: '' })
   const resolved = resolveIcon(icon, typeof iconType === 'string' ? iconType : undefined)
   if (!resolved) {
-    report(
-      page,
-      'warning',
-      'unknown-icon',
-      `Unknown icon "${icon}", expected a Font Awesome free icon name such as "rocket", or a Lucide one`,
-      place,
-    )
-    return undefined
+    // One warning per name on a page (the build keeps one per name across pages, see build.ts).
+    if (!page.unknownIcons.has(icon)) {
+      page.unknownIcons.add(icon)
+      report(
+        page,
+        'warning',
+        'unknown-icon',
+        `Unknown icon "${icon}", expected a Font Awesome free icon name such as "rocket", or a Lucide one; a neutral circle is shown`,
+        place,
+      )
+    }
+    const neutral = neutralIcon()
+    page.icons.add(neutral.id)
+    return neutral.svg
   }
   if (resolved.proName) {
     report(
