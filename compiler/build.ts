@@ -137,11 +137,11 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     const entry: CacheEntry = { page: outcome.page, dependencies: dependencyFingerprint(outcome.page, files) }
     nextEntries[task.key] = entry
   })
-  // An unknown icon name is one warning for the whole build (at its first use), not one per page.
+  // An unknown or Pro icon name is one warning for the whole build (at its first use), not one per page.
   const unknownIcons = new Set<string>()
   for (const page of selected) {
     for (const diagnostic of rendered.get(page.slug)?.diagnostics ?? []) {
-      if (diagnostic.rule === 'unknown-icon') {
+      if (diagnostic.rule === 'unknown-icon' || diagnostic.rule === 'paid-icon') {
         if (unknownIcons.has(diagnostic.message)) continue
         unknownIcons.add(diagnostic.message)
       }

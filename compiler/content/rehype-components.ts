@@ -152,7 +152,8 @@ function renderIcon(
     page.icons.add(neutral.id)
     return neutral.svg
   }
-  if (resolved.proName) {
+  if (resolved.proName && !page.unknownIcons.has(icon)) {
+    page.unknownIcons.add(icon)
     report(
       page,
       'warning',
