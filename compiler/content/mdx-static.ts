@@ -157,6 +157,9 @@ export function resolveStaticMdx(tree: Root, options: StaticMdxOptions): void {
         const expression = statement?.type === 'ExpressionStatement' ? statement.expression : undefined
         if (isJsxValue(expression)) {
           slots.push(propSlot(attribute.name, expression, element.position))
+          // Plain markup (`icon={<svg/>}`) also stays a value, for a code component to pass on.
+          const markup = evaluateProgram(program, scope)
+          if (markup.ok) props[attribute.name] = markup.value
           continue
         }
         const result = evaluateProgram(program, scope)
