@@ -24,7 +24,10 @@ import { isJsxElement, type JsxElement } from './mdx-static.js'
 import { JSX_MARKUP, type StaticObject, type StaticValue } from './static-value.js'
 
 /** What a component returns, as the sandbox serialises it (see sandbox/prelude.ts). */
-type TreeNode = string | { slot: number } | { name: string; props: StaticObject; children: TreeNode[] }
+type TreeNode =
+  | string
+  | { slot: number | string }
+  | { name: string; props: StaticObject; children: TreeNode[] }
 
 interface HookWarning {
   component: string
@@ -73,7 +76,11 @@ export default function remarkCodeComponents() {
     async function render(element: JsxElement, component: CodeComponentRef): Promise<RootContent[]> {
       const current = page as PageContext
       sandbox ??= await openSandbox(current)
-      const props = JSON.stringify(element.data?.props ?? {})
+      // A prop written as JSX (jsx-prop-slots.ts) reaches the component as a slot the host fills.
+      const slotProps = Object.fromEntries(
+        propSlotsOf(element).map((slot, index) => [slot.data?.propSlot, { [PROP_SLOT]: index }]),
+      )
+      const props = JSON.stringify({ ...element.data?.props, ...slotProps })
       const children = JSON.stringify(contentChildren(element).map(describeChild))
       const call = `__safe(() => __renderComponent(${JSON.stringify(component.file)}, ${JSON.stringify(component.name)}, ${JSON.stringify(props)}, ${JSON.stringify(children)}))`
       const evaluated = sandbox.evaluate(call, 'sandbox:render')
@@ -189,6 +196,12 @@ function errorPlace(page: PageContext, stack: string): { file: string; place: Pl
   return undefined
 }
 
+/** Marks a prop given to the sandbox that stands for a prop written as JSX: `{ $$propSlot: index }`. */
+const PROP_SLOT = '$$propSlot'
+
+const propSlotsOf = (element: JsxElement): JsxElement[] =>
+  (element.children as RootContent[]).filter((child): child is JsxElement => isPropSlot(child))
+
 /** The element's children as a component sees them: no blank text, no props written as JSX. */
 const contentChildren = (element: JsxElement): RootContent[] =>
   (element.children as RootContent[]).filter(
@@ -224,8 +237,12 @@ function toMdast(nodes: readonly TreeNode[], inline: boolean, usage: JsxElement)
   return nodes.flatMap((node): RootContent[] => {
     if (typeof node === 'string') return [{ type: 'text', value: node, position: usage.position }]
     if (typeof node !== 'object' || node === null) return []
+    if ('slot' in node && typeof node.slot === 'string') {
+      const slot = propSlotsOf(usage)[Number(node.slot.slice(1))]
+      return slot ? (structuredClone(slot.children) as RootContent[]) : []
+    }
     if ('slot' in node) {
-      const child = contentChildren(usage)[node.slot]
+      const child = contentChildren(usage)[node.slot as number]
       const copy = child ? [structuredClone(child)] : []
       const [only] = copy
       return inline && copy.length === 1 && only?.type === 'paragraph' ? only.children : copy

@@ -217,6 +217,11 @@ var ${globals.join(',\n  ')};
     if (typeof component !== 'function')
       throw new TypeError(name + ' from ' + file + ' is not a component (a function returning JSX)');
     const props = JSON.parse(propsJson);
+    for (const key of Object.keys(props)) {
+      const value = props[key];
+      if (value !== null && typeof value === 'object' && typeof value.$$propSlot === 'number')
+        props[key] = { [SLOT]: 'p' + value.$$propSlot, $$element: true, type: Fragment, props: {} };
+    }
     const slots = JSON.parse(childrenJson).map((child, index) => ({
       [SLOT]: index,
       $$element: true,
