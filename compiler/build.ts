@@ -48,7 +48,7 @@ import { mathFiles } from './theme/math-assets.js'
 import { indexLocations, indexNeighbours } from './theme/navigation.js'
 import { renderShell } from './theme/page.js'
 import { type StylesheetWarning, scopeRootStylesheetBytes } from './theme/scope-stylesheet.js'
-import { compileTailwind, rootStylesheets } from './theme/tailwind.js'
+import { compileTailwind, siteStylesheets } from './theme/tailwind.js'
 import { markdownOutputPath, pageOutputPath, pageUrlPath, ROOT_FILE_SLUG } from './theme/urls.js'
 import type { BuildCache, BuildOptions, BuildResult } from './types.js'
 
@@ -137,7 +137,17 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     const entry: CacheEntry = { page: outcome.page, dependencies: dependencyFingerprint(outcome.page, files) }
     nextEntries[task.key] = entry
   })
-  for (const page of selected) diagnostics.push(...(rendered.get(page.slug)?.diagnostics ?? []))
+  // An unknown or Pro icon name is one warning for the whole build (at its first use), not one per page.
+  const unknownIcons = new Set<string>()
+  for (const page of selected) {
+    for (const diagnostic of rendered.get(page.slug)?.diagnostics ?? []) {
+      if (diagnostic.rule === 'unknown-icon' || diagnostic.rule === 'paid-icon') {
+        if (unknownIcons.has(diagnostic.message)) continue
+        unknownIcons.add(diagnostic.message)
+      }
+      diagnostics.push(diagnostic)
+    }
+  }
 
   const context = siteContext(config, navigation, { pages: allPages, rendered }, files, options)
   // Page files go to the caller's sink as each is made, when it gave one; everything else (and, without
@@ -150,7 +160,7 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     output.set(tailwind.path, tailwind.bytes)
     context.assets.tailwindCss = tailwind.path
   }
-  const stylesheets = rootStylesheets(files.keys())
+  const stylesheets = siteStylesheets(files.keys())
   if (stylesheets.length > 0) context.assets.stylesheets = stylesheets
   // Reuse the previous build's outputs of unchanged pages when nothing every shell shows changed
   // (the Tailwind stylesheet and root stylesheets included: they are in context.assets).
@@ -193,12 +203,12 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     }
   }
   if (tailwind) hashedAssets.add(tailwind.path)
-  // Stylesheets at the site's root are linked by every page, so they are published.
+  // The site's stylesheets are linked by every page, so they are published.
   for (const path of stylesheets) assetPaths.add(path)
   // An author's file never takes the place of the theme's hashed assets (nor their year-long caching).
   for (const [path, bytes] of collectStaticAssets(files, config, assetPaths, !wanted))
     if (!hashedAssets.has(path)) output.set(path, bytes)
-  // Root stylesheets style the article only: they cannot restyle the shell (compiler/theme/scope-stylesheet.ts).
+  // The site's stylesheets style the article only: they cannot restyle the shell (compiler/theme/scope-stylesheet.ts).
   for (const path of stylesheets) {
     const bytes = output.get(path)
     if (!bytes) continue

@@ -34,7 +34,7 @@ import {
 } from '../../compiler/serving/security-headers.js'
 import { themeFiles } from '../../compiler/theme/assets.js'
 import { scopeRootStylesheetBytes } from '../../compiler/theme/scope-stylesheet.js'
-import { rootStylesheets } from '../../compiler/theme/tailwind.js'
+import { siteStylesheets } from '../../compiler/theme/tailwind.js'
 import type { BuildCache, BuildResult } from '../../compiler/types.js'
 import { loadSiteFileFilter, readSiteFiles } from '../../lib/site-dir.js'
 import { fetchRemoteSpecs, type SpecFetchPolicy } from '../remote-specs.js'
@@ -104,7 +104,7 @@ class DevSite {
       return (await this.page(path.slice(0, -3))).files.get(path)
     const source = this.files.get(path)
     // A root stylesheet is served as a build publishes it: scoped to the article.
-    const roots = source ? rootStylesheets(this.files.keys()) : []
+    const roots = source ? siteStylesheets(this.files.keys()) : []
     if (source && roots.includes(path)) return scopeRootStylesheetBytes(source, roots)
     if (source && !isSource(path)) return source
     return (await this.full()).files.get(path)

@@ -6,6 +6,7 @@
  *   <Callout type="success"> → success (circle-check); <Callout> without a type → info.
  */
 import { h, safeColor, str } from './html.js'
+import { propContent, propText } from './markup.js'
 import type { Component, ComponentContext } from './types.js'
 
 export const CALLOUT_TYPES = ['info', 'success', 'warning', 'danger', 'note', 'tip', 'check'] as const
@@ -25,19 +26,19 @@ function renderCallout(context: ComponentContext, type: CalloutType) {
   const { props } = context
   const color = safeColor(props.color)
   const icon = props.icon !== undefined ? context.icon(props.icon, props.iconType) : context.icon(ICONS[type])
-  const title = str(props.title)
+  const title = propContent(props.title)
   return h(
     'aside',
     {
       className: ['d-callout', `d-callout-${type}`],
       role: 'note',
-      ariaLabel: title ?? type.charAt(0).toUpperCase() + type.slice(1),
+      ariaLabel: propText(props.title) || type.charAt(0).toUpperCase() + type.slice(1),
       style: color ? `--d-callout-color: ${color}` : undefined,
     },
     [
       icon && h('span', { className: ['d-callout-icon'], ariaHidden: 'true' }, [icon]),
       h('div', { className: ['d-callout-body'] }, [
-        title && h('p', { className: ['d-callout-title'] }, [title]),
+        title && h('p', { className: ['d-callout-title'] }, title),
         ...context.render(),
       ]),
     ],

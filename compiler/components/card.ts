@@ -5,11 +5,12 @@
  */
 import type { ElementContent } from 'hast'
 import { bool, h, isExternalUrl, safeColor, str } from './html.js'
+import { propContent } from './markup.js'
 import type { Component } from './types.js'
 
 export const Card: Component = (context) => {
   const { props } = context
-  const title = str(props.title)
+  const title = propContent(props.title)
   const href = str(props.href)
   const img = str(props.img)
   const cta = str(props.cta)
@@ -23,7 +24,8 @@ export const Card: Component = (context) => {
   const nested = href !== undefined && containsLink(body)
   const titleNode = title
     ? h('p', { className: ['d-card-title'] }, [
-        nested ? h('a', { ...linkProperties, className: ['d-card-link'] }, [title]) : title,
+        nested ? h('a', { ...linkProperties, className: ['d-card-link'] }, title) : undefined,
+        ...(nested ? [] : title),
       ])
     : undefined
   const className = [

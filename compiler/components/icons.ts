@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module'
 import type { Element } from 'hast'
-import { PRO_ONLY_ICONS } from './fontawesome-pro.js'
+import { PRO_DIGIT, PRO_ONLY_ICONS } from './fontawesome-pro.js'
 import { h } from './html.js'
 import { lucideIcon } from './lucide.js'
 
@@ -83,9 +83,17 @@ export function resolveIcon(name: string, iconType?: string): ResolvedIcon | und
 }
 
 function proFallback(clean: string, iconType: string | undefined): ResolvedIcon | undefined {
-  const free = PRO_ONLY_ICONS.get(clean)
+  const free = PRO_ONLY_ICONS.get(clean) ?? PRO_DIGIT.exec(clean)?.[1]
   const icon = free === undefined ? undefined : fontAwesome(free, iconType)
   return icon && { ...icon, proName: clean }
+}
+
+/**
+ * What an unknown icon name shows: a plain outlined circle, so the layout keeps its icon slot and
+ * nothing suggests a meaning the author did not pick.
+ */
+export function neutralIcon(): ResolvedIcon {
+  return fontAwesome('circle', 'regular') as ResolvedIcon
 }
 
 function fontAwesome(clean: string, iconType: string | undefined): ResolvedIcon | undefined {

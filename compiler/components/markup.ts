@@ -4,7 +4,45 @@
  */
 import type { Element, ElementContent, Properties } from 'hast'
 import { JSX_MARKUP, type StaticObject, type StaticValue } from '../content/static-value.js'
+import { str } from './html.js'
 import { toCss } from './html-element.js'
+
+/**
+ * Marks a prop whose JSX value (`label={<><Icon icon="rocket" /> Quickstart</>}`) rehype-components
+ * has already rendered: `{ $$html: true, nodes }` (see content/jsx-prop-slots.ts).
+ */
+export const RENDERED_PROP = '$$html'
+
+export const renderedProp = (nodes: ElementContent[]): StaticValue =>
+  ({ [RENDERED_PROP]: true, nodes }) as unknown as StaticValue
+
+const renderedNodes = (value: unknown): ElementContent[] | undefined =>
+  typeof value === 'object' && value !== null && RENDERED_PROP in value
+    ? ((value as unknown as { nodes?: ElementContent[] }).nodes ?? [])
+    : undefined
+
+/**
+ * A prop that a component shows as content (a title, a label): text as a text node, JSX written as the
+ * prop's value as the HTML it rendered to; `undefined` when absent or of another type.
+ */
+export function propContent(value: StaticValue): ElementContent[] | undefined {
+  const rendered = renderedNodes(value)
+  if (rendered) return rendered.length > 0 ? rendered : undefined
+  if (isMarkup(value)) return markupToHast(value)
+  const text = str(value)
+  return text === undefined || text === '' ? undefined : [{ type: 'text', value: text }]
+}
+
+/** The plain text of a prop (for ids and labels): its string, or the text of the JSX it holds. */
+export function propText(value: StaticValue): string | undefined {
+  const text = str(value)
+  if (text !== undefined) return text
+  const nodes = propContent(value)
+  return nodes ? nodes.map(textOf).join('').trim() : undefined
+}
+
+const textOf = (node: ElementContent): string =>
+  node.type === 'text' ? node.value : 'children' in node ? node.children.map(textOf).join('') : ''
 
 export const isMarkup = (value: unknown): value is StaticObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && JSX_MARKUP in value

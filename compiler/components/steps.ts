@@ -4,6 +4,7 @@
  * the title element, so h2/h3 step titles join the table of contents.
  */
 import { asJsx, h, isBlank, isComponent, num, str } from './html.js'
+import { propContent } from './markup.js'
 import type { Component, ComponentContext } from './types.js'
 
 const TITLE_SIZES = new Set(['p', 'h2', 'h3', 'h4'])
@@ -36,12 +37,12 @@ function renderStep(
 ) {
   const requested = str(props.titleSize) ?? parentSize ?? 'p'
   const size = TITLE_SIZES.has(requested) ? requested : 'p'
-  const title = str(props.title) ?? ''
+  const title = propContent(props.title)
   const icon = props.icon !== undefined ? context.icon(props.icon, props.iconType) : undefined
   return h('li', { className: ['d-step'], value: String(number) }, [
     h('div', { className: ['d-step-marker'], ariaHidden: 'true' }, [icon ?? String(number)]),
     h('div', { className: ['d-step-content'] }, [
-      title && h(size, { className: ['d-step-title'] }, [title]),
+      title && h(size, { className: ['d-step-title'] }, title),
       h('div', { className: ['d-step-body'] }, context.render(children)),
     ]),
   ])

@@ -7,7 +7,7 @@ import type { Element, ElementContent } from 'hast'
 import { h } from './html.js'
 
 export interface TabSpec {
-  label: string
+  label: string | ElementContent[]
   icon?: Element | undefined
   content: ElementContent[]
 }
@@ -30,7 +30,7 @@ export function tablist(id: string, className: string, tabs: TabSpec[], selected
             ariaSelected: index === current ? 'true' : 'false',
             tabIndex: index === current ? 0 : -1,
           },
-          [tab.icon, tab.label],
+          [tab.icon, ...(typeof tab.label === 'string' ? [tab.label] : tab.label)],
         ),
       ),
     ),

@@ -1,5 +1,6 @@
 /** Tabs and Tab: an ARIA tablist (see tablist.ts); a Tab's label is `title`, or its alias `label`. */
-import { asJsx, h, isBlank, isComponent, num, str } from './html.js'
+import { asJsx, h, isBlank, isComponent, num } from './html.js'
+import { propContent } from './markup.js'
 import { tablist } from './tablist.js'
 import type { Component } from './types.js'
 
@@ -10,7 +11,7 @@ export const Tabs: Component = (context) => {
     const props = asJsx(child).data?.props ?? {}
     return [
       {
-        label: str(props.title) ?? str(props.label) ?? `Tab ${index + 1}`,
+        label: propContent(props.title) ?? propContent(props.label) ?? `Tab ${index + 1}`,
         icon: props.icon !== undefined ? context.icon(props.icon, props.iconType) : undefined,
         content: context.render(asJsx(child).children),
       },
@@ -28,8 +29,10 @@ export const Tabs: Component = (context) => {
 /** A Tab outside Tabs: its content, titled. */
 export const Tab: Component = (context) =>
   h('div', { className: ['d-tabset-single'] }, [
-    h('p', { className: ['d-tabset-single-title'] }, [
-      str(context.props.title) ?? str(context.props.label) ?? '',
-    ]),
+    h(
+      'p',
+      { className: ['d-tabset-single-title'] },
+      propContent(context.props.title) ?? propContent(context.props.label) ?? [],
+    ),
     ...context.render(),
   ])

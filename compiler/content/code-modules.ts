@@ -161,7 +161,7 @@ export function registerCodeModule(
           page,
           'problem',
           'import-not-allowed',
-          `Unexpected import of "${specifier}" in code, expected a file inside the site (\`/snippets/….jsx\` or a relative path) or "react"; it is not available to components`,
+          `Unexpected import of "${specifier}" in code, expected a file inside the site (a site path such as \`/components/x.jsx\`, or a relative path) or "react"; it is not available to components`,
           { line: index + 1 },
           file,
         )

@@ -38,6 +38,8 @@ export interface PageContext {
   imports: Map<string, string>
   /** Unknown component names already reported on this page: one warning per name. */
   unknownComponents: Set<string>
+  /** Icon names already reported (unknown, or Pro) on this page: one warning per name, not per use. */
+  unknownIcons: Set<string>
   /** True once KaTeX rendered math on the page, so its shell links KaTeX's stylesheet. */
   math?: boolean
   /** True once the page has a Mermaid diagram, so its shell loads the diagram script. */

@@ -20,6 +20,7 @@ import {
   registerCodeModule,
 } from './code-modules.js'
 import { estreePlace, type PageContext, placeOf, report } from './context.js'
+import { isJsxValue, propSlot } from './jsx-prop-slots.js'
 import { resolveModulePath, resolveSnippetPath } from './snippet-paths.js'
 import {
   evaluateExportConsts,
@@ -134,6 +135,7 @@ export function resolveStaticMdx(tree: Root, options: StaticMdxOptions): void {
 
   function readAttributes(element: JsxElement): void {
     const props: StaticObject = {}
+    const slots: MdxJsxTextElement[] = []
     for (const attribute of element.attributes) {
       if (attribute.type === 'mdxJsxExpressionAttribute') {
         const program = attribute.data?.estree as Program | null | undefined
@@ -151,12 +153,22 @@ export function resolveStaticMdx(tree: Root, options: StaticMdxOptions): void {
       else {
         const program = attribute.value.data?.estree as Program | null | undefined
         if (!program) continue
+        const [statement] = program.body
+        const expression = statement?.type === 'ExpressionStatement' ? statement.expression : undefined
+        if (isJsxValue(expression)) {
+          slots.push(propSlot(attribute.name, expression, element.position))
+          // Plain markup (`icon={<svg/>}`) also stays a value, for a code component to pass on.
+          const markup = evaluateProgram(program, scope)
+          if (markup.ok) props[attribute.name] = markup.value
+          continue
+        }
         const result = evaluateProgram(program, scope)
         if (result.ok) props[attribute.name] = result.value
         else refuse(result.node, result.reason, element)
       }
     }
     element.data = { ...element.data, props }
+    if (slots.length > 0) element.children = [...slots, ...element.children] as JsxElement['children']
     const bound = element.name ? scope.get(element.name) : undefined
     if (isCodeComponentRef(bound)) element.data.codeComponent = { ...bound, usedIn: file }
     // The estree is no longer needed; dropping it keeps later tree copies small.
@@ -184,7 +196,7 @@ function readEsm(
             page,
             'problem',
             'import-not-allowed',
-            `Unexpected import of "${source}", expected a snippet inside the site (\`/snippets/….mdx\` or a relative \`.mdx\` file); other imports are not run`,
+            `Unexpected import of "${source}", expected a file inside the site (\`/snippets/x.mdx\`, \`/components/x.jsx\` or a relative path); other imports are not run`,
             estreePlace(statement) ?? placeOf(node),
             file,
           )

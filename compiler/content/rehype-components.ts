@@ -5,11 +5,13 @@
  */
 import type { Element, ElementContent, Root, RootContent } from 'hast'
 import type { VFile } from 'vfile'
-import { h } from '../components/html.js'
+import { asJsx, h } from '../components/html.js'
+import { neutralIcon } from '../components/icons.js'
 import { components, htmlElement, resolveIcon } from '../components/index.js'
-import { isMarkup, markupToHast } from '../components/markup.js'
+import { isMarkup, markupToHast, propContent, renderedProp } from '../components/markup.js'
 import type { ComponentContext, JsxNode } from '../components/types.js'
 import { type PageContext, placeOf, report } from './context.js'
+import type { StaticValue } from './static-value.js'
 
 const isJsx = (node: RootContent | ElementContent): boolean =>
   node.type === ('mdxJsxFlowElement' as string) || node.type === ('mdxJsxTextElement' as string)
@@ -18,7 +20,31 @@ export default function rehypeComponents() {
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
     if (!page) return
+    liftPropSlots(page, tree.children as ElementContent[])
     tree.children = renderNodes(page, tree.children as ElementContent[]) as RootContent[]
+  }
+}
+
+/**
+ * Render each prop written as JSX (a child marked `propSlot`, see jsx-prop-slots.ts) into its prop,
+ * innermost first, before any component runs: a component that reads its children's props (Tabs
+ * reading each Tab's title) then finds them rendered too.
+ */
+function liftPropSlots(page: PageContext, nodes: readonly ElementContent[]): void {
+  for (const node of nodes) {
+    if (!('children' in node)) continue
+    liftPropSlots(page, node.children)
+    if (!isJsx(node)) continue
+    const jsx = node as unknown as JsxNode
+    const slots = jsx.children.filter((child) => isJsx(child) && asJsx(child).data?.propSlot !== undefined)
+    if (slots.length === 0) continue
+    jsx.children = jsx.children.filter((child) => !slots.includes(child))
+    const props = { ...jsx.data?.props }
+    for (const slot of slots) {
+      const name = asJsx(slot).data?.propSlot as string
+      props[name] = renderedProp(renderNodes(page, asJsx(slot).children))
+    }
+    jsx.data = { ...jsx.data, props }
   }
 }
 
@@ -100,8 +126,8 @@ function renderIcon(
   iconType: unknown,
   place: ReturnType<typeof placeOf>,
 ): Element | undefined {
-  if (isMarkup(icon)) {
-    const [svg] = markupToHast(icon)
+  if (isMarkup(icon) || (typeof icon === 'object' && icon !== null)) {
+    const [svg] = isMarkup(icon) ? markupToHast(icon) : (propContent(icon as StaticValue) ?? [])
     if (svg?.type !== 'element') return undefined
     svg.properties = { ...svg.properties, ariaHidden: 'true', focusable: 'false' }
     return svg
@@ -111,16 +137,23 @@ function renderIcon(
   if (/[/.]/.test(icon)) return h('img', { className: ['d-icon-img'], src: icon, alt: '' })
   const resolved = resolveIcon(icon, typeof iconType === 'string' ? iconType : undefined)
   if (!resolved) {
-    report(
-      page,
-      'warning',
-      'unknown-icon',
-      `Unknown icon "${icon}", expected a Font Awesome free icon name such as "rocket", or a Lucide one`,
-      place,
-    )
-    return undefined
+    // One warning per name on a page (the build keeps one per name across pages, see build.ts).
+    if (!page.unknownIcons.has(icon)) {
+      page.unknownIcons.add(icon)
+      report(
+        page,
+        'warning',
+        'unknown-icon',
+        `Unknown icon "${icon}", expected a Font Awesome free icon name such as "rocket", or a Lucide one; a neutral circle is shown`,
+        place,
+      )
+    }
+    const neutral = neutralIcon()
+    page.icons.add(neutral.id)
+    return neutral.svg
   }
-  if (resolved.proName) {
+  if (resolved.proName && !page.unknownIcons.has(icon)) {
+    page.unknownIcons.add(icon)
     report(
       page,
       'warning',

@@ -19,11 +19,15 @@ import {
 } from '../sandbox/quickjs.js'
 import type { CodeComponentRef } from './code-modules.js'
 import { type PageContext, type Place, placeOf, report } from './context.js'
+import { isPropSlot } from './jsx-prop-slots.js'
 import { isJsxElement, type JsxElement } from './mdx-static.js'
 import { JSX_MARKUP, type StaticObject, type StaticValue } from './static-value.js'
 
 /** What a component returns, as the sandbox serialises it (see sandbox/prelude.ts). */
-type TreeNode = string | { slot: number } | { name: string; props: StaticObject; children: TreeNode[] }
+type TreeNode =
+  | string
+  | { slot: number | string }
+  | { name: string; props: StaticObject; children: TreeNode[] }
 
 interface HookWarning {
   component: string
@@ -72,8 +76,13 @@ export default function remarkCodeComponents() {
     async function render(element: JsxElement, component: CodeComponentRef): Promise<RootContent[]> {
       const current = page as PageContext
       sandbox ??= await openSandbox(current)
-      const props = JSON.stringify(element.data?.props ?? {})
-      const call = `__safe(() => __renderComponent(${JSON.stringify(component.file)}, ${JSON.stringify(component.name)}, ${JSON.stringify(props)}, ${element.children.length > 0}))`
+      // A prop written as JSX (jsx-prop-slots.ts) reaches the component as a slot the host fills.
+      const slotProps = Object.fromEntries(
+        propSlotsOf(element).map((slot, index) => [slot.data?.propSlot, { [PROP_SLOT]: index }]),
+      )
+      const props = JSON.stringify({ ...element.data?.props, ...slotProps })
+      const children = JSON.stringify(contentChildren(element).map(describeChild))
+      const call = `__safe(() => __renderComponent(${JSON.stringify(component.file)}, ${JSON.stringify(component.name)}, ${JSON.stringify(props)}, ${JSON.stringify(children)}))`
       const evaluated = sandbox.evaluate(call, 'sandbox:render')
       const result: RenderResult = evaluated.ok ? readResult(evaluated.value) : evaluated
       // An allocation QuickJS refused is caught like any error inside; it is still the memory limit.
@@ -187,6 +196,40 @@ function errorPlace(page: PageContext, stack: string): { file: string; place: Pl
   return undefined
 }
 
+/** Marks a prop given to the sandbox that stands for a prop written as JSX: `{ $$propSlot: index }`. */
+const PROP_SLOT = '$$propSlot'
+
+const propSlotsOf = (element: JsxElement): JsxElement[] =>
+  (element.children as RootContent[]).filter((child): child is JsxElement => isPropSlot(child))
+
+/** The element's children as a component sees them: no blank text, no props written as JSX. */
+const contentChildren = (element: JsxElement): RootContent[] =>
+  (element.children as RootContent[]).filter(
+    (child) => !isPropSlot(child) && !(child.type === 'text' && child.value.trim() === ''),
+  )
+
+/** What `children[i].type` and `.props` read in the sandbox: the tag MDX would give the child. */
+function describeChild(child: RootContent): { type?: string; props?: StaticObject } {
+  if (isJsxElement(child))
+    return { ...(child.name ? { type: child.name } : {}), props: child.data?.props ?? {} }
+  const tags: Partial<Record<RootContent['type'], string>> = {
+    paragraph: 'p',
+    blockquote: 'blockquote',
+    code: 'pre',
+    table: 'table',
+    thematicBreak: 'hr',
+    image: 'img',
+    link: 'a',
+    emphasis: 'em',
+    strong: 'strong',
+    inlineCode: 'code',
+  }
+  if (child.type === 'heading') return { type: `h${child.depth}`, props: {} }
+  if (child.type === 'list') return { type: child.ordered ? 'ol' : 'ul', props: {} }
+  const type = tags[child.type]
+  return type ? { type, props: {} } : { props: {} }
+}
+
 /** The returned element tree as MDX JSX nodes, with the usage's children where `children` went. */
 function toMdast(nodes: readonly TreeNode[], inline: boolean, usage: JsxElement): RootContent[] {
   // `<Latex>` in a line of text is inline math; on its own, a block.
@@ -194,8 +237,13 @@ function toMdast(nodes: readonly TreeNode[], inline: boolean, usage: JsxElement)
   return nodes.flatMap((node): RootContent[] => {
     if (typeof node === 'string') return [{ type: 'text', value: node, position: usage.position }]
     if (typeof node !== 'object' || node === null) return []
+    if ('slot' in node && typeof node.slot === 'string') {
+      const slot = propSlotsOf(usage)[Number(node.slot.slice(1))]
+      return slot ? (structuredClone(slot.children) as RootContent[]) : []
+    }
     if ('slot' in node) {
-      const copy = structuredClone(usage.children) as RootContent[]
+      const child = contentChildren(usage)[node.slot as number]
+      const copy = child ? [structuredClone(child)] : []
       const [only] = copy
       return inline && copy.length === 1 && only?.type === 'paragraph' ? only.children : copy
     }
@@ -207,7 +255,7 @@ function toMdast(nodes: readonly TreeNode[], inline: boolean, usage: JsxElement)
       type: childInline ? 'mdxJsxTextElement' : 'mdxJsxFlowElement',
       name: node.name,
       attributes: [],
-      children,
+      children: [...propSlots(node.props, usage), ...children],
       data: { props: readProps(node.props) },
       position: usage.position,
     } as MdxJsxFlowElement | MdxJsxTextElement
@@ -215,11 +263,39 @@ function toMdast(nodes: readonly TreeNode[], inline: boolean, usage: JsxElement)
   })
 }
 
-/** Props as static values; an element given as a prop (`icon={<svg/>}`) becomes markup data. */
-function readProps(value: StaticValue): StaticObject {
+/**
+ * Props given an element (`title={<Badge>New</Badge>}`) as children marked with the prop's name, so
+ * components in them render like the page's own (see jsx-prop-slots.ts).
+ */
+function propSlots(value: StaticValue, usage: JsxElement): MdxJsxTextElement[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return []
+  return Object.entries(value).flatMap(([key, raw]): MdxJsxTextElement[] =>
+    isTree(raw)
+      ? [
+          {
+            type: 'mdxJsxTextElement',
+            name: null,
+            attributes: [],
+            children: toMdast(raw.$$tree as TreeNode[], true, usage) as MdxJsxTextElement['children'],
+            data: { propSlot: key },
+            ...(usage.position ? { position: usage.position } : {}),
+          },
+        ]
+      : [],
+  )
+}
+
+const isTree = (value: StaticValue): value is StaticObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Array.isArray(value.$$tree)
+
+/** Props as static values; an element given inside a list or object becomes markup data. */
+function readProps(value: StaticValue, top = true): StaticObject {
   const props: StaticObject = {}
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return props
-  for (const [key, raw] of Object.entries(value)) props[key] = readValue(raw)
+  for (const [key, raw] of Object.entries(value)) {
+    // A top-level element prop is a slot (propSlots); nested ones stay markup.
+    if (!(top && isTree(raw))) props[key] = readValue(raw)
+  }
   return props
 }
 
@@ -227,7 +303,7 @@ function readValue(value: StaticValue): StaticValue {
   if (Array.isArray(value)) return value.map(readValue)
   if (typeof value !== 'object' || value === null) return value
   if (Array.isArray(value.$$tree)) return toMarkup(value.$$tree as TreeNode[])
-  return readProps(value)
+  return readProps(value, false)
 }
 
 function toMarkup(nodes: readonly TreeNode[]): StaticValue {
@@ -237,7 +313,7 @@ function toMarkup(nodes: readonly TreeNode[]): StaticValue {
     return {
       [JSX_MARKUP]: true,
       tagName: /^[a-z][\w-]*$/.test(node.name) ? node.name : null,
-      properties: readProps(node.props),
+      properties: readProps(node.props, false),
       children: (toMarkup(node.children) as StaticObject).children ?? [],
     }
   })

@@ -8,6 +8,7 @@
 import type { BlockContent, Link, Paragraph, PhrasingContent, Root, RootContent } from 'mdast'
 import type { Options as ToMarkdownOptions } from 'mdast-util-to-markdown'
 import type { VFile } from 'vfile'
+import { isPropSlot } from './jsx-prop-slots.js'
 import { toMarkdownNarrowed } from './markdown-escapes.js'
 import { isJsxElement, type JsxElement } from './mdx-static.js'
 import type { StaticObject, StaticValue } from './static-value.js'
@@ -120,9 +121,15 @@ function writtenBlock(node: RootContent): RootContent | undefined {
 }
 
 function reduce(element: JsxElement): RootContent[] {
-  const props = element.data?.props ?? {}
   const name = element.name ?? ''
-  const reduced = reduceAll(element.children)
+  // Props written as JSX (jsx-prop-slots.ts) are phrasing; the label below reads them as such.
+  const slots = new Map<string, PhrasingContent[]>()
+  for (const child of element.children) {
+    if (isJsxElement(child) && child.data?.propSlot !== undefined)
+      slots.set(child.data.propSlot, reduceAll(child.children) as PhrasingContent[])
+  }
+  const props = element.data?.props ?? {}
+  const reduced = reduceAll(element.children.filter((child) => !isPropSlot(child)))
   const children = element.type === 'mdxJsxFlowElement' ? asBlocks(reduced) : reduced
   if (name === 'Visibility' && props.for === 'humans') return []
   if (element.type === 'mdxJsxTextElement') return reduceInline(name, props, children as PhrasingContent[])
@@ -168,10 +175,15 @@ function reduce(element: JsxElement): RootContent[] {
     return [{ type: 'blockquote', children: body }]
   }
 
-  const label = LABEL_PROPS.map((key) => text(props[key])).find((value) => value !== undefined)
+  const label = LABEL_PROPS.map(
+    (key): PhrasingContent[] | undefined =>
+      slots.get(key) ??
+      (text(props[key]) === undefined ? undefined : [{ type: 'text', value: String(text(props[key])) }]),
+  ).find((value) => value !== undefined)
   const heading: RootContent[] = []
-  if (label) {
-    const strong: PhrasingContent = { type: 'strong', children: [{ type: 'text', value: label }] }
+  if (label) trimEdges(label)
+  if (label && label.length > 0) {
+    const strong: PhrasingContent = { type: 'strong', children: label }
     const href = text(props.href)
     const parts: PhrasingContent[] = [
       href ? ({ type: 'link', url: href, children: [strong] } satisfies Link) : strong,
@@ -185,6 +197,17 @@ function reduce(element: JsxElement): RootContent[] {
     heading.push(paragraph(parts))
   }
   return [...heading, ...children]
+}
+
+/** Drop the blank text a JSX label starts or ends with (`<><Icon /> Python</>`), as Markdown cannot hold it in `**…**`. */
+function trimEdges(nodes: PhrasingContent[]): void {
+  // Copies: the text nodes are the page's own, which the HTML still renders.
+  const first = nodes[0]
+  if (first?.type === 'text') nodes[0] = { ...first, value: first.value.trimStart() }
+  const last = nodes[nodes.length - 1]
+  if (last?.type === 'text') nodes[nodes.length - 1] = { ...last, value: last.value.trimEnd() }
+  const start = nodes[0]
+  if (start?.type === 'text' && start.value === '') nodes.shift()
 }
 
 function reduceInline(name: string, props: StaticObject, children: PhrasingContent[]): PhrasingContent[] {

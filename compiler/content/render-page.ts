@@ -75,6 +75,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
     imports: new Map(),
     codeModules: new Map(),
     unknownComponents: new Set(),
+    unknownIcons: new Set(),
     diagnostics: [...frontMatter.diagnostics],
     omitted: { warnings: 0, errors: 0 },
     assets: new Set(),

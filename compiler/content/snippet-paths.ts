@@ -1,7 +1,7 @@
 /**
- * Where a snippet import may point: only MDX files inside the site, under `/snippets/` or `/_snippets/`
- * (site-absolute) or relative to the importing file. Anything else is refused, so no module outside
- * the site (and no code) is ever loaded.
+ * Where a snippet import may point: only MDX files inside the site, site-absolute (`/snippets/x.mdx`,
+ * `/components/x.mdx`) or relative to the importing file. The path is normalised first and anything
+ * that leaves the site is refused, so no module outside the site (and no code) is ever loaded.
  */
 import { isSafeRelativePath } from '../files.js'
 
@@ -11,15 +11,14 @@ export function resolveSnippetPath(source: string, fromFile: string): string | u
 
 /**
  * Where an import in code may point (see code-modules.ts): the same places as a snippet, and also
- * `.jsx`, `.tsx` and `.js` files. Nothing outside the site.
+ * `.jsx`, `.tsx` and `.js` files. Any folder of the site (`/components/x.jsx`, `../shared/y.jsx`), as
+ * the hosted platform allows; nothing outside it (`..` past the root is refused after normalising).
  */
 export function resolveModulePath(source: string, fromFile: string): string | undefined {
   if (!/\.(mdx?|jsx|tsx|m?js)$/.test(source)) return undefined
   let path: string
-  if (source.startsWith('/')) {
-    path = source.slice(1)
-    if (!path.startsWith('snippets/') && !path.startsWith('_snippets/')) return undefined
-  } else if (source.startsWith('./') || source.startsWith('../')) {
+  if (source.startsWith('/')) path = joinPath('', source.slice(1))
+  else if (source.startsWith('./') || source.startsWith('../')) {
     path = joinPath(fromFile.split('/').slice(0, -1).join('/'), source)
   } else return undefined
   return isSafeRelativePath(path) ? path : undefined

@@ -1,6 +1,8 @@
 /**
  * The info string after a fence's language: ```ts title="app.ts" {1,3-5}```. A bare first word that
  * is not an option is a title too (```js app.js```), as the hosted platform we stay compatible with reads it.
+ * A brace group is one token whatever spaces it holds (`{1, 3-5}`, `focus={16, 17, 21}`): only the words
+ * left over make the title.
  */
 export interface CodeMeta {
   title?: string
@@ -8,21 +10,23 @@ export interface CodeMeta {
   highlight: number[]
 }
 
-const OPTION = /\{([\d,\s-]+)\}|([A-Za-z][\w-]*)=(?:"([^"]*)"|'([^']*)'|(\S+))|"([^"]*)"|(\S+)/g
+const OPTION = /\{([^}]*)\}?|([A-Za-z][\w-]*)=(?:"([^"]*)"|'([^']*)'|\{([^}]*)\}?|(\S+))|"([^"]*)"|(\S+)/g
+
+/** Options whose lines are shown highlighted: `focus` (which dims the rest on the platform) is the closest we have. */
+const LINE_OPTIONS = new Set(['highlight', 'lines', 'focus'])
 
 export function parseCodeMeta(meta: string | null | undefined): CodeMeta {
   const result: CodeMeta = { highlight: [] }
   if (!meta) return result
   const bareWords: string[] = []
   for (const match of meta.matchAll(OPTION)) {
-    const [, ranges, name, doubleQuoted, singleQuoted, bare, quotedWord, word] = match
+    const [, ranges, name, doubleQuoted, singleQuoted, braced, bare, quotedWord, word] = match
     if (ranges !== undefined) {
-      result.highlight.push(...parseRanges(ranges))
+      if (/^[\d,\s-]*$/.test(ranges)) result.highlight.push(...parseRanges(ranges))
     } else if (name !== undefined) {
-      const value = doubleQuoted ?? singleQuoted ?? bare ?? ''
+      const value = doubleQuoted ?? singleQuoted ?? braced ?? bare ?? ''
       if (name === 'title' || name === 'filename') result.title = value
-      else if (name === 'highlight' || name === 'lines')
-        result.highlight.push(...parseRanges(value.replace(/[{}]/g, '')))
+      else if (LINE_OPTIONS.has(name)) result.highlight.push(...parseRanges(value.replace(/[{}]/g, '')))
     } else {
       bareWords.push(quotedWord ?? word ?? '')
     }

@@ -63,10 +63,40 @@ var ${globals.join(',\n  ')};
     useId() { hook('useId'); ids += 1; return 'r' + ids; },
     useContext(context) { hook('useContext'); return context ? context.value : undefined; },
     createContext(value) { const context = { value }; context.Provider = (props) => props.children; return context; },
+    useSyncExternalStore(subscribe, getSnapshot, getServerSnapshot) { hook('useSyncExternalStore'); return (getServerSnapshot ?? getSnapshot)(); },
+    useTransition() { hook('useTransition'); return [false, (run) => run()]; },
+    useDeferredValue: (value) => value,
+    useImperativeHandle() {},
+    useDebugValue() {},
     memo: (component) => component,
     forwardRef: (render) => (props) => render(props, null),
-    Children: { toArray: (children) => [].concat(children ?? []).flat(Infinity) },
+    isValidElement: (value) => typeof value === 'object' && value !== null && value.$$element === true,
+    cloneElement(element, props, ...children) {
+      // Content from the page (a slot) is rendered by the host as written; it cannot be changed here.
+      if (element[SLOT] !== undefined) return element;
+      const merged = Object.assign({}, element.props, props);
+      if (children.length === 1) merged.children = children[0];
+      else if (children.length > 1) merged.children = children;
+      return jsx(element.type, merged);
+    },
+    Children: {
+      toArray: (children) => flatten(children, []),
+      map: (children, fn, context) => flatten(children, []).map((child, index) => fn.call(context, child, index)),
+      forEach: (children, fn, context) => { flatten(children, []).forEach((child, index) => fn.call(context, child, index)); },
+      count: (children) => flatten(children, []).length,
+      only(children) {
+        if (!React.isValidElement(children)) throw new Error('React.Children.only expected to receive a single React element child.');
+        return children;
+      },
+    },
   };
+  // React's own rule: null, undefined and booleans are no children; arrays count as their items.
+  function flatten(children, out) {
+    if (children === null || children === undefined || typeof children === 'boolean') return out;
+    if (Array.isArray(children)) for (const child of children) flatten(child, out);
+    else out.push(children);
+    return out;
+  }
   React.default = React;
 
   function load(file) {
@@ -158,6 +188,8 @@ var ${globals.join(',\n  ')};
   Object.freeze(JSON);
   Object.freeze(React);
   globalThis.React = React;
+  // The hosted platform gives components React's hooks as globals: \`useState\` works without an import.
+  for (const name of Object.keys(React)) if (/^use[A-Z]/.test(name)) globalThis[name] = React[name];
   globalThis.__jsx = jsx;
   globalThis.__Fragment = Fragment;
   globalThis.__define = (file, imports, factory) => { definitions[file] = { imports, factory }; };
@@ -178,12 +210,27 @@ var ${globals.join(',\n  ')};
       return JSON.stringify({ ok: false, error: { name, message, stack } });
     }
   };
-  globalThis.__renderComponent = (file, name, propsJson, hasChildren) => {
+  // \`childrenJson\` describes the element's children in the page ({ type, props } each); as in React,
+  // one child is the child itself and several are a list, each a slot the host fills with the content.
+  globalThis.__renderComponent = (file, name, propsJson, childrenJson) => {
     const component = load(file)[name];
     if (typeof component !== 'function')
       throw new TypeError(name + ' from ' + file + ' is not a component (a function returning JSX)');
     const props = JSON.parse(propsJson);
-    if (hasChildren) props.children = { [SLOT]: 0 };
+    for (const key of Object.keys(props)) {
+      const value = props[key];
+      if (value !== null && typeof value === 'object' && typeof value.$$propSlot === 'number')
+        props[key] = { [SLOT]: 'p' + value.$$propSlot, $$element: true, type: Fragment, props: {} };
+    }
+    const slots = JSON.parse(childrenJson).map((child, index) => ({
+      [SLOT]: index,
+      $$element: true,
+      type: child.type,
+      props: Object.assign({}, child.props),
+      key: String(index),
+    }));
+    if (slots.length === 1) props.children = slots[0];
+    else if (slots.length > 1) props.children = slots;
     warnings.length = 0;
     const tree = render(jsx(component, props), []);
     return { tree, warnings: warnings.slice() };

@@ -27,7 +27,7 @@ export interface ThemeAssetPaths {
   searchIndex: string
   /** The site's Tailwind stylesheet (compiler/theme/tailwind.ts), linked only by pages that use its classes. */
   tailwindCss?: string
-  /** Stylesheets at the site's root (`style.css`), linked by every page after the theme's. */
+  /** The site's stylesheets (`style.css`, `styles/route.css`), linked by every page after the theme's. */
   stylesheets?: readonly string[]
 }
 

@@ -70,7 +70,14 @@ function classesOf(css: string, candidates: readonly string[]): Set<string> {
   return new Set(candidates.filter((candidate) => selectors.has(candidate)))
 }
 
-/** Stylesheets the author put at the site's root (`style.css`, …): linked by every page, after the theme's. */
-export function rootStylesheets(paths: Iterable<string>): string[] {
-  return [...paths].filter((path) => !path.includes('/') && /\.css$/i.test(path)).sort()
+/**
+ * Every stylesheet of the site (`style.css`, `styles/route.css`, …), as the hosted platform links them:
+ * by every page, after the theme's, root files first, then by path. Each is scoped to the content
+ * (scope-stylesheet.ts); an `@import` between them is redundant, since all are linked.
+ */
+export function siteStylesheets(paths: Iterable<string>): string[] {
+  const depth = (path: string) => path.split('/').length
+  return [...paths]
+    .filter((path) => /\.css$/i.test(path))
+    .sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0))
 }

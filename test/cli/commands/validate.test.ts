@@ -78,7 +78,7 @@ test('page problems are errors with file:line:col and a fix, in text and --json'
   ])
   assert.match(run.stderr, /`<Callout type="tip">`.*expected a component/)
   assert.match(run.stderr, /no page guide\/missing/)
-  assert.match(run.stderr, /import of "node:fs", expected a snippet inside the site/)
+  assert.match(run.stderr, /import of "node:fs", expected a file inside the site/)
   assert.match(run.stderr, /Unknown component <Fancy>, expected a built-in component/)
   assert.match(run.stderr, /Unknown icon "not-an-icon-name", expected a Font Awesome free icon name/)
   const json = runCli(['validate', '--json', '.'], dir)

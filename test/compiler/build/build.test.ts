@@ -244,3 +244,21 @@ test('a site without an index page answers at its root with a link to the first 
     /<meta http-equiv="refresh" content="0; url=guide\/setup\/">/,
   )
 })
+
+test('an unknown icon name is one warning per build, however many pages use it', async () => {
+  const files = readFixture(shellSiteDir)
+  const uses =
+    '\n\nShipping <Icon icon="no-such-icon-name" /> and <Icon icon="no-such-icon-name" /> by <Icon icon="rocket-launch" />.\n'
+  for (const page of ['index.mdx', 'guide/setup.mdx', 'guide/deploy.mdx'])
+    files.set(page, encode(text(files, page) + uses))
+  const result = await buildSite(files, { mode: 'lenient' })
+  const warnings = result.diagnostics.filter((diagnostic) => /^(unknown|paid)-icon$/.test(diagnostic.rule))
+  assert.deepEqual(
+    warnings.map((warning) => warning.message),
+    [
+      'Unknown icon "no-such-icon-name", expected a Font Awesome free icon name such as "rocket", or a Lucide one; a neutral circle is shown',
+      'Unexpected Font Awesome Pro icon "rocket-launch", expected a free one; the nearest free icon "rocket" is shown',
+    ],
+  )
+  assert.match(text(result.files, 'guide/deploy/index.html'), /Shipping <span class="d-icon"><svg/)
+})

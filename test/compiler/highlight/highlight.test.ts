@@ -54,6 +54,20 @@ test('fence meta: title, bare-word title, line ranges and flags', () => {
   assert.deepEqual(parseCodeMeta('wrap'), { highlight: [] })
 })
 
+test('fence meta: a brace group with spaces is one option, never part of the title', () => {
+  assert.deepEqual(parseCodeMeta('focus={16, 17, 21}'), { highlight: [16, 17, 21] })
+  assert.deepEqual(parseCodeMeta('{1, 3-5}'), { highlight: [1, 3, 4, 5] })
+  assert.deepEqual(parseCodeMeta('server.js {1, 3} lines'), { title: 'server.js', highlight: [1, 3] })
+  assert.deepEqual(parseCodeMeta('Agent setup highlight={2, 4-5} wrap'), {
+    title: 'Agent setup',
+    highlight: [2, 4, 5],
+  })
+  assert.deepEqual(parseCodeMeta('icon="python" theme={ dark: true } main.py'), {
+    title: 'main.py',
+    highlight: [],
+  })
+})
+
 test('re-rendering a page with unchanged code blocks makes no shiki call', async () => {
   const highlighter = await createHighlighter()
   const source = [

@@ -80,6 +80,27 @@ test('a site without class names never compiles Tailwind', async () => {
   )
 })
 
+test('stylesheets in sub-folders are served scoped and linked after the root ones, as the platform does', async () => {
+  const built = await buildSite(
+    site(
+      { index: 'Plain prose.', 'guide/setup': pair },
+      {
+        'style.css': 'p { color: teal }',
+        'styles/route.css': '.route-badge { color: red }',
+        'snippets/widgets/card.css': '.widget { display: grid }',
+      },
+    ),
+    { mode: 'strict', workers: 1 },
+  )
+  assert.equal(text(built.files, 'styles/route.css'), ':where(.d-prose) .route-badge { color: red }\n')
+  assert.equal(text(built.files, 'snippets/widgets/card.css'), ':where(.d-prose) .widget { display: grid }\n')
+  const page = text(built.files, 'guide/setup/index.html')
+  const style = page.indexOf('href="../../style.css"')
+  const card = page.indexOf('href="../../snippets/widgets/card.css"')
+  const route = page.indexOf('href="../../styles/route.css"')
+  assert.ok(style > 0 && style < route && route < card, 'root first, then by depth and path')
+})
+
 test('style.css and other stylesheets at the root are served and linked after the theme', async () => {
   const built = await buildSite(
     site(
@@ -87,7 +108,6 @@ test('style.css and other stylesheets at the root are served and linked after th
       {
         'style.css': 'p { color: teal }',
         'brand.css': ':root { --brand: red }',
-        'extra/skip.css': 'a{}',
       },
     ),
     { mode: 'strict', workers: 1 },
@@ -95,7 +115,6 @@ test('style.css and other stylesheets at the root are served and linked after th
   // Served scoped to the page's content (compiler/theme/scope-stylesheet.ts).
   assert.equal(text(built.files, 'style.css'), ':where(.d-prose) p { color: teal }\n')
   assert.ok(built.files.has('brand.css'))
-  assert.ok(!built.files.has('extra/skip.css'), 'only the root folder is linked')
   const page = text(built.files, 'guide/setup/index.html')
   const theme = page.indexOf('href="../../_assets/site.')
   const tailwind = page.indexOf('href="../../_assets/tailwind.')
