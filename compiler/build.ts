@@ -63,7 +63,7 @@ export const defaultWorkers = (): number => availableParallelism()
 export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions): Promise<BuildResult> {
   const started = performance.now()
   const { mode } = options
-  const loaded = loadConfig(sourceFiles, { mode })
+  const loaded = loadConfig(sourceFiles, { mode: options.configMode ?? mode })
   const diagnostics: Diagnostic[] = [...loaded.diagnostics]
   const emptyCache: BuildCache = { compilerVersion: compilerVersion(), entries: {} }
   const { config } = loaded
