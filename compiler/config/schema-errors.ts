@@ -21,6 +21,8 @@ export interface SchemaProblem {
   message: string
   /** Wording for lenient mode, where the value is dropped instead of rejected. */
   lenientMessage?: string
+  /** For an unknown key: the known key it most likely meant. */
+  suggestion?: string
 }
 
 /** Keys of the hosted platform's theming that this service replaces with its one built-in theme. */
@@ -212,6 +214,7 @@ export function translateSchemaErrors(errors: readonly ErrorObject[], data: unkn
           at: 'key',
           rule: 'unknown-key',
           message: `unknown key "${key}"; ${hint}`,
+          ...(suggestion !== undefined && { suggestion }),
           lenientMessage: `unknown key "${key}" ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`,
         })
         break
