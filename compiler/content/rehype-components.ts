@@ -3,6 +3,7 @@
  * component table (compiler/components/). Lowercase names are HTML elements; an unknown component is
  * a warning (once per name on a page) and its children still render.
  */
+
 import type { Element, ElementContent, Root, RootContent } from 'hast'
 import type { VFile } from 'vfile'
 import { h } from '../components/html.js'
@@ -10,6 +11,7 @@ import { components, htmlElement, resolveIcon } from '../components/index.js'
 import { isMarkup, markupToHast } from '../components/markup.js'
 import type { ComponentContext, JsxNode } from '../components/types.js'
 import { type PageContext, placeOf, report } from './context.js'
+import { uniqueId } from './platform-ids.js'
 
 const isJsx = (node: RootContent | ElementContent): boolean =>
   node.type === ('mdxJsxFlowElement' as string) || node.type === ('mdxJsxTextElement' as string)
@@ -40,6 +42,7 @@ function renderJsx(page: PageContext, node: JsxNode): ElementContent[] {
     render: (nodes = node.children) => renderNodes(page, nodes),
     icon: (icon, iconType) => renderIcon(page, icon, iconType, place),
     slug: (text) => page.slugger.slug(text || 'section'),
+    uniqueId: (id) => uniqueId(id, page.counters),
     nextId: (prefix) => {
       const count = (page.counters.get(prefix) ?? 0) + 1
       page.counters.set(prefix, count)
