@@ -13,9 +13,10 @@ function renderField(context: ComponentContext, kind: 'param' | 'response', name
   const { props } = context
   const type = str(props.type)
   const fallback = str(props.default)
-  // The platform names every authored field `param-<name>`; earlier builds' id stays as an alias.
+  // The platform names an authored field `param-<name>` (generated pages pass theirs as `id`); the id
+  // earlier builds used stays as an alias.
   const earlier = context.slug(`${kind}-${name}`)
-  const id = context.uniqueId(fieldSlug('param', name))
+  const id = context.uniqueId(str(props.id) ?? fieldSlug('param', name))
   return h('div', { className: ['d-field', `d-${kind}-field`], id }, [
     earlier !== id && anchorAlias(earlier),
     h('div', { className: ['d-field-header'] }, [

@@ -5,6 +5,7 @@
  * Markdown: it is escaped so that nothing in it reads as MDX (no expressions, no JSX).
  */
 import { stringify as stringifyYaml } from 'yaml'
+import { fieldSlug } from '../content/platform-ids.js'
 import type { ApiChannel } from './channels.js'
 import {
   contentExample,
@@ -309,9 +310,17 @@ interface FieldOptions {
   stack: Schema[]
 }
 
+/** The anchor the hosted platform gives a generated field: `query-limit`, `body-name`, `response-data`. */
+function fieldAnchor(component: string, nameProp: string): string {
+  const [location = '', written = '""'] = nameProp.split(/=(.*)/s)
+  // `attr` wrote the name as "x", 'x' or {"x"}.
+  const name = written.startsWith('{') ? (JSON.parse(written.slice(1, -1)) as string) : written.slice(1, -1)
+  return fieldSlug(component === 'ResponseField' ? 'response' : location, name)
+}
+
 function field(component: string, nameProp: string, schema: Schema, options: FieldOptions): string {
   const merged = mergeAllOf(schema)
-  const props = [nameProp, `type=${attr(typeLabel(schema))}`]
+  const props = [nameProp, `id=${attr(fieldAnchor(component, nameProp))}`, `type=${attr(typeLabel(schema))}`]
   if (options.required) props.push('required')
   if (options.deprecated || merged.deprecated === true) props.push('deprecated')
   if (merged.default !== undefined) props.push(`default=${attr(valueText(merged.default))}`)
