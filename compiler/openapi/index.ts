@@ -355,12 +355,16 @@ export async function expandApiReference(
 }
 
 /** Origins of an operation's servers, when its page has a "Try it" panel: what the site's CSP lets pages connect to. */
+const READER_ENTERED_ORIGINS = ['https:', 'http://localhost:*', 'http://127.0.0.1:*']
+
 function addPlaygroundOrigins(
   origins: Set<string>,
   operation: ApiOperation,
   settings: ApiPageSettings,
 ): void {
   if ((settings.playground ?? 'interactive') !== 'interactive' || operation.webhook) return
+  // The reader enters the base URL of a spec without servers: any https origin, or a local server.
+  if (operation.servers.length === 0) for (const source of READER_ENTERED_ORIGINS) origins.add(source)
   for (const server of operation.servers) {
     try {
       const url = new URL(server.url)

@@ -113,7 +113,8 @@ function endpoint(operation: ApiOperation, settings: ApiPageSettings): string {
     props.push(`servers=${jsonAttr(operation.servers.map((server) => server.url))}`)
   if (operation.deprecated) props.push('deprecated')
   const display = settings.playground ?? 'interactive'
-  if (display === 'interactive' && !operation.webhook && operation.servers.length > 0) {
+  // Without servers in the spec, the reader enters the base URL.
+  if (display === 'interactive' && !operation.webhook) {
     const body = operation.requestBody?.contents[0]
     const example = body ? contentExample(body, 'request') : undefined
     const playground = {

@@ -76,8 +76,11 @@ test('API pages from the fixture specs render as pinned, everywhere a page goes'
   assert.doesNotMatch(text(result.files, 'index.html'), /_assets\/api\./, 'only API pages load it')
   assert.match(
     result.contentSecurityPolicy,
-    /connect-src 'self' https:\/\/api\.plants\.example https:\/\/orders\.example/,
+    /connect-src 'self' http:\/\/127\.0\.0\.1:\* http:\/\/localhost:\* https: https:\/\/api\.plants\.example https:\/\/orders\.example/,
+    'the spec without servers lets the reader send to a base URL of their own',
   )
+  // Its Try it panel asks for that base URL.
+  assert.match(text(result.files, 'api-reference/list-things/index.html'), /class="d-try-it" data-playground=/)
 
   // Search, llms.txt, the Markdown export and the sitemap list them like any page.
   const search = text(result.files, '_search/index.js')
