@@ -80,7 +80,10 @@ test('API pages from the fixture specs render as pinned, everywhere a page goes'
     'the spec without servers lets the reader send to a base URL of their own',
   )
   // Its Try it panel asks for that base URL.
-  assert.match(text(result.files, 'api-reference/list-things/index.html'), /class="d-try-it" data-playground=/)
+  assert.match(
+    text(result.files, 'api-reference/list-things/index.html'),
+    /class="d-try-it" data-playground=/,
+  )
 
   // Search, llms.txt, the Markdown export and the sitemap list them like any page.
   const search = text(result.files, '_search/index.js')
