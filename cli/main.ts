@@ -22,6 +22,7 @@ import { KeysListCommand } from './commands/keys-list.js'
 import { KeysRevokeCommand } from './commands/keys-revoke.js'
 import { LoginCommand } from './commands/login.js'
 import { LogoutCommand } from './commands/logout.js'
+import { MigrateCommand } from './commands/migrate.js'
 import { NewCommand } from './commands/new.js'
 import { OpenCommand } from './commands/open.js'
 import { ProjectsDeleteCommand } from './commands/projects-delete.js'
@@ -50,6 +51,7 @@ cli.register(LoginCommand)
 cli.register(LogoutCommand)
 cli.register(WhoamiCommand)
 cli.register(NewCommand)
+cli.register(MigrateCommand)
 cli.register(ValidateCommand)
 cli.register(PushCommand)
 cli.register(OpenCommand)

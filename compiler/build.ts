@@ -38,7 +38,7 @@ import {
 } from './pool/cache.js'
 import type { RenderOutcome, RenderTask } from './pool/protocol.js'
 import { renderWithTemporaryPool } from './pool/render-pool.js'
-import { redirectRules } from './serving/redirects.js'
+import { type RedirectRule, redirectRules } from './serving/redirects.js'
 import { inlineScriptsOfHead, sitePagePolicy } from './serving/security-headers.js'
 import { themeFiles } from './theme/assets.js'
 import type { PageSummary, SiteContext } from './theme/context.js'
@@ -63,7 +63,7 @@ export const defaultWorkers = (): number => availableParallelism()
 export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions): Promise<BuildResult> {
   const started = performance.now()
   const { mode } = options
-  const loaded = loadConfig(sourceFiles, { mode })
+  const loaded = loadConfig(sourceFiles, { mode: options.configMode ?? mode })
   const diagnostics: Diagnostic[] = [...loaded.diagnostics]
   const emptyCache: BuildCache = { compilerVersion: compilerVersion(), entries: {} }
   const { config } = loaded
@@ -260,7 +260,7 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
       else output.set(path, bytes)
     }
   }
-  if (!wanted) writeSiteOutputs(output, context, sitePages, pagePaths)
+  if (!wanted) writeSiteOutputs(output, context, sitePages, pagePaths, reference.moved)
 
   const sorted: SiteFiles = new Map([...output.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   output.clear()
@@ -464,6 +464,7 @@ function writeSiteOutputs(
   context: SiteContext,
   { pages, rendered, memo, keyOf }: SitePages,
   pagePaths: ReadonlySet<string>,
+  movedPages: readonly RedirectRule[],
 ): void {
   const { config } = context
   const listed: LlmsPage[] = []
@@ -537,6 +538,8 @@ function writeSiteOutputs(
   )
   const existing = { has: (path: string) => output.has(path) || pagePaths.has(path) }
   const rules = redirectRules(config.redirects)
+  // Generated API pages that moved to the platform's URL scheme, unless docs.json says otherwise.
+  for (const rule of movedPages) if (!rules.some((own) => own.source === rule.source)) rules.push(rule)
   // A folder's own page is at `/guide/`; links and bookmarks to `/guide/index` still reach it.
   const authored = new Set(rules.map((rule) => rule.source))
   for (const page of pages)

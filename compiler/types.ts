@@ -23,6 +23,11 @@ export interface BuildCache {
 
 export interface BuildOptions {
   mode: ValidationMode
+  /**
+   * How docs.json is read, when not as `mode` says: `docsctl validate` reads it leniently for its
+   * page check, having reported its strict problems already, so pages are checked despite them.
+   */
+  configMode?: ValidationMode
   cache?: BuildCache
   analytics?: AnalyticsSettings
   /** Render only these page slugs (docsctl dev compiles on demand); site-wide outputs are skipped. */

@@ -8,14 +8,14 @@
 import { buildSite } from './build.js'
 import { CONFIG_FILE } from './config/index.js'
 import { type SiteValidation, validateSite } from './config/validate-site.js'
-import { type Diagnostic, formatDiagnostic, hasErrors, sortDiagnostics } from './diagnostics.js'
+import { type Diagnostic, formatDiagnostic, sortDiagnostics } from './diagnostics.js'
 import type { SourceFiles } from './files.js'
 
 /** Page problems a build only warns about (it renders around them) that an author must fix before deploying. */
 const STRICT_PAGE_RULES = new Set(['unknown-component', 'unknown-icon'])
 
 export interface SiteCheck extends SiteValidation {
-  /** Pages rendered to check them (0 when docs.json has errors: pages wait until it is fixed). */
+  /** Pages rendered to check them (0 when docs.json cannot even be read leniently). */
   pagesChecked: number
 }
 
@@ -28,10 +28,12 @@ export interface CheckSiteOptions {
 
 export async function checkSite(files: SourceFiles, options: CheckSiteOptions = {}): Promise<SiteCheck> {
   const validation = validateSite(files, { mode: 'strict' })
-  if (options.configOnly || hasErrors(validation.diagnostics) || !validation.config)
-    return { ...validation, pagesChecked: 0 }
+  if (options.configOnly) return { ...validation, pagesChecked: 0 }
+  // docs.json's strict problems are reported above; read it leniently here, as the server would, so
+  // one run reports the pages' problems too instead of hiding them until docs.json is fixed.
   const built = await buildSite(files, {
     mode: 'strict',
+    configMode: 'lenient',
     ...(options.workers ? { workers: options.workers } : {}),
   })
   const seen = new Set(validation.diagnostics.map(formatDiagnostic))

@@ -32,7 +32,6 @@ export const ApiEndpoint: Component = (context) => {
     playground !== null &&
       typeof playground === 'object' &&
       !Array.isArray(playground) &&
-      servers[0] !== undefined &&
       h('div', {
         className: ['d-try-it'],
         dataPlayground: JSON.stringify({ ...(playground as object), method, path, servers }),

@@ -2,6 +2,7 @@
  * ParamField and ResponseField: an API field with its name, type, badges and description.
  * ParamField names the field by where it goes: `query`, `path`, `body`, `header` or `cookie` (`name` also works).
  */
+import { anchorAlias, fieldSlug } from '../content/platform-ids.js'
 import type { StaticObject } from '../content/static-value.js'
 import { bool, h, str } from './html.js'
 import type { Component, ComponentContext } from './types.js'
@@ -12,8 +13,12 @@ function renderField(context: ComponentContext, kind: 'param' | 'response', name
   const { props } = context
   const type = str(props.type)
   const fallback = str(props.default)
-  const id = context.slug(`${kind}-${name}`)
+  // The platform names an authored field `param-<name>` (generated pages pass theirs as `id`); the id
+  // earlier builds used stays as an alias.
+  const earlier = context.slug(`${kind}-${name}`)
+  const id = context.uniqueId(str(props.id) ?? fieldSlug('param', name))
   return h('div', { className: ['d-field', `d-${kind}-field`], id }, [
+    earlier !== id && anchorAlias(earlier),
     h('div', { className: ['d-field-header'] }, [
       h('a', { className: ['d-field-name'], href: `#${id}` }, [h('code', {}, [name])]),
       location && h('span', { className: ['d-field-location'] }, [location]),

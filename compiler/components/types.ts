@@ -17,6 +17,8 @@ export interface ComponentContext {
   icon(name: unknown, iconType?: unknown): Element | undefined
   /** A unique, stable id on this page from `text` (github-slugger, shared with headings). */
   slug(text: string): string
+  /** `id`, made unique on the page the way headings' ids are (`id-1`, `id-2`, …). */
+  uniqueId(id: string): string
   /** A page-wide counter for ids of things without a name (tab sets). */
   nextId(prefix: string): string
   /** Report a problem at the element. `problem` is an error in strict mode, a warning in lenient. */

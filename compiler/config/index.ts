@@ -13,7 +13,7 @@ import { mapLegacyConfig, sourcePathOf } from './legacy.js'
 import { normalizeNavigation } from './navigation.js'
 import { describe, type Located, resolveRefs } from './refs.js'
 import { docsValidator } from './schema.js'
-import { type SchemaProblem, translateSchemaErrors } from './schema-errors.js'
+import { type SchemaProblem, translateSchemaErrors, valueAt as valueAtPath } from './schema-errors.js'
 import type { DocsConfig, LoadedConfig, ValidationMode } from './types.js'
 import { dropUnsafeConfigUrls } from './url-fields.js'
 
@@ -122,11 +122,14 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
   const validate = docsValidator()
   if (!validate(data)) {
     const problems = translateSchemaErrors(validate.errors ?? [], data)
+    const ignoredEntries: JsonPath[] = []
     for (const problem of problems) {
       const sourcePath = sourcePathOf(problem.path, legacy.origins)
       if (isUnder(formatJsonPath(sourcePath), reported)) continue
       const structural = isStructural(problem)
-      const severity = mode === 'strict' || structural ? 'error' : 'warning'
+      // The platform's settings we do not act on are harmless in any mode: they are read and left out.
+      const severity =
+        problem.rule === 'ignored-key' ? 'warning' : mode === 'strict' || structural ? 'error' : 'warning'
       diagnostics.push({
         severity,
         ...document.locate(sourcePath, problem.at),
@@ -138,7 +141,15 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
             : problem.message,
       })
       // Lenient: what the site cannot use is dropped, and the site renders without it.
-      if (severity === 'warning') dropValue(data, problem.path)
+      if (severity !== 'warning') continue
+      // An ignored entry of a list goes alone; its neighbours' indices are kept until all are read.
+      if (problem.rule === 'ignored-key' && typeof problem.path.at(-1) === 'number')
+        ignoredEntries.push(problem.path)
+      else dropValue(data, problem.path)
+    }
+    for (const path of ignoredEntries.reverse()) {
+      const list = valueAtPath(data, path.slice(0, -1))
+      if (Array.isArray(list)) list.splice(Number(path.at(-1)), 1)
     }
   }
 
@@ -157,7 +168,8 @@ const STRUCTURAL_KEYS = new Set(['navigation', 'tabs', 'groups', 'pages', 'tab',
  * icon, `expanded` flag or link is dropped instead, and the site still renders.
  */
 function isStructural(problem: SchemaProblem): boolean {
-  if (problem.rule === 'unknown-key' || problem.rule === 'unsupported-key') return false
+  if (problem.rule === 'unknown-key' || problem.rule === 'unsupported-key' || problem.rule === 'ignored-key')
+    return false
   const [first] = problem.path
   if (first === undefined || first === 'name') return true
   if (first !== 'navigation') return false

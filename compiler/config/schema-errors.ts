@@ -6,6 +6,7 @@
 import type { ErrorObject } from 'ajv'
 import { distance } from 'fastest-levenshtein'
 import type { JsonPath } from './json-source.js'
+import { IGNORED_CONTEXTUAL_OPTIONS, ignoredPlatformKey } from './platform-keys.js'
 import { describe } from './refs.js'
 import { dereference, type SchemaNode } from './schema.js'
 import { slugify } from './slug.js'
@@ -20,6 +21,8 @@ export interface SchemaProblem {
   message: string
   /** Wording for lenient mode, where the value is dropped instead of rejected. */
   lenientMessage?: string
+  /** For an unknown key: the known key it most likely meant. */
+  suggestion?: string
 }
 
 /** Keys of the hosted platform's theming that this service replaces with its one built-in theme. */
@@ -180,8 +183,21 @@ export function translateSchemaErrors(errors: readonly ErrorObject[], data: unkn
             displayPath: path,
             at: 'key',
             rule: 'unsupported-key',
-            message: `"${key}" is not supported here: sites use the built-in theme; remove it`,
+            message: `"${key}" is not supported here: sites use the one built-in theme, which has no such setting; remove it (\`docsctl migrate\` does)`,
             lenientMessage: `"${key}" is not supported here: sites use the built-in theme; ignored`,
+          })
+          break
+        }
+        const ignored = ignoredPlatformKey(keyPath)
+        if (ignored) {
+          const message = `"${key}" is a setting of the hosted platform (${ignored}) not implemented here; ignored`
+          problems.push({
+            path: keyPath,
+            displayPath: path,
+            at: 'key',
+            rule: 'ignored-key',
+            message,
+            lenientMessage: message,
           })
           break
         }
@@ -198,6 +214,7 @@ export function translateSchemaErrors(errors: readonly ErrorObject[], data: unkn
           at: 'key',
           rule: 'unknown-key',
           message: `unknown key "${key}"; ${hint}`,
+          ...(suggestion !== undefined && { suggestion }),
           lenientMessage: `unknown key "${key}" ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`,
         })
         break
@@ -221,6 +238,19 @@ export function translateSchemaErrors(errors: readonly ErrorObject[], data: unkn
         })
         break
       case 'enum': {
+        const ignored = typeof value === 'string' ? IGNORED_CONTEXTUAL_OPTIONS[value] : undefined
+        if (ignored && path[0] === 'contextual') {
+          const message = `"${String(value)}" is an option of the hosted platform (${ignored}) not implemented here; ignored`
+          problems.push({
+            path,
+            displayPath: path,
+            at: 'value',
+            rule: 'ignored-key',
+            message,
+            lenientMessage: message,
+          })
+          break
+        }
         const allowed = (error.params.allowedValues ?? []) as unknown[]
         const suggestion =
           typeof value === 'string'

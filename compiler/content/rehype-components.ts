@@ -3,6 +3,7 @@
  * component table (compiler/components/). Lowercase names are HTML elements; an unknown component is
  * a warning (once per name on a page) and its children still render.
  */
+
 import type { Element, ElementContent, Root, RootContent } from 'hast'
 import type { VFile } from 'vfile'
 import { asJsx, h } from '../components/html.js'
@@ -11,6 +12,7 @@ import { components, htmlElement, resolveIcon } from '../components/index.js'
 import { isMarkup, markupToHast, propContent, renderedProp } from '../components/markup.js'
 import type { ComponentContext, JsxNode } from '../components/types.js'
 import { type PageContext, placeOf, report } from './context.js'
+import { uniqueId } from './platform-ids.js'
 import type { StaticValue } from './static-value.js'
 
 const isJsx = (node: RootContent | ElementContent): boolean =>
@@ -66,6 +68,7 @@ function renderJsx(page: PageContext, node: JsxNode): ElementContent[] {
     render: (nodes = node.children) => renderNodes(page, nodes),
     icon: (icon, iconType) => renderIcon(page, icon, iconType, place),
     slug: (text) => page.slugger.slug(text || 'section'),
+    uniqueId: (id) => uniqueId(id, page.counters),
     nextId: (prefix) => {
       const count = (page.counters.get(prefix) ?? 0) + 1
       page.counters.set(prefix, count)

@@ -6,12 +6,14 @@
  * pages' slugs, and front-matter pages given their generated content above the author's own. Everything
  * after (render, sidebar, search, llms.txt, `.md` exports, sitemap) sees pages like any other.
  */
+
 import { createHash } from 'node:crypto'
 import { parse as parseYaml } from 'yaml'
 import { normalizeNavigation } from '../config/navigation.js'
 import type { DocsConfig, NavigationTree, ValidationMode } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 import { decodeUtf8, type SourceFiles } from '../files.js'
+import type { RedirectRule } from '../serving/redirects.js'
 import { type ApiChannel, listChannels } from './channels.js'
 import { FRAGMENTS_FOLDER, fragmentsPath, type GeneratedPage, pageFromBlocks } from './fragments.js'
 import { type LoadedSpec, loadSpec } from './load.js'
@@ -103,6 +105,8 @@ export interface ApiReference {
   generated: string[]
   /** Origins (`https://api.example.com`) of the servers that generated "Try it" panels send requests to. */
   playgroundOrigins: string[]
+  /** Redirects from where earlier builds put generated pages to where they are now. */
+  moved: RedirectRule[]
 }
 
 interface SpecIndex {
@@ -133,7 +137,7 @@ export async function expandApiReference(
   const frontPages = apiFrontMatterPages(files)
   const sources = configSpecSources(config)
   if (sources.length === 0 && frontPages.length === 0 && !hasOperationEntries(rawConfig(config).navigation))
-    return { files, navigation, diagnostics, generated: [], playgroundOrigins: [] }
+    return { files, navigation, diagnostics, generated: [], playgroundOrigins: [], moved: [] }
 
   const output = new Map(files)
   const origins = new Set<string>()
@@ -156,21 +160,28 @@ export async function expandApiReference(
     [...files.keys()].filter((path) => /\.mdx?$/.test(path)).map((path) => path.replace(/\.mdx?$/, '')),
   )
   const slugOf = new Map<string, string>()
+  const moved = new Map<string, string>()
   const generate = (index: SpecIndex, operation: ApiOperation, directory: string | undefined): string => {
     const key = `${index.file} ${operationKey(operation.method, operation.path)} ${directory ?? ''}`
     const known = slugOf.get(key)
     if (known) return known
-    const base = [
-      directory ?? 'api-reference',
-      slugify(operationTitle(operation)) || slugify(`${operation.method} ${operation.path}`),
-    ]
-      .map((part) => part.replace(/^\/+|\/+$/g, ''))
-      .filter(Boolean)
-      .join('/')
+    // The platform's scheme: <directory>/<first tag>/<operation>; untagged operations sit in <directory>.
+    const folder = directory ?? 'api-reference'
+    const name = slugify(operationTitle(operation)) || slugify(`${operation.method} ${operation.path}`)
+    const [tag] = operation.tags
+    const join = (parts: string[]) =>
+      parts
+        .map((part) => part.replace(/^\/+|\/+$/g, ''))
+        .filter(Boolean)
+        .join('/')
+    const base = join([folder, tag ? slugify(tag) : '', name])
     let slug = base
     for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`
     taken.add(slug)
     slugOf.set(key, slug)
+    // Earlier builds put the page at <directory>/<operation>: links and bookmarks to it are redirected.
+    const earlier = join([folder, name])
+    if (earlier !== slug) moved.set(earlier, slug)
     const reference = `${index.file === defaultSpecFile(defaultSources) ? '' : `${index.file} `}${operationKey(operation.method, operation.path)}`
     const page = pageFromBlocks(
       frontMatterBlock(operationFrontMatter(operation, reference)),
@@ -336,16 +347,24 @@ export async function expandApiReference(
     diagnostics,
     generated,
     playgroundOrigins: [...origins].sort(),
+    // A page (authored or generated) now at an earlier URL keeps it.
+    moved: [...moved]
+      .filter(([from]) => !taken.has(from))
+      .map(([from, to]) => ({ source: `/${from}`, destination: `/${to}`, permanent: true })),
   }
 }
 
 /** Origins of an operation's servers, when its page has a "Try it" panel: what the site's CSP lets pages connect to. */
+const READER_ENTERED_ORIGINS = ['https:', 'http://localhost:*', 'http://127.0.0.1:*']
+
 function addPlaygroundOrigins(
   origins: Set<string>,
   operation: ApiOperation,
   settings: ApiPageSettings,
 ): void {
   if ((settings.playground ?? 'interactive') !== 'interactive' || operation.webhook) return
+  // The reader enters the base URL of a spec without servers: any https origin, or a local server.
+  if (operation.servers.length === 0) for (const source of READER_ENTERED_ORIGINS) origins.add(source)
   for (const server of operation.servers) {
     try {
       const url = new URL(server.url)

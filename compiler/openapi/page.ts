@@ -5,6 +5,7 @@
  * Markdown: it is escaped so that nothing in it reads as MDX (no expressions, no JSX).
  */
 import { stringify as stringifyYaml } from 'yaml'
+import { fieldSlug } from '../content/platform-ids.js'
 import type { ApiChannel } from './channels.js'
 import {
   contentExample,
@@ -112,7 +113,8 @@ function endpoint(operation: ApiOperation, settings: ApiPageSettings): string {
     props.push(`servers=${jsonAttr(operation.servers.map((server) => server.url))}`)
   if (operation.deprecated) props.push('deprecated')
   const display = settings.playground ?? 'interactive'
-  if (display === 'interactive' && !operation.webhook && operation.servers.length > 0) {
+  // Without servers in the spec, the reader enters the base URL.
+  if (display === 'interactive' && !operation.webhook) {
     const body = operation.requestBody?.contents[0]
     const example = body ? contentExample(body, 'request') : undefined
     const playground = {
@@ -309,9 +311,17 @@ interface FieldOptions {
   stack: Schema[]
 }
 
+/** The anchor the hosted platform gives a generated field: `query-limit`, `body-name`, `response-data`. */
+function fieldAnchor(component: string, nameProp: string): string {
+  const [location = '', written = '""'] = nameProp.split(/=(.*)/s)
+  // `attr` wrote the name as "x", 'x' or {"x"}.
+  const name = written.startsWith('{') ? (JSON.parse(written.slice(1, -1)) as string) : written.slice(1, -1)
+  return fieldSlug(component === 'ResponseField' ? 'response' : location, name)
+}
+
 function field(component: string, nameProp: string, schema: Schema, options: FieldOptions): string {
   const merged = mergeAllOf(schema)
-  const props = [nameProp, `type=${attr(typeLabel(schema))}`]
+  const props = [nameProp, `id=${attr(fieldAnchor(component, nameProp))}`, `type=${attr(typeLabel(schema))}`]
   if (options.required) props.push('required')
   if (options.deprecated || merged.deprecated === true) props.push('deprecated')
   if (merged.default !== undefined) props.push(`default=${attr(valueText(merged.default))}`)

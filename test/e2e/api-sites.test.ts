@@ -44,7 +44,7 @@ test('the API reference fixture: the live site serves what docsctl build writes,
   assert.equal(result.push.code, 0, pushStats(result.push.stdout, result.push.stderr))
   assert.doesNotMatch(result.push.stderr, /not valid UTF-8/)
   assert.deepEqual(result.differing, [])
-  const operation = await (await server.fetchSite('plants', '/api-reference/list-plants/')).text()
+  const operation = await (await server.fetchSite('plants', '/api-reference/plants/list-plants/')).text()
   assert.match(operation, /List plants/)
   assert.match(operation, /\/plants/)
   // The hand-written `openapi:` page shows its operation above the author's own text.

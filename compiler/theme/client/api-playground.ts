@@ -57,9 +57,19 @@ function setUp(holder: HTMLElement): void {
     return
   }
   const form = element('form', { className: 'd-try-it-form' })
-  const server = element('select', { name: 'server' })
+  // A spec without `servers` leaves the base URL to the reader.
+  const server: HTMLInputElement | HTMLSelectElement =
+    playground.servers.length > 0
+      ? element('select', { name: 'server' })
+      : element('input', {
+          type: 'url',
+          name: 'server',
+          required: true,
+          placeholder: 'https://api.example.com',
+          spellcheck: false,
+        })
   for (const url of playground.servers) server.append(element('option', { value: url }, [url]))
-  form.append(labelled('Server', server))
+  form.append(labelled(playground.servers.length > 0 ? 'Server' : 'Base URL', server))
   const authInputs = playground.auth.map((auth) => {
     const input = element('input', { type: 'password', autocomplete: 'off', spellcheck: false })
     form.append(labelled(authLabel(auth), input))

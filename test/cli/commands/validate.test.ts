@@ -235,3 +235,21 @@ test('an OpenAPI document on a host nobody allowed is not fetched; --allow-spec-
   assert.match(byVariable.stdout, /2 pages checked/)
   assert.equal(requests.length, 2)
 })
+
+test('docs.json errors do not hide the pages: one run reports both', {
+  skip: needs('a built binary'),
+}, async (t) => {
+  const dir = await workspace(t)
+  await writeFile(
+    join(dir, 'docs.json'),
+    '{\n  "name": "Both",\n  "theme": "mint",\n  "navigation": { "pages": ["index"] }\n}\n',
+  )
+  await writeFile(join(dir, 'index.mdx'), '---\ntitle: Home\n---\n\n<Fancy>hello</Fancy>\n')
+  const run = runCli(['validate', '.'], dir)
+  assert.equal(run.status, 1)
+  const places = run.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('error '))
+    .map((line) => line.split(' ').slice(0, 2).join(' '))
+  assert.deepEqual(places, ['error docs.json:3:3', 'error index.mdx:5:1'])
+})

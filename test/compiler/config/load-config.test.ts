@@ -127,7 +127,7 @@ test('lenient mode drops unknown keys with warnings and keeps the rest', () => {
   assert.ok(diagnostics.every((diagnostic) => diagnostic.severity === 'warning'))
   assert.deepEqual(lines(diagnostics), [
     'docs.json:1:16 "theme" is not supported here: sites use the built-in theme; ignored',
-    'docs.json:1:31 unknown key "feedback" ignored',
+    'docs.json:1:31 "feedback" is a setting of the hosted platform (page feedback buttons) not implemented here; ignored',
     'docs.json:1:88 appearance.default: expected one of "system", "light", "dark", found "darkk"; did you mean "dark"?; ignored',
   ])
   assert.deepEqual(Object.keys(config ?? {}).sort(), ['appearance', 'name', 'navigation'])
@@ -396,4 +396,27 @@ test('a repeated key is a warning at the later occurrence; mint.json alone is na
   assert.deepEqual(lines(loadConfig(legacy, { mode: 'lenient' }).diagnostics), [
     'docs.json docs.json not found, but mint.json is: this service reads docs.json; convert mint.json to docs.json',
   ])
+})
+
+test("the platform's settings we do not act on are warnings that name them, in strict mode too", () => {
+  const docs = JSON.stringify({
+    name: 'Acme',
+    colors: { primary: '#000' },
+    feedback: { thumbsRating: true },
+    contextual: { options: ['copy', 'download-spec', 'claude'] },
+    navigation: { languages: [{ language: 'en', boost: 2, pages: ['index'] }] },
+  })
+  const { diagnostics } = loadConfig(site(docs), { mode: 'strict' })
+  assert.deepEqual(
+    diagnostics.map((diagnostic) => `${diagnostic.severity} ${formatDiagnostic(diagnostic)}`),
+    [
+      'error docs.json:1:16 "colors" is not supported here: sites use the one built-in theme, which has no such setting; remove it (`docsctl migrate` does)',
+      'warning docs.json:1:44 "feedback" is a setting of the hosted platform (page feedback buttons) not implemented here; ignored',
+      'warning docs.json:1:109 contextual.options[1]: "download-spec" is an option of the hosted platform (a download of the OpenAPI document) not implemented here; ignored',
+      'warning docs.json:1:180 navigation.languages[0]: "boost" is a setting of the hosted platform (search ranking weight) not implemented here; ignored',
+    ],
+  )
+  assert.ok(!diagnostics.some((diagnostic) => diagnostic.message.includes('did you mean')))
+  const lenient = loadConfig(site(docs), { mode: 'lenient' })
+  assert.deepEqual(lenient.config?.contextual?.options, ['copy', 'claude'])
 })

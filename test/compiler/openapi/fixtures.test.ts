@@ -15,11 +15,11 @@ import { renderSitemap } from '../../../server/sites/sitemap.js'
 import { brokenLinks, readFixture, text } from '../build/helpers.js'
 
 const API_PAGES = [
-  'api-reference/list-plants',
-  'api-reference/add-a-plant',
-  'api-reference/remove-a-plant',
+  'api-reference/plants/list-plants',
+  'api-reference/plants/add-a-plant',
+  'api-reference/admin/remove-a-plant',
   'api-reference/list-things',
-  'orders-api/get-order',
+  'orders-api/orders/get-order',
   'reference/get-plant',
   'reference/plant-schema',
   'reference/hand-written',
@@ -63,7 +63,7 @@ test('API pages from the fixture specs render as pinned, everywhere a page goes'
     assert.equal(actual, readFileSync(expectedPath, 'utf8'), `${slug}: HTML differs from ${expectedPath}`)
   }
 
-  const listPlants = text(result.files, 'api-reference/list-plants/index.html')
+  const listPlants = text(result.files, 'api-reference/plants/list-plants/index.html')
   // The sidebar: method badges beside operation pages, the front-matter page's too.
   assert.match(listPlants, /<span class="d-method d-method-get">GET<\/span>List plants/)
   assert.match(listPlants, /<span class="d-method d-method-delete">DEL<\/span>Remove a plant/)
@@ -76,7 +76,13 @@ test('API pages from the fixture specs render as pinned, everywhere a page goes'
   assert.doesNotMatch(text(result.files, 'index.html'), /_assets\/api\./, 'only API pages load it')
   assert.match(
     result.contentSecurityPolicy,
-    /connect-src 'self' https:\/\/api\.plants\.example https:\/\/orders\.example/,
+    /connect-src 'self' http:\/\/127\.0\.0\.1:\* http:\/\/localhost:\* https: https:\/\/api\.plants\.example https:\/\/orders\.example/,
+    'the spec without servers lets the reader send to a base URL of their own',
+  )
+  // Its Try it panel asks for that base URL.
+  assert.match(
+    text(result.files, 'api-reference/list-things/index.html'),
+    /class="d-try-it" data-playground=/,
   )
 
   // Search, llms.txt, the Markdown export and the sitemap list them like any page.
@@ -84,8 +90,8 @@ test('API pages from the fixture specs render as pinned, everywhere a page goes'
   for (const title of ['List plants', 'Add a plant', 'getOrder', 'Get a plant'])
     assert.ok(search.includes(title), title)
   const llms = text(result.files, 'llms.txt')
-  assert.match(llms, /\[List plants\]\(api-reference\/list-plants\.md\)/)
-  const markdown = text(result.files, 'api-reference/list-plants.md')
+  assert.match(llms, /\[List plants\]\(api-reference\/plants\/list-plants\.md\)/)
+  const markdown = text(result.files, 'api-reference/plants/list-plants.md')
   assert.match(markdown, /\*\*limit\*\* `integer`/)
   assert.match(markdown, /curl --request GET/)
   assert.doesNotMatch(markdown, /"X-Request-Id": /, 'examples hold only required parameters by default')
@@ -116,15 +122,34 @@ test('api.playground display none leaves out Try it; hideApiMarker drops the bad
     result.diagnostics.some((diagnostic) => diagnostic.rule === 'openapi-proxy'),
     'proxy: true is warned about',
   )
-  const page = text(result.files, 'api-reference/list-plants/index.html')
+  const page = text(result.files, 'api-reference/plants/list-plants/index.html')
   assert.doesNotMatch(page, /d-try-it|_assets\/api\./)
   assert.ok(![...result.files.keys()].some((path) => /^_assets\/api\./.test(path)))
   assert.match(page, /data-language="python"/)
   assert.doesNotMatch(page, /data-language="go"/)
   assert.match(
-    text(result.files, 'api-reference/list-plants.md'),
+    text(result.files, 'api-reference/plants/list-plants.md'),
     /"X-Request-Id": "3c90c3cc/,
     'defaults: all puts optional headers in the example',
   )
   assert.doesNotMatch(page, /d-method-get">GET<\/span>Get a plant/)
+})
+
+test("generated pages sit at the platform's <directory>/<tag>/<operation>, and earlier URLs redirect there", async () => {
+  const files = readFixture(fromPackageRoot('fixtures', 'api-reference'))
+  const result = await buildSite(files, { mode: 'lenient' })
+  assert.deepEqual(
+    text(result.files, '_redirects')
+      .split('\n')
+      .filter((line) => /-api\/|api-reference\//.test(line)),
+    [
+      '/api-reference/list-plants /api-reference/plants/list-plants 308!',
+      '/api-reference/add-a-plant /api-reference/plants/add-a-plant 308!',
+      '/api-reference/remove-a-plant /api-reference/admin/remove-a-plant 308!',
+      '/orders-api/get-order /orders-api/orders/get-order 308!',
+    ],
+  )
+  // An untagged operation stays in the directory itself.
+  assert.match(text(result.files, 'api-reference/list-things/index.html'), /class="d-api-endpoint"/)
+  assert.match(text(result.files, 'api-reference/list-plants/index.html'), /<title>Moved<\/title>/)
 })

@@ -107,3 +107,56 @@ components:
   assert.equal(received[0]!.headers.authorization, 'Bearer secret-token')
   assert.deepEqual(violations, [])
 })
+
+test('a spec without servers still has Try it: the reader enters the base URL', {
+  skip: noChromium,
+}, async (t) => {
+  const received: string[] = []
+  const api = createServer((request, response) => {
+    received.push(request.url ?? '')
+    response
+      .writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'application/json' })
+      .end('{"ok":true}')
+  })
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve))
+  t.after(() => api.close())
+  const apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`
+  const dir = mkdtempSync(join(tmpdir(), 'docs-playground-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  writeFileSync(
+    join(dir, 'docs.json'),
+    JSON.stringify({
+      name: 'Plants',
+      api: { openapi: 'openapi.yaml' },
+      navigation: { groups: [{ group: 'API', pages: ['GET /health'] }] },
+    }),
+  )
+  writeFileSync(
+    join(dir, 'openapi.yaml'),
+    `openapi: 3.1.0
+info: { title: Plants, version: '1' }
+paths:
+  /health:
+    get:
+      summary: Check health
+      responses: { '200': { description: Healthy. } }
+`,
+  )
+  const server = await startDevServer({ dir, port: 0, log: () => {} })
+  t.after(() => server.close())
+  const browser = await launchChromium()
+  t.after(() => browser.close())
+  const page = await browser.newPage()
+  const violations: string[] = []
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+  })
+  await page.goto(new URL('/api-reference/check-health/', server.url).toString())
+  await page.locator('.d-try-it summary').click()
+  await page.getByLabel('Base URL').fill(apiUrl)
+  await page.getByRole('button', { name: 'Send' }).click()
+  await page.locator('.d-try-it-response').waitFor({ state: 'visible' })
+  assert.match((await page.locator('.d-try-it-status').textContent()) ?? '', /^200 OK/)
+  assert.deepEqual(received, ['/health'])
+  assert.deepEqual(violations, [])
+})
