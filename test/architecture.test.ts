@@ -26,10 +26,12 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
 const root = fromPackageRoot()
 
 function sources(folder: string): string[] {
-  return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
-    // Browser bundles (the theme's and the dashboard's client) are built on their own.
-    .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !/(^|\/)client\//.test(path))
-    .map((path) => join(folder, path).split(sep).join('/'))
+  return (
+    readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+      // Browser bundles (the theme's and the dashboard's client) are built on their own.
+      .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !/(^|\/)client\//.test(path))
+      .map((path) => join(folder, path).split(sep).join('/'))
+  )
 }
 
 /**
