@@ -2,8 +2,9 @@
  * ParamField and ResponseField: an API field with its name, type, badges and description.
  * ParamField names the field by where it goes: `query`, `path`, `body`, `header` or `cookie` (`name` also works).
  */
-import { anchorAlias, fieldSlug } from '../content/platform-ids.js'
+
 import type { StaticObject } from '../content/static-value.js'
+import { anchorAlias, fieldSlug } from '../platform-ids.js'
 import { bool, h, str } from './html.js'
 import type { Component, ComponentContext } from './types.js'
 

@@ -11,8 +11,8 @@ import { neutralIcon } from '../components/icons.js'
 import { components, htmlElement, resolveIcon } from '../components/index.js'
 import { isMarkup, markupToHast, propContent, renderedProp } from '../components/markup.js'
 import type { ComponentContext, JsxNode } from '../components/types.js'
+import { uniqueId } from '../platform-ids.js'
 import { type PageContext, placeOf, report } from './context.js'
-import { uniqueId } from './platform-ids.js'
 import type { StaticValue } from './static-value.js'
 
 const isJsx = (node: RootContent | ElementContent): boolean =>

@@ -6,7 +6,7 @@
 import type { Element, ElementContent, Root } from 'hast'
 import { toString as textContent } from 'mdast-util-to-string'
 import type { VFile } from 'vfile'
-import { anchorAlias, headingSlug, uniqueId } from './platform-ids.js'
+import { anchorAlias, headingSlug, uniqueId } from '../platform-ids.js'
 import { walkElements } from './walk-elements.js'
 
 const HEADING = /^h[1-6]$/

@@ -14,6 +14,7 @@ import type { DocsConfig, NavigationTree, ValidationMode } from '../config/types
 import type { Diagnostic } from '../diagnostics.js'
 import { decodeUtf8, type SourceFiles } from '../files.js'
 import type { RedirectRule } from '../serving/redirects.js'
+import { PLAYGROUND_ANY_SERVER } from '../serving/security-headers.js'
 import { type ApiChannel, listChannels } from './channels.js'
 import { FRAGMENTS_FOLDER, fragmentsPath, type GeneratedPage, pageFromBlocks } from './fragments.js'
 import { type LoadedSpec, loadSpec } from './load.js'
@@ -355,7 +356,7 @@ export async function expandApiReference(
 }
 
 /** Origins of an operation's servers, when its page has a "Try it" panel: what the site's CSP lets pages connect to. */
-const READER_ENTERED_ORIGINS = ['https:', 'http://localhost:*', 'http://127.0.0.1:*']
+const READER_ENTERED_ORIGINS = PLAYGROUND_ANY_SERVER
 
 function addPlaygroundOrigins(
   origins: Set<string>,

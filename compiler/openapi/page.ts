@@ -5,7 +5,7 @@
  * Markdown: it is escaped so that nothing in it reads as MDX (no expressions, no JSX).
  */
 import { stringify as stringifyYaml } from 'yaml'
-import { fieldSlug } from '../content/platform-ids.js'
+import { fieldSlug } from '../platform-ids.js'
 import type { ApiChannel } from './channels.js'
 import {
   contentExample,

@@ -41,6 +41,11 @@ export function compilerVersion(): string {
       hash.update(name).update(readFileSync(join(compilerDir, folder, name)))
     }
   }
+  // Anchor ids, shared by content, components and API pages, sit beside those folders.
+  for (const name of ['platform-ids.js', 'platform-ids.ts'])
+    try {
+      hash.update(name).update(readFileSync(join(compilerDir, name)))
+    } catch {}
   const manifest = JSON.parse(readFileSync(fromPackageRoot('package.json'), 'utf8')) as {
     version?: string
   }

@@ -40,6 +40,9 @@ export interface PagePolicyOptions {
   connectSources?: readonly string[]
 }
 
+/** The sources a build adds when a spec has no servers, so the reader's own base URL can be called. */
+export const PLAYGROUND_ANY_SERVER: readonly string[] = ['https:', 'http://localhost:*', 'http://127.0.0.1:*']
+
 /**
  * A source that may stand in a policy's source list as it is: `'self'`, a sha256 hash, or an http(s)
  * origin whose host is letters, digits, `-` and `.` (URL parsing alone lets `;`, `'` and `,` through in
@@ -48,6 +51,8 @@ export interface PagePolicyOptions {
 function isSafeSource(token: string): boolean {
   return (
     token === "'self'" ||
+    // What a "Try it" panel of a spec without servers may call: a base URL the reader types.
+    PLAYGROUND_ANY_SERVER.includes(token) ||
     /^'sha256-[A-Za-z0-9+/]{43}='$/.test(token) ||
     /^https?:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/.test(token)
   )
