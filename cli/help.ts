@@ -18,6 +18,7 @@ const valueNames: Record<string, string> = {
   '--message': 'text',
   '--docs-dir': 'dir',
   '--preview': 'pattern',
+  '--allow-spec-host': 'host',
 }
 
 export function nameOptionValues(usage: string): string {

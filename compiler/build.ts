@@ -12,7 +12,7 @@ import { loadConfig } from './config/index.js'
 import type { DocsConfig, NavigationTree, ValidationMode } from './config/types.js'
 import { type FrontMatter, readFrontMatter } from './content/frontmatter.js'
 import type { RenderedPage } from './content/render-page.js'
-import { capDiagnostics, type Diagnostic, hasErrors, sortDiagnostics } from './diagnostics.js'
+import { capDiagnostics, type Diagnostic, failsBuild, hasErrors, sortDiagnostics } from './diagnostics.js'
 import type { SiteFiles, SourceFiles } from './files.js'
 import { expandApiReference, parseOperationReference } from './openapi/index.js'
 import { type LlmsPage, renderLlmsFullTxt, renderLlmsTxt } from './outputs/llms.js'
@@ -153,7 +153,7 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   // Page files go to the caller's sink as each is made, when it gave one; everything else (and, without
   // a sink, the pages too) is collected here and handed over at the end.
   const output: SiteFiles = new Map()
-  const delivery = new Delivery(options.onFile, !hasErrors(diagnostics))
+  const delivery = new Delivery(options.onFile, !failsBuild(diagnostics, mode))
   // Tailwind runs only when authors wrote class names on HTML elements; only the classes used become rules.
   const tailwind = await compileTailwind([...rendered.values()].flatMap((body) => body.classNames ?? []))
   if (tailwind) {
@@ -270,7 +270,7 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   const cache: BuildCache = { compilerVersion: compilerVersion(), entries: nextEntries }
   if (memo) shellMemos.set(cache, memo)
   return {
-    ok: !hasErrors(allDiagnostics),
+    ok: !failsBuild(allDiagnostics, mode),
     files: delivery.streaming ? new Map() : sorted,
     hashedAssets,
     contentSecurityPolicy: sitePagePolicy({

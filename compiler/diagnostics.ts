@@ -30,6 +30,20 @@ export function formatDiagnostic(diagnostic: Diagnostic): string {
 export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean =>
   diagnostics.some((diagnostic) => diagnostic.severity === 'error')
 
+/**
+ * Errors that cost one page its body and nothing else (a page over its CPU or memory limit, its
+ * snippets over theirs, a render that failed): a lenient build, what goes live, keeps the rest of the
+ * site. A strict build (`validate`, `build`) fails on them like on any error.
+ */
+export const PAGE_LOCAL_RULES: ReadonlySet<string> = new Set(['page-limit', 'snippet-limit', 'render-failed'])
+
+/** Whether `diagnostics` fail a build in `mode`. */
+export const failsBuild = (diagnostics: readonly Diagnostic[], mode: 'strict' | 'lenient'): boolean =>
+  diagnostics.some(
+    (diagnostic) =>
+      diagnostic.severity === 'error' && (mode === 'strict' || !PAGE_LOCAL_RULES.has(diagnostic.rule)),
+  )
+
 /** Sort by file, then line, then column, so output is stable whatever order stages ran in. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
