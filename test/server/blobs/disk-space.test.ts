@@ -62,6 +62,6 @@ test('read-only, a database that needs migrations stops the start with the reaso
   await db.destroy()
   await assert.rejects(
     buildApp({ ...config, minFreeDiskMb: noDisk }),
-    /cannot start read-only: the disk of its data folder has \d+ MB free, .*and the database needs migrations \(010_deployment_diagnostics\); free some space and start again/,
+    /cannot start read-only: the disk of its data folder has \d+ MB free, .*and the database needs migrations \(010_deployment_diagnostics, 011_domain_takeover\); free some space and start again/,
   )
 })
