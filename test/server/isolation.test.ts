@@ -394,6 +394,13 @@ const routes: RouteCase[] = [
     request: async (world) => ({ url: `${deploymentsOf(world)}/${world.readyDeploymentId}/files` }),
   },
   {
+    method: 'GET',
+    path: '/projects/slug/{slug}/deployments/{id}/diagnostics',
+    access: 'project (deploy key too)',
+    ok: 200,
+    request: async (world) => ({ url: `${deploymentsOf(world)}/${world.readyDeploymentId}/diagnostics` }),
+  },
+  {
     method: 'POST',
     path: '/projects/slug/{slug}/deployments/{id}/files/batch',
     access: 'project (deploy key too)',
