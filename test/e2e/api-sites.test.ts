@@ -5,12 +5,12 @@
  * renders the pages that use it again. The corpus sites with API pages: corpus-api-sites.test.ts.
  */
 import assert from 'node:assert/strict'
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { fromPackageRoot } from '../../compiler/assets.js'
-import { buildBothWays } from '../cli/helpers/both-ways.js'
+import { buildBothWays, copySiteWithout } from '../cli/helpers/both-ways.js'
 import { type DocsServer, startDocsServer } from '../cli/helpers/docs-server.js'
 
 let server: DocsServer
@@ -26,15 +26,8 @@ after(async () => {
   await rm(work, { recursive: true, force: true })
 })
 
-/** A copy of `from` without the docs.json keys strict validation asks an author to remove. */
-async function copySite(from: string, name: string, drop: string[] = []): Promise<string> {
-  const dir = join(work, name)
-  await cp(from, dir, { recursive: true })
-  const config = JSON.parse(await readFile(join(dir, 'docs.json'), 'utf8')) as Record<string, unknown>
-  for (const key of drop) delete config[key]
-  await writeFile(join(dir, 'docs.json'), JSON.stringify(config, null, 2))
-  return dir
-}
+const copySite = (from: string, name: string, drop: string[] = []): Promise<string> =>
+  copySiteWithout(from, join(work, name), drop)
 
 const pushStats = (stdout: string, stderr: string) => `${stdout}\n${stderr}`
 

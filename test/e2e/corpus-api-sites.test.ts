@@ -4,11 +4,11 @@
  * operation page read back shows its operation.
  */
 import assert from 'node:assert/strict'
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
-import { buildBothWays } from '../cli/helpers/both-ways.js'
+import { buildBothWays, copySiteWithout } from '../cli/helpers/both-ways.js'
 import { type DocsServer, startDocsServer } from '../cli/helpers/docs-server.js'
 import { corpusRoot } from '../corpus.js'
 
@@ -45,11 +45,7 @@ for (const [name, drop, rewrite, operationPage] of [
   ],
 ] as const) {
   test(`${name}, pushed: every file the live site serves is the one docsctl build writes`, async () => {
-    const site = join(work, name)
-    await cp(join(corpusRoot, name), site, { recursive: true })
-    const config = JSON.parse(await readFile(join(site, 'docs.json'), 'utf8')) as Record<string, unknown>
-    for (const key of drop) delete config[key]
-    await writeFile(join(site, 'docs.json'), JSON.stringify(config, null, 2))
+    const site = await copySiteWithout(join(corpusRoot, name), join(work, name), drop)
     for (const page of rewrite) {
       const text = await readFile(join(site, page), 'utf8')
       const frontMatter = /^---\n[\s\S]*?\n---\n/.exec(text)?.[0] ?? ''

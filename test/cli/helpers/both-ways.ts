@@ -3,7 +3,7 @@
  * exports) and `docsctl push` to a real `docs-server` (what readers get). Every file the export holds
  * is read back from the live site by its path, so the two paths can never drift apart unseen.
  */
-import { readdir, readFile, rm } from 'node:fs/promises'
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { type CliRun, cleanEnv, type DocsServer, runCli } from './docs-server.js'
 
@@ -103,4 +103,17 @@ export async function buildBothWays(
     }
   }
   return { push, build, deployKey, exported, differing }
+}
+
+/** A copy of the site `from` at `to`, without the docs.json keys strict validation asks an author to remove. */
+export async function copySiteWithout(
+  from: string,
+  to: string,
+  drop: readonly string[] = [],
+): Promise<string> {
+  await cp(from, to, { recursive: true })
+  const config = JSON.parse(await readFile(join(to, 'docs.json'), 'utf8')) as Record<string, unknown>
+  for (const key of drop) delete config[key]
+  await writeFile(join(to, 'docs.json'), JSON.stringify(config, null, 2))
+  return to
 }
