@@ -63,12 +63,14 @@ const runnerArgs = [
   ...files,
 ]
 const started = Date.now()
+// Corpus sites are built once per run into this folder and shared by the files that read them (test/corpus-build.ts).
+const cacheDir = dirname(timingFile)
 const result = spawnSync(process.execPath, runnerArgs, {
   stdio: 'inherit',
-  env: unit ? { ...process.env, DOCS_TEST_TIER: 'unit' } : process.env,
+  env: { ...process.env, DOCS_TEST_CACHE: cacheDir, ...(unit ? { DOCS_TEST_TIER: 'unit' } : {}) },
 })
 printSlowest(timingFile, (Date.now() - started) / 1000)
-rmSync(dirname(timingFile), { recursive: true, force: true })
+rmSync(cacheDir, { recursive: true, force: true })
 process.exit(result.status ?? 1)
 
 /** The slowest 15 files by the time of their tests, and the run's wall time. @param {string} file @param {number} seconds */

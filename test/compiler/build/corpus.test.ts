@@ -6,25 +6,21 @@
  */
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { test } from 'node:test'
 import { fromPackageRoot } from '../../../compiler/assets.js'
-import { buildSite } from '../../../compiler/build.js'
 import { loadConfig, siteRedirects } from '../../../compiler/config/index.js'
 import { readFrontMatter } from '../../../compiler/content/frontmatter.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
 import { pageOutputPath } from '../../../compiler/theme/urls.js'
-import { readSiteFiles } from '../../../lib/site-dir.js'
-import { corpusRoot, corpusSites } from '../../corpus.js'
+import { corpusSites } from '../../corpus.js'
+import { builtCorpusSite } from '../../corpus-build.js'
 import { homeFile, reachablePages } from '../theme/reachability.js'
 
-const corpus = corpusRoot
 const sites = corpusSites
 
 for (const site of sites) {
   test(`corpus site ${site} builds leniently with every navigation page and no error`, {}, async (t) => {
-    const { files } = await readSiteFiles(join(corpus, site))
-    const result = await buildSite(files, { mode: 'lenient', workers: 2 })
+    const { sources: files, result } = await builtCorpusSite(site)
     const errors = result.diagnostics.filter((diagnostic) => diagnostic.severity === 'error')
     assert.deepEqual(errors.map(formatDiagnostic), [])
     const navigation = loadConfig(files, { mode: 'lenient' }).navigation!

@@ -17,7 +17,9 @@ async function measure(spinMs: number, sleepMs: number): Promise<number> {
        const start = process.cpuUsage()
        // process.cpuUsage counts every thread; this one spins while the test thread waits.
        while ((process.cpuUsage(start).user + process.cpuUsage(start).system) / 1000 < workerData.spinMs) {}
+       // Then stays alive until terminated: a thread that ended has no clock left to read.
        setTimeout(() => parentPort.postMessage('done'), workerData.sleepMs)
+       parentPort.on('message', () => {})
      })`,
     { eval: true, workerData: { spinMs, sleepMs } },
   )
