@@ -10,8 +10,9 @@ import { type SettingSpec, settingGroups, settings } from './table.js'
 /** The reference's path from the package root. */
 export const referencePath = 'docs/server-settings.md'
 
-/** Text for a Markdown table cell: `|` and `<` would end the cell or open an HTML tag. */
-const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('<', '\\<')
+/** Text for a Markdown table cell: `|` would end the cell, `<` open an HTML tag, `*` emphasis. */
+const cell = (text: string): string =>
+  text.replaceAll('|', '\\|').replaceAll('<', '\\<').replaceAll('*', '\\*')
 
 /** Inline code that may hold a backtick or a pipe. */
 const code = (text: string): string => `\`${text.replaceAll('|', '\\|')}\``
@@ -33,7 +34,7 @@ export function settingsReference(): string {
       '',
       `## ${title}`,
       '',
-      '| Flag | Variable | Default | Accepts | |',
+      '| Flag | Variable | Default | Accepts | Meaning |',
       '| --- | --- | --- | --- | --- |',
     )
     for (const setting of all.filter((entry) => entry.group === group)) {
