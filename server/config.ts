@@ -94,9 +94,19 @@ export interface DeploymentQuotas {
 /** Default API addresses of the CDNs whose purges the server sends. */
 const cdnApis = { cloudflare: 'https://api.cloudflare.com/client/v4', fastly: 'https://api.fastly.com' }
 
+/** Where CDN purges go; a Cloudflare or Fastly one has its token (a rule in server/settings/rules.ts). */
+function purgeTarget({ cdnPurge, cdnPurgeToken = '', cdnPurgeApi }: SettingValues): CdnPurgeTarget {
+  if (cdnPurge === undefined) return { kind: 'none' }
+  if (cdnPurge.kind === 'webhook')
+    return { kind: 'webhook', url: cdnPurge.url, secret: cdnPurgeToken || undefined }
+  const api = cdnPurgeApi ?? cdnApis[cdnPurge.kind]
+  return cdnPurge.kind === 'cloudflare'
+    ? { kind: 'cloudflare', zoneId: cdnPurge.id, token: cdnPurgeToken, api }
+    : { kind: 'fastly', serviceId: cdnPurge.id, token: cdnPurgeToken, api }
+}
+
 /** The checked values of the table, shaped as the modules that use them expect. */
 export function serverConfig(values: SettingValues): ServerConfig {
-  const { cdnPurge, cdnPurgeToken, cdnPurgeApi } = values
   return {
     port: values.port,
     host: values.host,
@@ -172,24 +182,7 @@ export function serverConfig(values: SettingValues): ServerConfig {
       graceSeconds: values.gcGraceSeconds,
       intervalSeconds: values.gcIntervalSeconds,
     },
-    cdnPurge:
-      cdnPurge === undefined
-        ? { kind: 'none' }
-        : cdnPurge.kind === 'webhook'
-          ? { kind: 'webhook', url: cdnPurge.url, secret: cdnPurgeToken }
-          : cdnPurge.kind === 'cloudflare'
-            ? {
-                kind: 'cloudflare',
-                zoneId: cdnPurge.id,
-                token: cdnPurgeToken ?? '',
-                api: cdnPurgeApi ?? cdnApis.cloudflare,
-              }
-            : {
-                kind: 'fastly',
-                serviceId: cdnPurge.id,
-                token: cdnPurgeToken ?? '',
-                api: cdnPurgeApi ?? cdnApis.fastly,
-              },
+    cdnPurge: purgeTarget(values),
     git: {
       github: {
         appId: values.githubAppId,
