@@ -16,11 +16,13 @@ import { buildApp } from './app.js'
 import { secretLogRedaction } from './auth/oauth/log-redaction.js'
 import { describeBlobStore, openBlobStore } from './blobs/open.js'
 import { CdnPurger, deploymentTag } from './cdn/purger.js'
-import { ConfigError, configHelp, loadConfig, type ServerConfig } from './config.js'
+import { loadConfig, type ServerConfig } from './config.js'
 import { migrateToLatest, openDatabase } from './db/index.js'
 import { createRepositories } from './db/repositories/index.js'
 import { describeGcReport, GarbageCollector } from './gc/collector.js'
 import { recordRun } from './gc/schedule.js'
+import { ConfigError } from './settings/errors.js'
+import { settingsHelp } from './settings/help.js'
 
 async function start(config: ServerConfig): Promise<void> {
   // Refuse to start without the theme's stylesheet and script: every build would publish unstyled pages.
@@ -141,7 +143,7 @@ async function collectGarbage(config: ServerConfig, dryRun: boolean): Promise<vo
 async function main(args: string[]): Promise<number> {
   const { config, positionals, extra, help, dryRun } = loadConfig(args)
   if (help) {
-    process.stdout.write(`${configHelp()}\n`)
+    process.stdout.write(`${settingsHelp()}\n`)
     return 0
   }
   const command = positionals.join(' ')

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { isApiHost } from '../../server/app.js'
-import { ConfigError, configHelp, loadConfig, settings } from '../../server/config.js'
+import { loadConfig } from '../../server/config.js'
 import { siteUrl } from '../../server/presenters.js'
+import { ConfigError } from '../../server/settings/errors.js'
+import { settingsHelp } from '../../server/settings/help.js'
+import { settings } from '../../server/settings/table.js'
 
 test('defaults need nothing: localhost:8080, SQLite in ./.docs-data', () => {
   const { config } = loadConfig([], {})
@@ -25,7 +28,7 @@ test('the default base domain and API host follow --port or PORT; set ones are k
   const set = loadConfig(['--port', '8099', '--base-domain', 'docs.example.com'], {}).config
   assert.equal(set.baseDomain, 'docs.example.com')
   assert.equal(set.apiHost, 'localhost:8099')
-  assert.match(configHelp(), /\(default localhost:<port>\)/)
+  assert.match(settingsHelp(), /\(default localhost:<port>\)/)
 })
 
 test('--trust-proxy takes addresses, CIDRs and proxy-addr’s named ranges, comma-separated', () => {
@@ -75,7 +78,7 @@ test('bad values stop start-up with a message naming the flag and variable', () 
 })
 
 test('--help lists every setting with its variable', () => {
-  const help = configHelp()
+  const help = settingsHelp()
   for (const setting of Object.values(settings)) {
     assert.ok(help.includes(`--${setting.flag}`), setting.flag)
     assert.ok(help.includes(setting.env), setting.env)

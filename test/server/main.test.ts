@@ -105,3 +105,24 @@ test('docs-server gc --dry-run says what would go; gc deletes blobs nothing refe
   assert.deepEqual(await s3.usage('site'), { objects: 1, bytes: 'written a moment ago'.length })
   assert.equal(await blobs.has(fresh), true, 'younger than the grace period: kept')
 })
+
+test('docs-server --help prints the settings by group; a bad value exits 1 naming the flag and variable', {
+  skip: needs('a built binary'),
+}, async () => {
+  const run = (...args: string[]) =>
+    promisify(execFile)(process.execPath, [builtBinary('docs-server'), ...args], {
+      env: { PATH: process.env.PATH },
+    })
+  const { stdout } = await run('--help')
+  assert.match(stdout, /^Usage: docs-server \[start\] \[options\]$/m)
+  assert.match(stdout, /^Git-connected deploys:$/m)
+  assert.match(stdout, /^ {2}--port <value> +TCP port to listen on \(default 8080\)\n +env PORT$/m)
+  await assert.rejects(run('--build-workers', 'many'), (error: { code: number; stderr: string }) => {
+    assert.equal(error.code, 1)
+    assert.equal(
+      error.stderr,
+      'docs-server: --build-workers / DOCS_BUILD_WORKERS: expected a whole number from 1 to 64, got "many"\n',
+    )
+    return true
+  })
+})

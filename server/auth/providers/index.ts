@@ -1,7 +1,7 @@
 /**
  * Which identity provider signs users in, decided once at start from the settings, the listen address,
  * the API host and the public URL, with the one log line that tells the operator what was chosen and why. The settings are
- * already checked (server/auth/oauth/settings.ts): at most one provider, each complete.
+ * already checked (server/settings/rules.ts): at most one provider, each complete.
  */
 import type { SignInConfig } from '../oauth/settings.js'
 import { GitHubProvider } from './github.js'

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { chooseIdentityProvider, isLoopbackHost } from '../../../server/auth/providers/index.js'
-import { ConfigError, loadConfig } from '../../../server/config.js'
+import { loadConfig } from '../../../server/config.js'
+import { ConfigError } from '../../../server/settings/errors.js'
 
 const load = (args: string[], env: NodeJS.ProcessEnv = {}) => loadConfig(args, env).config
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { ConfigError, loadConfig } from '../../../server/config.js'
+import { loadConfig } from '../../../server/config.js'
+import { ConfigError } from '../../../server/settings/errors.js'
 
 test('the local folder is the default blob store; --blob-store s3://bucket/prefix picks S3', () => {
   assert.deepEqual(loadConfig([], {}).config.blobStore, { kind: 'filesystem' })

@@ -10,9 +10,17 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type TestContext, test } from 'node:test'
 import { CdnPurger, type PurgeLog } from '../../../server/cdn/purger.js'
-import { readCdnConfig } from '../../../server/cdn/settings.js'
-import { ConfigError } from '../../../server/config.js'
+import { loadConfig } from '../../../server/config.js'
+import { ConfigError } from '../../../server/settings/errors.js'
 import { appWithProject, bearer, deploy, fixtureSite } from '../helper.js'
+
+/** The purge target that these settings give, read as docs-server reads its environment. */
+const readCdnConfig = (values: { cdnPurge?: string; cdnPurgeToken?: string; cdnPurgeApi?: string }) =>
+  loadConfig([], {
+    DOCS_CDN_PURGE: values.cdnPurge,
+    DOCS_CDN_PURGE_TOKEN: values.cdnPurgeToken,
+    DOCS_CDN_PURGE_API: values.cdnPurgeApi,
+  }).config.cdnPurge
 
 interface Received {
   method: string
@@ -61,14 +69,11 @@ test('Cloudflare: POST /zones/:zone/purge_cache with a bearer token and at most 
     messages: [],
     result: { id: 'x' },
   }))
-  const target = readCdnConfig(
-    (name) =>
-      ({
-        cdnPurge: 'cloudflare:023e105f4ecef8ad9ca31a8372d0c353',
-        cdnPurgeToken: 'cf-token',
-        cdnPurgeApi: `${cdn.url}/client/v4`,
-      })[name],
-  )
+  const target = readCdnConfig({
+    cdnPurge: 'cloudflare:023e105f4ecef8ad9ca31a8372d0c353',
+    cdnPurgeToken: 'cf-token',
+    cdnPurgeApi: `${cdn.url}/client/v4`,
+  })
   const purger = new CdnPurger(target, quiet, fast)
   const tags = Array.from({ length: 35 }, (_, index) => `deployment-d${index}`)
   assert.equal(await purger.purge(tags, 'gc'), true)
@@ -107,10 +112,11 @@ test('Fastly: POST /service/:id/purge with Fastly-Key and surrogate_keys', async
       (request.body as { surrogate_keys: string[] }).surrogate_keys.map((key) => [key, `purge-${key}`]),
     ),
   )
-  const target = readCdnConfig(
-    (name) =>
-      ({ cdnPurge: 'fastly:SU1Z0isxPaozGVKXdv0eY', cdnPurgeToken: 'fastly-key', cdnPurgeApi: cdn.url })[name],
-  )
+  const target = readCdnConfig({
+    cdnPurge: 'fastly:SU1Z0isxPaozGVKXdv0eY',
+    cdnPurgeToken: 'fastly-key',
+    cdnPurgeApi: cdn.url,
+  })
   const purger = new CdnPurger(target, quiet, fast)
   assert.equal(await purger.purgeProject('prj_1', 'promote'), true)
   assert.equal(cdn.received.length, 2)
@@ -142,7 +148,7 @@ test('webhook: the JSON body is signed with HMAC-SHA256 of the secret; failures 
 })
 
 test('purge settings: bad targets are refused with what to write', () => {
-  const read = (values: Record<string, string>) => readCdnConfig((name) => values[name])
+  const read = readCdnConfig
   assert.deepEqual(read({}), { kind: 'none' })
   for (const [values, message] of [
     [{ cdnPurge: 'akamai:x' }, /expected cloudflare:<zone id>, fastly:<service id> or webhook:<url>/],

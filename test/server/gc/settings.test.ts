@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { ConfigError, loadConfig } from '../../../server/config.js'
+import { loadConfig } from '../../../server/config.js'
+import { ConfigError } from '../../../server/settings/errors.js'
 
 test('retention settings: defaults, and a grace period shorter than a build is refused', () => {
   const { retention } = loadConfig([], {}).config

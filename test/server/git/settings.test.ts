@@ -1,7 +1,8 @@
 /** The Git settings that decide where a fetch may go, read from flags and checked at start. */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { ConfigError, loadConfig } from '../../../server/config.js'
+import { loadConfig } from '../../../server/config.js'
+import { ConfigError } from '../../../server/settings/errors.js'
 
 test('which hosts and addresses a Git fetch may reach, and its limits', () => {
   const defaults = loadConfig([], {}).config.git
