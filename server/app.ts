@@ -31,6 +31,7 @@ import { dashboardRoutes } from './dashboard/routes.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
 import { isDatabaseUnavailable } from './db/retry.js'
+import { DeploymentService } from './deployments/service.js'
 import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue, isOutOfSpace, outOfStorage } from './errors.js'
 import { GarbageCollector } from './gc/collector.js'
@@ -59,6 +60,8 @@ declare module 'fastify' {
     config: ServerConfig
     blobs: BlobStore
     builds: BuildPipeline
+    /** The one deployment flow: create, receive files, finalize; REST and Git deploys call it. */
+    deploymentService: DeploymentService
     sites: SiteServer
     siteChanges: SiteChangeFeed
     domains: DomainVerifier
@@ -187,6 +190,10 @@ export const docsApp = fp<{ config: ServerConfig }>(
     siteChanges.onBuildQueued = () => void builds.wake()
     app.decorate('builds', builds)
     if (!readOnly) app.addHook('onReady', async () => builds.start())
+    app.decorate(
+      'deploymentService',
+      new DeploymentService({ repos: app.repos, blobs, builds, limits: config, clock: Date.now }),
+    )
     const uploadExpiry = new UploadExpiry(app.repos, blobs, config.uploadExpirySeconds * 1000, app.log)
     if (!readOnly) uploadExpiry.start()
     // Retention and garbage collection: deleted deployments leave the site router and the CDN.
