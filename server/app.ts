@@ -44,6 +44,8 @@ import { deploymentDiagnosticRoutes } from './routes/deployment-diagnostics.js'
 import { deploymentFileRoutes } from './routes/deployment-files.js'
 import { deploymentRoutes } from './routes/deployments.js'
 import { domainRoutes } from './routes/domains.js'
+import { gitRoutes } from './routes/git.js'
+import { gitWebhookRoutes } from './routes/git-webhooks.js'
 import { healthRoutes } from './routes/health.js'
 import { meRoutes } from './routes/me.js'
 import { oauthRoutes } from './routes/oauth.js'
@@ -303,6 +305,8 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(analyticsRoutes)
     await app.register(domainRoutes)
     await app.register(gitDeploys)
+    await app.register(gitRoutes, { webhookKey: app.gitWebhookKey })
+    await app.register(gitWebhookRoutes, { webhookKey: app.gitWebhookKey })
     await app.register(deploymentFileRoutes)
     await app.register(deploymentDiagnosticRoutes)
     await app.register(dashboardRoutes)
