@@ -24,13 +24,14 @@ import { readOnlyReason } from './blobs/disk-space.js'
 import { openBlobStore } from './blobs/open.js'
 import type { BlobStore } from './blobs/store.js'
 import { BuildPipeline } from './builds/pipeline.js'
-import { UploadExpiry } from './builds/upload-expiry.js'
 import { CdnPurger } from './cdn/purger.js'
 import type { ServerConfig } from './config.js'
 import { dashboardRoutes } from './dashboard/routes.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
 import { isDatabaseUnavailable } from './db/retry.js'
+import { DeploymentService } from './deployments/service.js'
+import { UploadExpiry } from './deployments/upload-expiry.js'
 import { DomainVerifier } from './domains/verifier.js'
 import { ApiError, type Issue, isOutOfSpace, outOfStorage } from './errors.js'
 import { GarbageCollector } from './gc/collector.js'
@@ -43,6 +44,8 @@ import { deploymentDiagnosticRoutes } from './routes/deployment-diagnostics.js'
 import { deploymentFileRoutes } from './routes/deployment-files.js'
 import { deploymentRoutes } from './routes/deployments.js'
 import { domainRoutes } from './routes/domains.js'
+import { gitRoutes } from './routes/git.js'
+import { gitWebhookRoutes } from './routes/git-webhooks.js'
 import { healthRoutes } from './routes/health.js'
 import { meRoutes } from './routes/me.js'
 import { oauthRoutes } from './routes/oauth.js'
@@ -59,6 +62,8 @@ declare module 'fastify' {
     config: ServerConfig
     blobs: BlobStore
     builds: BuildPipeline
+    /** The one deployment flow: create, receive files, finalize; REST and Git deploys call it. */
+    deploymentService: DeploymentService
     sites: SiteServer
     siteChanges: SiteChangeFeed
     domains: DomainVerifier
@@ -187,6 +192,10 @@ export const docsApp = fp<{ config: ServerConfig }>(
     siteChanges.onBuildQueued = () => void builds.wake()
     app.decorate('builds', builds)
     if (!readOnly) app.addHook('onReady', async () => builds.start())
+    app.decorate(
+      'deploymentService',
+      new DeploymentService({ repos: app.repos, blobs, builds, limits: config, clock: Date.now }),
+    )
     const uploadExpiry = new UploadExpiry(app.repos, blobs, config.uploadExpirySeconds * 1000, app.log)
     if (!readOnly) uploadExpiry.start()
     // Retention and garbage collection: deleted deployments leave the site router and the CDN.
@@ -296,6 +305,8 @@ export const docsApp = fp<{ config: ServerConfig }>(
     await app.register(analyticsRoutes)
     await app.register(domainRoutes)
     await app.register(gitDeploys)
+    await app.register(gitRoutes, { webhookKey: app.gitWebhookKey })
+    await app.register(gitWebhookRoutes, { webhookKey: app.gitWebhookKey })
     await app.register(deploymentFileRoutes)
     await app.register(deploymentDiagnosticRoutes)
     await app.register(dashboardRoutes)

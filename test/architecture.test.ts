@@ -63,7 +63,6 @@ const KNOWN_CYCLES = [
   'compiler/content ⇄ compiler/serving',
   'compiler/outputs ⇄ compiler/serving',
   'compiler/outputs ⇄ compiler/theme',
-  'server/git ⇄ server/routes',
   'server/mcp ⇄ server/sites',
 ]
 

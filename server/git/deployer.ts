@@ -1,10 +1,10 @@
 /**
  * Runs the queue of Git deliveries, one at a time: fetch the pushed commit, read its docs directory
- * the way `docsctl push` reads one, and hand it to the same manifest → blobs → build → promote flow.
+ * the way `docsctl push` reads one, and hand it to the deployment service, as `docsctl push` does.
  * The production branch promotes; a preview branch gets `<branch>--<slug>.<base_domain>`; a deleted
  * preview branch loses its alias. A GitHub App reports each build as a commit status.
  *
- *   webhook route ──enqueue (durable row)──▶ kick() ──takeNext()──▶ #deploy ──▶ builds.enqueue
+ *   webhook route ──enqueue (durable row)──▶ kick() ──takeNext()──▶ #deploy ──▶ deploymentService
  */
 import { createHash } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -13,11 +13,10 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { parse as parseJsonc } from 'jsonc-parser'
-import { checkDeploymentQuotas } from '../builds/quotas.js'
+import type { DeploymentRow } from '../db/repositories/deployments.js'
 import type { GitConnectionRow, GitDeliveryRow } from '../db/repositories/git.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
-import { manifestPathProblem } from '../deployments/manifest.js'
-import { ApiError } from '../errors.js'
+import { DeploymentRefused, ManifestInvalid, ManifestTooLarge } from '../deployments/errors.js'
 import { previewUrl, siteScheme, siteUrl } from '../presenters.js'
 import {
   BlobReader,
@@ -64,6 +63,21 @@ export function projectClaim(
   }
   if (typeof named === 'string' && named !== '') return named === slug ? 'this project' : 'another project'
   return mustName ? 'unnamed' : 'this project'
+}
+
+/** A refusal of the deployment service in the words of a repository's docs folder. */
+export function refusalReason(refusal: DeploymentRefused): string {
+  if (refusal instanceof ManifestTooLarge && refusal.unit === 'files') {
+    return `The docs folder holds ${refusal.listed} files; a deployment holds at most ${refusal.limit}`
+  }
+  // The first file that breaks a rule, in the folder's order.
+  const issue = refusal instanceof ManifestInvalid ? refusal.issues[0] : undefined
+  if (issue?.problem === 'size') {
+    return `${issue.path} is ${issue.size} bytes, larger than the ${issue.limit}-byte limit of a file (--max-file-bytes); it was not read`
+  }
+  if (issue?.problem === 'path') return `${issue.path}: the path ${issue.rule}`
+  if (issue?.problem === 'duplicate') return `${issue.path}: the path is listed twice`
+  return refusal.message
 }
 
 /** How the deployer may read a connection's repository and report on its commits. */
@@ -275,9 +289,19 @@ export class GitDeployer {
       }
       claimed = true
       await report({ state: 'pending', targetUrl: null, description: 'Building the docs' })
-      const deploymentId = await this.#deploy(project, delivery, role, docsFolder.files, reader)
-      const deployment = await repos.deployments.findById(deploymentId)
-      const ready = deployment?.status === 'ready'
+      let deployment: DeploymentRow
+      try {
+        deployment = await this.#deploy(project, delivery, role, docsFolder.files, reader)
+      } catch (error) {
+        if (!(error instanceof DeploymentRefused)) throw error
+        const detail = refusalReason(error)
+        log.info({ deliveryId: delivery.id, projectId: project.id, detail }, 'pushed commit refused')
+        await repos.git.finish(delivery.id, { status: 'failed', detail })
+        await report({ state: 'failure', targetUrl: null, description: detail })
+        return
+      }
+      const deploymentId = deployment.id
+      const ready = deployment.status === 'ready'
       let targetUrl: string | null = null
       if (ready && role === 'preview') {
         await repos.git.setBranchPreview(
@@ -288,7 +312,7 @@ export class GitDeployer {
         )
         await this.app.siteChanged.project(project.id, 'preview')
         targetUrl = branchPreviewUrl(this.app.config.baseDomain, delivery.branch, project.slug)
-      } else if (ready && deployment) {
+      } else if (ready) {
         const fresh = await repos.projects.findById(project.id)
         targetUrl =
           fresh?.live_deployment_id === deploymentId
@@ -298,7 +322,7 @@ export class GitDeployer {
       await repos.git.finish(delivery.id, {
         status: ready ? 'deployed' : 'failed',
         deploymentId,
-        detail: ready ? null : (deployment?.error ?? 'The build failed; see the deployment’s diagnostics'),
+        detail: ready ? null : (deployment.error ?? 'The build failed; see the deployment’s diagnostics'),
       })
       await report(
         ready
@@ -389,9 +413,10 @@ export class GitDeployer {
   }
 
   /**
-   * The manifest → blobs → build → promote flow of `docsctl push`, on the commit's files. Every limit
-   * is checked on the sizes Git lists before a file is read; files are streamed out of Git twice (to
-   * hash them, then to store the ones the blob store lacks), never held whole.
+   * The deployment service's create → receive → finalize, on the commit's files. Every check is made
+   * on the sizes Git lists before a file is read; files are streamed out of Git twice (to hash them,
+   * then to store the ones the blob store lacks), never held whole. Answers the deployment once its
+   * build ended (or the wait ran out).
    */
   async #deploy(
     project: ProjectRow,
@@ -399,28 +424,9 @@ export class GitDeployer {
     role: 'production' | 'preview',
     files: DocsFile[],
     reader: BlobReader,
-  ): Promise<string> {
-    const { repos, blobs, config } = this.app
-    // The checks `POST …/deployments` makes of a pushed manifest, said in the repository's words.
-    if (files.length > config.maxFilesPerDeployment)
-      throw new Error(
-        `The docs folder holds ${files.length} files; a deployment holds at most ${config.maxFilesPerDeployment}`,
-      )
-    for (const file of files) {
-      const problem = manifestPathProblem(file.path)
-      if (problem) throw new Error(`${file.path}: the path ${problem}`)
-      if (file.size > config.maxFileBytes)
-        throw new Error(
-          `${file.path} is ${file.size} bytes, larger than the ${config.maxFileBytes}-byte limit of a file (--max-file-bytes); it was not read`,
-        )
-    }
-    const bytes = files.reduce((sum, file) => sum + file.size, 0)
-    try {
-      await checkDeploymentQuotas(repos, config.quotas, project, { files: files.length, bytes })
-    } catch (error) {
-      if (error instanceof ApiError) throw new Error(error.message)
-      throw error
-    }
+  ): Promise<DeploymentRow> {
+    const { repos, config, deploymentService: deployments } = this.app
+    await deployments.check(project, files)
     // One blob of Git is one sha256, however many paths name it.
     const sha256ByOid = new Map<string, string>()
     const fileBySha256 = new Map<string, DocsFile>()
@@ -436,33 +442,26 @@ export class GitDeployer {
       }
       manifest.push({ path: file.path, sha256, size: file.size })
     }
-    const { deployment, missing } = await repos.deployments.create({
-      projectId: project.id,
+    const { deployment, missing } = await deployments.create(project, {
       branch: delivery.branch,
       commitMessage: delivery.commit_message,
       environment: role,
       commit: { sha: delivery.commit_sha, author: delivery.commit_author },
       files: manifest,
-      blobExists: (sha256) => blobs.touch(sha256),
     })
     await repos.git.setDeployment(delivery.id, deployment.id)
     // Only what no earlier deployment of the project stored: unchanged files are not stored twice.
     for (const sha256 of missing) {
       const file = fileBySha256.get(sha256)
       if (!file) continue
-      const stored = await blobs.putStream(
-        Readable.from(reader.chunks(file.oid, file.size), { objectMode: false }),
-        {
-          maxBytes: file.size,
-          expectedSha256: sha256,
-        },
-      )
+      const bytes = Readable.from(reader.chunks(file.oid, file.size), { objectMode: false })
+      const stored = await deployments.receive(deployment, { sha256, size: file.size }, bytes)
       if (!stored.ok) throw new Error(`${file.path} changed while it was stored (${stored.reason})`)
-      await repos.deployments.markReceived(deployment.id, sha256)
     }
-    // Queued for any replica's workers; wait for it like a finalize call that waits the whole build.
-    if (await this.app.builds.enqueue(project, deployment, role === 'production', 0))
-      await this.app.builds.settled(deployment.id, (this.app.config.buildTimeoutSeconds + 60) * 1000)
-    return deployment.id
+    // Waits the whole build, like a finalize call that asks to.
+    return deployments.finalize(project, deployment, {
+      promote: role === 'production',
+      waitMs: (config.buildTimeoutSeconds + 60) * 1000,
+    })
   }
 }

@@ -31,12 +31,20 @@ import {
   tooManyResponse,
 } from '../../schemas/api/index.js'
 import { requireProjectAccess } from '../auth/actor.js'
-import { describeStoreFault } from '../blobs/faults.js'
-import { checkDeploymentQuotas } from '../builds/quotas.js'
 import type { DeploymentRow } from '../db/repositories/deployments.js'
 import { decodeCursor } from '../db/repositories/deployments.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
-import { manifestPathProblem } from '../deployments/manifest.js'
+import {
+  BlobStoreFault,
+  ChunkRefused,
+  ManifestInvalid,
+  type ManifestIssue,
+  ManifestTooLarge,
+  NotUploading,
+  QuotaExceeded,
+  UploadIncomplete,
+} from '../deployments/errors.js'
+import { requireUploading } from '../deployments/service.js'
 import {
   ApiError,
   badRequest,
@@ -53,18 +61,68 @@ import type { ApiRoutes } from '../schemas.js'
 
 const errors = { ...errorResponses, ...conflictResponse } as const
 
+/** A refused manifest file in the API's words, at its place in the request body. */
+function manifestIssue(issue: ManifestIssue): Issue {
+  if (issue.problem === 'size') {
+    return { path: `body/files/${issue.index}/size`, message: `larger than the ${issue.limit}-byte limit` }
+  }
+  return {
+    path: `body/files/${issue.index}/path`,
+    message: issue.problem === 'path' ? issue.rule : `duplicate path ${issue.path}`,
+  }
+}
+
 /**
- * A blob-store call: a full disk answers 507, any other fault of the store 503 saying what failed (and
- * the whole error goes to the log), each closing the connection; never a 500 or a 400.
+ * The deployment service's refusals as the API's answers (400, 409, 413, 429); a fault of the blob
+ * store answers 507 for a full disk, else 503 saying what failed (the whole error goes to the log),
+ * each closing the connection; never a 500 or a 400. Anything else passes on unchanged.
  */
-async function storing<T>(request: FastifyRequest, action: string, call: () => Promise<T>): Promise<T> {
+function answerFor(error: unknown, request: FastifyRequest): unknown {
+  if (error instanceof ManifestTooLarge)
+    return tooLarge(error.message, [{ path: 'body/files', message: error.rule }])
+  if (error instanceof ManifestInvalid) {
+    const issues = error.issues.map(manifestIssue)
+    return error.tooLarge
+      ? tooLarge('A file is larger than the limit', issues)
+      : badRequest('Invalid file manifest', issues)
+  }
+  if (error instanceof QuotaExceeded) {
+    return new ApiError(429, error.message, [{ path: 'body', message: error.rule }], {
+      'retry-after': String(error.retryAfterSeconds),
+    })
+  }
+  if (error instanceof NotUploading) return conflict(error.message)
+  if (error instanceof UploadIncomplete) {
+    return badRequest(
+      error.message,
+      error.missingPaths.map((path) => ({ path, message: 'missing' })),
+    )
+  }
+  if (error instanceof ChunkRefused) {
+    if (error.reason === 'past-end') {
+      return badRequest(error.message, [
+        { path: 'querystring/offset', message: `offset + length must not exceed ${error.expected}` },
+      ])
+    }
+    if (error.reason === 'out-of-order') {
+      return conflict(error.message, [{ path: 'querystring/offset', message: `expected ${error.expected}` }])
+    }
+    return badRequest(error.message, [{ path: 'params/sha256', message: 'hash mismatch' }])
+  }
+  if (error instanceof BlobStoreFault) {
+    if (isOutOfSpace(error.cause)) return outOfStorage()
+    request.log.error({ err: error.cause }, `the blob store could not ${error.action}`)
+    return storeFault(error.action, error.described)
+  }
+  return error
+}
+
+/** A call of the deployment service, its refusals answered as the API's errors. */
+async function answering<T>(request: FastifyRequest, call: () => T | Promise<T>): Promise<T> {
   try {
     return await call()
   } catch (error) {
-    if (error instanceof ApiError) throw error
-    if (isOutOfSpace(error)) throw outOfStorage()
-    request.log.error({ err: error }, `the blob store could not ${action}`)
-    throw storeFault(action, describeStoreFault(error))
+    throw answerFor(error, request)
   }
 }
 
@@ -103,7 +161,7 @@ function multipartProblem(error: unknown, maxRequestBytes: number): ApiError {
 }
 
 export const deploymentRoutes: ApiRoutes = async (app) => {
-  const { config, repos, blobs } = app
+  const { config, repos, deploymentService: deployments } = app
   const deploymentIn = async (
     request: FastifyRequest,
     params: { slug: string; id: string },
@@ -112,13 +170,6 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
     const deployment = await repos.deployments.findInProject(project.id, params.id)
     if (!deployment) throw notFound(`No deployment "${params.id}" in project "${project.slug}"`)
     return { project, deployment }
-  }
-  const requireUploading = (deployment: DeploymentRow) => {
-    if (deployment.status !== 'uploading') {
-      throw conflict(
-        `Deployment ${deployment.id} is ${deployment.status}; files can only be added while uploading`,
-      )
-    }
   }
   /** With its first diagnostics; the project re-read so `live` reflects a promotion that just happened. */
   const present = async (project: ProjectRow, deployment: DeploymentRow) => {
@@ -164,42 +215,10 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         allowDeployKey: true,
         by: 'slug',
       })
-      const { files } = request.body
-      if (files.length > config.maxFilesPerDeployment) {
-        throw tooLarge(
-          `A deployment holds at most ${config.maxFilesPerDeployment} files; this one lists ${files.length}`,
-          [{ path: 'body/files', message: `more than ${config.maxFilesPerDeployment} files` }],
-        )
-      }
-      const issues: Issue[] = []
-      const seen = new Set<string>()
-      files.forEach((file, index) => {
-        const problem = manifestPathProblem(file.path)
-        if (problem) issues.push({ path: `body/files/${index}/path`, message: problem })
-        else if (seen.has(file.path))
-          issues.push({ path: `body/files/${index}/path`, message: `duplicate path ${file.path}` })
-        seen.add(file.path)
-        if (file.size > config.maxFileBytes) {
-          issues.push({
-            path: `body/files/${index}/size`,
-            message: `larger than the ${config.maxFileBytes}-byte limit`,
-          })
-        }
-      })
-      if (issues.some((issue) => issue.message.startsWith('larger'))) {
-        throw tooLarge('A file is larger than the limit', issues)
-      }
-      if (issues.length) throw badRequest('Invalid file manifest', issues)
-      const bytes = files.reduce((sum, file) => sum + file.size, 0)
-      await checkDeploymentQuotas(repos, config.quotas, project, { files: files.length, bytes })
-      const { deployment, missing } = await repos.deployments.create({
-        projectId: project.id,
-        branch: request.body.branch,
-        commitMessage: request.body.commitMessage,
-        environment: request.body.environment,
-        files,
-        blobExists: (sha256) => storing(request, 'look up the files it holds', () => blobs.touch(sha256)),
-      })
+      const { branch, commitMessage, environment, files } = request.body
+      const { deployment, missing } = await answering(request, () =>
+        deployments.create(project, { branch, commitMessage, environment, files }),
+      )
       return reply.code(201).send({ deployment: presentDeployment(config, project, deployment, []), missing })
     },
   )
@@ -227,7 +246,7 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
         throw tooLarge(`A batch may hold at most ${config.maxRequestBytes} bytes; send fewer files a request`)
       }
       const { deployment } = await deploymentIn(request, request.params)
-      requireUploading(deployment)
+      await answering(request, () => requireUploading(deployment))
       if (!request.isMultipart())
         throw badRequest('Expected a multipart/form-data body with one part per file')
 
@@ -252,15 +271,16 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
             issues.push({ path, message: 'not in the deployment manifest' })
             continue
           }
-          const stored = await storing(request, 'store the upload', () =>
-            blobs
-              .putStream(partBytes(part.file), { maxBytes: Number(entry.size), expectedSha256: entry.sha256 })
-              .catch((error: unknown) => {
-                throw error instanceof BodyError
-                  ? multipartProblem(error.cause, config.maxRequestBytes)
-                  : error
-              }),
-          )
+          const file = { sha256: entry.sha256, size: Number(entry.size) }
+          const stored = await deployments
+            .receive(deployment, file, partBytes(part.file))
+            .catch((error: unknown) => {
+              // The body failed while it streamed into the store: the request's problem, not the store's.
+              if (error instanceof BlobStoreFault && error.cause instanceof BodyError) {
+                throw multipartProblem(error.cause.cause, config.maxRequestBytes)
+              }
+              throw answerFor(error, request)
+            })
           total += stored.size
           if (part.file.truncated || total > config.maxRequestBytes) {
             throw tooLarge(
@@ -277,7 +297,6 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
             })
             continue
           }
-          await repos.deployments.markReceived(deployment.id, entry.sha256)
           received.push({ path, sha256: entry.sha256 })
         }
       } finally {
@@ -308,40 +327,20 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
     },
     async (request) => {
       const { deployment } = await deploymentIn(request, request.params)
-      requireUploading(deployment)
+      await answering(request, () => requireUploading(deployment))
       const { sha256 } = request.params
       const entry = await repos.deployments.fileWithHash(deployment.id, sha256)
       if (!entry) throw notFound(`No file with sha256 ${sha256} in deployment ${deployment.id}`)
-      const size = Number(entry.size)
-      if (entry.received === 1) return { sha256, received: size, complete: true }
-      if (!Buffer.isBuffer(request.body)) {
+      const file = { sha256, size: Number(entry.size), received: entry.received === 1 }
+      const chunk = Buffer.isBuffer(request.body) ? request.body : undefined
+      if (!chunk && !file.received) {
         throw badRequest('Expected Content-Type: application/octet-stream with the chunk bytes')
       }
-      const chunk = request.body
       const offset = Number(request.query.offset)
-      if (offset + chunk.length > size) {
-        throw badRequest(`The chunk runs past the ${size} bytes the manifest declares`, [
-          { path: 'querystring/offset', message: `offset + length must not exceed ${size}` },
-        ])
-      }
-      const uploadKey = `${deployment.id}-${sha256}`
-      const appended = await storing(request, 'store the chunk', () =>
-        blobs.appendChunk(uploadKey, offset, chunk),
+      const progress = await answering(request, () =>
+        deployments.receiveChunk(deployment, file, offset, chunk ?? new Uint8Array()),
       )
-      if (!appended.ok) {
-        throw conflict(`Expected the chunk at offset ${appended.expectedOffset}`, [
-          { path: 'querystring/offset', message: `expected ${appended.expectedOffset}` },
-        ])
-      }
-      if (appended.received < size) return { sha256, received: appended.received, complete: false }
-      if (!(await storing(request, 'store the file', () => blobs.completeChunks(uploadKey, sha256)))) {
-        throw badRequest(
-          'The uploaded bytes do not hash to the declared sha256; upload the file again from offset 0',
-          [{ path: 'params/sha256', message: 'hash mismatch' }],
-        )
-      }
-      await repos.deployments.markReceived(deployment.id, sha256)
-      return { sha256, received: size, complete: true }
+      return { sha256, ...progress }
     },
   )
 
@@ -368,20 +367,9 @@ export const deploymentRoutes: ApiRoutes = async (app) => {
     async (request, reply) => {
       const { body } = request
       const { project, deployment } = await deploymentIn(request, request.params)
-      if (deployment.status === 'uploading') {
-        const missing = await repos.deployments.missingPaths(deployment.id)
-        if (missing.length) {
-          throw badRequest(
-            `${missing.length} file(s) are not uploaded yet`,
-            missing.map((path) => ({ path, message: 'missing' })),
-          )
-        }
-        const uploadMs = Date.now() - Date.parse(deployment.created_at)
-        // Queued for any replica's workers; a racing finalize call finds it already claimed.
-        await app.builds.enqueue(project, deployment, body.promote, uploadMs)
-      }
-      await app.builds.settled(deployment.id, body.waitSeconds * 1000)
-      const current = (await repos.deployments.findById(deployment.id)) ?? deployment
+      const current = await answering(request, () =>
+        deployments.finalize(project, deployment, { promote: body.promote, waitMs: body.waitSeconds * 1000 }),
+      )
       const record = await present(project, current)
       if (current.status === 'failed') {
         return reply

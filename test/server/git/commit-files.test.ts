@@ -69,7 +69,10 @@ test('the docs folder is bounded in entries, files and bytes before anything is 
   assert.equal(tooMany.detail, 'The docs folder lists more than 4 entries (--git-max-tree-entries)')
   const tooManyFiles = await deliver({ '.hidden/b.txt': null, 'node_modules/c.js': null, 'd.txt': 'd' })
   assert.equal(tooManyFiles.status, 'failed')
-  assert.match(tooManyFiles.detail ?? '', /holds 4 files; a deployment holds at most 3/)
+  assert.equal(tooManyFiles.detail, 'The docs folder holds 4 files; a deployment holds at most 3')
+  // A refusal is the commit's to fix: a failed status that says why, not "could not run".
+  const refusedStatus = world.forge.statuses.at(-1)
+  assert.deepEqual([refusedStatus?.state, refusedStatus?.description], ['failed', tooManyFiles.detail])
   const tooManyBytes = await deliver({ 'a.txt': null, 'd.txt': { zeroBytes: 1100 * 1024 } })
   assert.equal(tooManyBytes.status, 'failed')
   assert.match(tooManyBytes.detail ?? '', /at most 1048576 bytes/)

@@ -18,6 +18,7 @@ export interface ForgeStatus {
   /** GitLab's `name`, Gitea's `context`. */
   context: string
   targetUrl: string | undefined
+  description: string | undefined
 }
 
 const gitlabStates = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped']
@@ -87,6 +88,7 @@ export class ForgeApi {
         state: String(body.state),
         context: String(body.name),
         targetUrl: body.target_url as string | undefined,
+        description: body.description as string | undefined,
       })
       return 201
     }
@@ -106,6 +108,7 @@ export class ForgeApi {
         state: String(body.state),
         context: String(body.context),
         targetUrl: body.target_url as string | undefined,
+        description: body.description as string | undefined,
       })
       return 201
     }

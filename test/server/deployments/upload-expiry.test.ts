@@ -3,7 +3,7 @@ import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
-import { UploadExpiry } from '../../../server/builds/upload-expiry.js'
+import { UploadExpiry } from '../../../server/deployments/upload-expiry.js'
 import { bearer, createProject, engines, manifestOf, sha256, signIn, testApp } from '../helper.js'
 
 const hour = 3600_000
