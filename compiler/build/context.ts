@@ -10,7 +10,7 @@ import type { DocsConfig, NavigationTree, ValidationMode } from '../config/types
 import { type FrontMatter, readFrontMatter } from '../content/frontmatter.js'
 import type { RenderedPage } from '../content/render-page.js'
 import type { SourceFiles } from '../files.js'
-import { parseOperationReference } from '../openapi/index.js'
+import { parseOperationReference } from '../openapi/sources.js'
 import { SEARCH_INDEX_PATH } from '../outputs/search-index.js'
 import { themeFiles } from '../theme/assets.js'
 import type { PageSummary, SiteContext } from '../theme/context.js'
