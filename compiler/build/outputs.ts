@@ -8,11 +8,12 @@
  * that sends readers to the first page of a site without an `index` page.
  */
 import escapeHtml from 'escape-html'
+import { mcpEnabled } from '../config/mcp.js'
 import type { RenderedPage } from '../content/render-page.js'
 import type { SiteFiles } from '../files.js'
 import { type LlmsPage, renderLlmsFullTxt, renderLlmsTxt } from '../outputs/llms.js'
 import { renderMarkdownExport } from '../outputs/markdown-export.js'
-import { MCP_PAGES_PATH, type McpPage, mcpEnabled, renderMcpPages } from '../outputs/mcp-pages.js'
+import { MCP_PAGES_PATH, type McpPage, renderMcpPages } from '../outputs/mcp-pages.js'
 import { renderNotFoundBody } from '../outputs/not-found.js'
 import { redirectOutputs } from '../outputs/redirects.js'
 import { renderRobotsTxt } from '../outputs/robots.js'
@@ -22,7 +23,7 @@ import {
   type SearchEntry,
   searchRecord,
 } from '../outputs/search-index.js'
-import { type RedirectRule, redirectRules } from '../serving/redirects.js'
+import { type RedirectRule, redirectRules } from '../redirects.js'
 import type { SiteContext } from '../theme/context.js'
 import { renderShell } from '../theme/page.js'
 import { pageUrlPath, ROOT_FILE_SLUG } from '../theme/urls.js'

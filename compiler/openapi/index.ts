@@ -14,7 +14,7 @@
 import type { DocsConfig, NavigationTree, ValidationMode } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { SourceFiles } from '../files.js'
-import type { RedirectRule } from '../serving/redirects.js'
+import type { RedirectRule } from '../redirects.js'
 import { FRAGMENTS_FOLDER } from './fragments.js'
 import { apiFrontMatterPages, completeFrontMatterPages } from './front-matter-pages.js'
 import { expandNavigation, hasOperationEntries } from './navigation.js'

@@ -9,14 +9,14 @@ import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { LRUCache } from 'lru-cache'
-import { withBaseHref } from '../../compiler/serving/not-found.js'
 import {
   createRedirectMatcher,
   isAbsoluteUrl,
   parseRedirectsFile,
   REDIRECTS_FILE,
   type RedirectMatcher,
-} from '../../compiler/serving/redirects.js'
+} from '../../compiler/redirects.js'
+import { withBaseHref } from '../../compiler/serving/not-found.js'
 import { parseSiteUrl, routeSitePath, wantsMarkdown } from '../../compiler/serving/router.js'
 import {
   isActiveContent,
