@@ -61,7 +61,6 @@ const runtimeGraph = new Map(files.map((file) => [file, importsOf(file, true)]))
  */
 const KNOWN_CYCLES = [
   'server/git ⇄ server/routes',
-  'server/mcp ⇄ server/sites',
 ]
 
 const layerOf = (path: string): string => path.split('/')[0]!
