@@ -24,7 +24,7 @@ import { BlockList, isIP } from 'node:net'
 import * as prompts from '@clack/prompts'
 import { Option } from 'clipanion'
 import { loadConfig } from '../compiler/config/index.js'
-import { configSpecSources, fetchedSpecPath, isSpecUrl } from '../compiler/openapi/index.js'
+import { configSpecSources, fetchedSpecPath, isSpecUrl } from '../compiler/openapi/sources.js'
 
 /** A spec larger than this is refused (the largest public specs are a few MB). */
 const MAX_SPEC_BYTES = 25 * 1024 * 1024

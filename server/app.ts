@@ -37,6 +37,7 @@ import { ApiError, type Issue, isOutOfSpace, outOfStorage } from './errors.js'
 import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
+import { SiteMcp } from './mcp/site-mcp.js'
 import { metrics, metricsRoutes } from './ops/metrics.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
@@ -147,7 +148,7 @@ export const docsApp = fp<{ config: ServerConfig }>(
     app.decorate('blobs', blobs)
     // Registered after the database, so it runs before it: nothing reads blobs once this closes.
     app.addHook('onClose', () => blobs.close())
-    const sites = new SiteServer(config, app.repos, blobs)
+    const sites = new SiteServer(config, app.repos, blobs, (lookup) => new SiteMcp(config, lookup, blobs))
     sites.onError = (error, request) =>
       app.log.error({ err: error, host: request.headers.host, url: request.url }, 'site request failed')
     app.decorate('sites', sites)

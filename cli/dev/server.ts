@@ -15,10 +15,10 @@ import { loadConfig, siteRedirects } from '../../compiler/config/index.js'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
 import { isSafeRelativePath } from '../../compiler/files.js'
 import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
+import type { RedirectMatcher } from '../../compiler/redirects.js'
 import { contentTypeOf } from '../../compiler/serving/content-type.js'
 import { answerMcp, MCP_PATH, sendJsonRpcError } from '../../compiler/serving/mcp.js'
 import { withBaseHref } from '../../compiler/serving/not-found.js'
-import type { RedirectMatcher } from '../../compiler/serving/redirects.js'
 import {
   pageSlugOf,
   parseSiteUrl,

@@ -3,9 +3,15 @@
  * into hast. It lands in the page tree, so the page's sanitiser judges it like lowercase JSX in content.
  */
 import type { Element, ElementContent, Properties } from 'hast'
-import { JSX_MARKUP, type StaticObject, type StaticValue } from '../content/static-value.js'
+import type { StaticObject, StaticValue } from '../content/static-value.js'
 import { str } from './html.js'
 import { toCss } from './html-element.js'
+
+/**
+ * Markup written as a prop value (`icon={<svg …>…</svg>}`), kept as data: lowercase elements with
+ * static attributes only (content/static-value.ts reads it so). `markupToHast` below turns it into hast.
+ */
+export const JSX_MARKUP = '$$jsx'
 
 /**
  * Marks a prop whose JSX value (`label={<><Icon icon="rocket" /> Quickstart</>}`) rehype-components

@@ -7,7 +7,7 @@
  */
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import type { SourceFiles } from '../files.js'
-import { createRedirectMatcher, type RedirectMatcher, redirectRules } from '../serving/redirects.js'
+import { createRedirectMatcher, type RedirectMatcher, redirectRules } from '../redirects.js'
 import { formatJsonPath, type JsonPath, readJsonSource } from './json-source.js'
 import { mapLegacyConfig, sourcePathOf } from './legacy.js'
 import { normalizeNavigation } from './navigation.js'

@@ -6,7 +6,7 @@
 import { readFrontMatter } from '../content/frontmatter.js'
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import { decodeUtf8, isSafeRelativePath, type SourceFiles } from '../files.js'
-import { findRedirectCycles, redirectRules } from '../serving/redirects.js'
+import { findRedirectCycles, redirectRules } from '../redirects.js'
 import { type ConfigWithSource, loadConfigWithSource } from './index.js'
 import type { JsonPath } from './json-source.js'
 import { isOperationReference, normalizePageSlug, SECTION_KEYS } from './navigation.js'

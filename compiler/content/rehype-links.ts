@@ -6,9 +6,8 @@
 import type { Element, Root } from 'hast'
 import type { VFile } from 'vfile'
 import { siteRedirects } from '../config/index.js'
-import { isAbsoluteUrl } from '../serving/redirects.js'
 import { type PageContext, placeOf, report } from './context.js'
-import { pageSlugFor, relativeAssetUrl, relativePageUrl, siteTarget } from './links.js'
+import { isExternal, pageSlugFor, relativeAssetUrl, relativePageUrl, siteTarget } from './links.js'
 import { urlPropertyProblem } from './url-policy.js'
 import { walkElements } from './walk-elements.js'
 
@@ -27,7 +26,7 @@ const URL_ATTRIBUTES: Record<string, string[]> = {
 function movedTo(page: PageContext, path: string, suffix: string): string | undefined {
   const moved = siteRedirects(page.files).match(`/${path.replace(/\/+$/, '')}`)
   if (!moved) return undefined
-  if (isAbsoluteUrl(moved.location)) return moved.location
+  if (isExternal(moved.location)) return moved.location
   const target = siteTarget(moved.location, page.file)
   const slug = target && pageSlugFor(target.path, page.pageSlugs)
   return slug === undefined ? undefined : relativePageUrl(page.slug, slug) + (target?.suffix || suffix)

@@ -11,6 +11,7 @@ import type { Parent, Root, RootContent } from 'mdast'
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx'
 import type { VFile } from 'vfile'
 import { components } from '../components/index.js'
+import { JSX_MARKUP } from '../components/markup.js'
 import {
   PageSandbox,
   SANDBOX_MEMORY_BYTES,
@@ -21,7 +22,7 @@ import type { CodeComponentRef } from './code-modules.js'
 import { type PageContext, type Place, placeOf, report } from './context.js'
 import { isPropSlot } from './jsx-prop-slots.js'
 import { isJsxElement, type JsxElement } from './mdx-static.js'
-import { JSX_MARKUP, type StaticObject, type StaticValue } from './static-value.js'
+import type { StaticObject, StaticValue } from './static-value.js'
 
 /** What a component returns, as the sandbox serialises it (see sandbox/prelude.ts). */
 type TreeNode =

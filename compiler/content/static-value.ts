@@ -5,6 +5,7 @@
  */
 import type { Node as EstreeNode, Expression, Program, SpreadElement } from 'estree'
 import type { JSXElement, JSXFragment } from 'estree-jsx'
+import { JSX_MARKUP } from '../components/markup.js'
 
 export type StaticValue = string | number | boolean | null | undefined | StaticValue[] | StaticObject
 export interface StaticObject {
@@ -46,12 +47,6 @@ export function evaluateExpression(expression: Expression, scope: Scope): Static
     throw error
   }
 }
-
-/**
- * Markup written as a prop value (`icon={<svg …>…</svg>}`), kept as data: lowercase elements with
- * static attributes only. Components turn it into hast (see `jsxMarkupToHast` in the components).
- */
-export const JSX_MARKUP = '$$jsx'
 
 function evaluate(node: Expression | SpreadElement, scope: Scope): StaticValue {
   if ((node.type as string) === 'JSXElement' || (node.type as string) === 'JSXFragment') {

@@ -19,8 +19,6 @@ export interface McpPages {
   pages: McpPage[]
 }
 
-export const mcpEnabled = (config: { mcp?: { enabled?: boolean } }): boolean => config.mcp?.enabled !== false
-
 export function renderMcpPages(site: McpPages): Uint8Array {
   return new TextEncoder().encode(`${JSON.stringify(site)}\n`)
 }

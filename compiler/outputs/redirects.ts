@@ -11,7 +11,7 @@ import {
   type RedirectRule,
   refreshPagePath,
   renderRedirectsFile,
-} from '../serving/redirects.js'
+} from '../redirects.js'
 
 const encoder = new TextEncoder()
 

@@ -8,9 +8,9 @@
  */
 
 import escapeHtml from 'escape-html'
+import { mcpEnabled } from '../config/mcp.js'
 import type { DocsConfig } from '../config/types.js'
 import { urlProblem } from '../content/url-policy.js'
-import { mcpEnabled } from '../outputs/mcp-pages.js'
 import { externalAttributes } from './sidebar.js'
 import { markdownOutputPath, siteHref } from './urls.js'
 

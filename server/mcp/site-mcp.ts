@@ -17,9 +17,9 @@ import {
 } from '../../compiler/serving/mcp.js'
 import { parseSiteUrl } from '../../compiler/serving/router.js'
 import type { BlobStore } from '../blobs/store.js'
-import type { SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'
-import { type HostResolver, pickTarget } from '../sites/resolve-host.js'
+import { pickTarget } from '../sites/resolve-host.js'
+import type { SiteEndpoint, SiteLookup } from '../sites/site-server.js'
 import { ClientRateLimit } from './rate-limit.js'
 
 /** A cheap first look on the hot path: only URLs whose path ends in `/mcp` go further here. */
@@ -32,7 +32,7 @@ export function mayBeMcpRequest(url: string | undefined): boolean {
 /** Bytes of the files MCP reads (search index, page exports), by sha256. */
 const cachedBytes = 64 * 1024 * 1024
 
-export class SiteMcp {
+export class SiteMcp implements SiteEndpoint {
   readonly #limit: ClientRateLimit
   readonly #bytes = new LRUCache<string, Buffer>({
     maxSize: cachedBytes,
@@ -41,11 +41,14 @@ export class SiteMcp {
 
   constructor(
     config: Pick<ServerConfig, 'mcpRateLimitPerMinute' | 'trustProxy'>,
-    private readonly hosts: HostResolver,
-    private readonly manifestOf: (deploymentId: string) => Promise<SiteManifest | undefined>,
+    private readonly sites: SiteLookup,
     private readonly blobs: BlobStore,
   ) {
     this.#limit = new ClientRateLimit(config.mcpRateLimitPerMinute, config.trustProxy)
+  }
+
+  mayAnswer(url: string | undefined): boolean {
+    return mayBeMcpRequest(url)
   }
 
   /**
@@ -53,13 +56,13 @@ export class SiteMcp {
    * endpoint (or a GET the site itself answers, such as a page at `/mcp/`), for the site server.
    */
   async answer(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
-    const lookup = await this.hosts.resolve((request.headers.host ?? '').toLowerCase())
+    const lookup = await this.sites.hosts.resolve((request.headers.host ?? '').toLowerCase())
     if (!('targets' in lookup)) return false
     const url = parseSiteUrl(request.url ?? '/')
     if ('invalid' in url) return false
     const site = pickTarget(lookup.targets, url.path)
     if (!site || url.path !== `${site.pathPrefix}/${MCP_PATH}`) return false
-    const manifest = await this.manifestOf(site.deploymentId)
+    const manifest = await this.sites.manifestOf(site.deploymentId)
     if (!manifest) return false
     const enabled = manifest.files[MCP_PAGES_PATH] !== undefined
     const reading = request.method === 'GET' || request.method === 'HEAD'

@@ -9,14 +9,14 @@ import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { LRUCache } from 'lru-cache'
-import { withBaseHref } from '../../compiler/serving/not-found.js'
 import {
   createRedirectMatcher,
   isAbsoluteUrl,
   parseRedirectsFile,
   REDIRECTS_FILE,
   type RedirectMatcher,
-} from '../../compiler/serving/redirects.js'
+} from '../../compiler/redirects.js'
+import { withBaseHref } from '../../compiler/serving/not-found.js'
 import { parseSiteUrl, routeSitePath, wantsMarkdown } from '../../compiler/serving/router.js'
 import {
   isActiveContent,
@@ -28,7 +28,6 @@ import type { BlobStore } from '../blobs/store.js'
 import type { SiteFileEntry, SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
-import { mayBeMcpRequest, SiteMcp } from '../mcp/site-mcp.js'
 import { readSiteHeaders, type SiteRequestHeaders } from './host-header.js'
 import { missingSite } from './missing-site.js'
 import { HostResolver, pickTarget, type SiteTarget } from './resolve-host.js'
@@ -93,6 +92,23 @@ export interface SiteAnswerObserver {
   cacheLookup(hit: boolean): void
 }
 
+/**
+ * An endpoint every site answers on its own path before its files: each site's MCP server
+ * (server/mcp). app.ts hands it over, so this module never imports what it serves.
+ */
+export interface SiteEndpoint {
+  /** A cheap first look at the URL alone, on the hot path: false leaves the request to the site's files. */
+  mayAnswer(url: string | undefined): boolean
+  /** Answers the request and returns true; false leaves it to the site's files. */
+  answer(request: IncomingMessage, response: ServerResponse): Promise<boolean>
+}
+
+/** What a site endpoint reads through the site server: the sites of a host, and deployments' manifests. */
+export interface SiteLookup {
+  hosts: HostResolver
+  manifestOf(deploymentId: string): Promise<SiteManifest | undefined>
+}
+
 export class SiteServer {
   readonly hosts: HostResolver
   /** Site manifests by deployment, bounded by the bytes of their JSON (a 10,000-page site's is ~3 MB). */
@@ -111,20 +127,24 @@ export class SiteServer {
   onError: (error: unknown, request: IncomingMessage) => void = () => {}
   /** sitemap.xml and robots.txt, made per deployment and request host. */
   readonly #hostFiles = new LRUCache<string, { body: Buffer; etag: string }>({ max: 512 })
-  /** `<site>/mcp`: each site's MCP server (server/mcp). */
-  readonly #mcp: SiteMcp
+  /** `<site>/mcp`: each site's MCP server (server/mcp), answered before the site's files. */
+  readonly #endpoint: SiteEndpoint
 
   constructor(
     private readonly config: ServerConfig,
     private readonly repos: Repositories,
     private readonly blobs: BlobStore,
+    endpoint: (sites: SiteLookup) => SiteEndpoint,
   ) {
     this.hosts = new HostResolver(config, repos)
     this.#manifests = new LRUCache({
       maxSize: Math.max(1, config.manifestCacheBytes),
       sizeCalculation: (cached) => Math.max(1, cached.bytes),
     })
-    this.#mcp = new SiteMcp(config, this.hosts, (deploymentId) => this.#manifest(deploymentId), blobs)
+    this.#endpoint = endpoint({
+      hosts: this.hosts,
+      manifestOf: (deploymentId) => this.#manifest(deploymentId),
+    })
     // Half the memory budget for file bytes, half for prepared answers (which mostly share those bytes).
     const half = Math.max(1, Math.floor(config.memoryCacheBytes / 2))
     this.#files = new LRUCache<string, Buffer>({
@@ -150,12 +170,12 @@ export class SiteServer {
     const started = performance.now()
     const url = request.url
     // MCP first, on its own path: `<site>/mcp` is a JSON-RPC endpoint, not a file of the deployment.
-    if (mayBeMcpRequest(url)) {
+    if (this.#endpoint.mayAnswer(url)) {
       this.#settle(
         request,
         response,
         started,
-        this.#mcp
+        this.#endpoint
           .answer(request, response)
           .then((answered) => (answered ? undefined : this.#serve(request, response))),
       )

@@ -3,7 +3,7 @@
  * `robots.txt` (the compiler's rules, moved under the mount path, plus the `Sitemap:` line).
  */
 import escapeHtml from 'escape-html'
-import type { RedirectMatcher } from '../../compiler/serving/redirects.js'
+import type { RedirectMatcher } from '../../compiler/redirects.js'
 import type { SiteManifest } from '../builds/site-manifest.js'
 
 // The HTML escaper's five entities (`&#39;` for `'`) are XML's too.

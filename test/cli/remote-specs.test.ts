@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net'
 import { test } from 'node:test'
 import { fetchRemoteSpecs, isPublicAddress, specFetchPolicy } from '../../cli/remote-specs.js'
 import { buildSite } from '../../compiler/build.js'
-import { fetchedSpecPath } from '../../compiler/openapi/index.js'
+import { fetchedSpecPath } from '../../compiler/openapi/sources.js'
 
 const spec = `openapi: 3.0.3
 info: { title: Remote, version: '1' }

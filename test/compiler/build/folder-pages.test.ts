@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { buildSite } from '../../../compiler/build.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
-import { createRedirectMatcher, parseRedirectsFile } from '../../../compiler/serving/redirects.js'
+import { createRedirectMatcher, parseRedirectsFile } from '../../../compiler/redirects.js'
 import { routeSitePath } from '../../../compiler/serving/router.js'
 
 const encoder = new TextEncoder()

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { type RedirectRule, renderRedirectsFile } from '../../../compiler/serving/redirects.js'
+import { type RedirectRule, renderRedirectsFile } from '../../../compiler/redirects.js'
 import { verifiedDomain } from '../domains/dns-server.js'
 import { createProject, signIn, testApp } from '../helper.js'
 import { page, publish } from './publish.js'

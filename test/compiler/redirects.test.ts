@@ -4,16 +4,16 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { loadConfigWithSource } from '../../../compiler/config/index.js'
-import { validateSite } from '../../../compiler/config/validate-site.js'
-import { formatDiagnostic } from '../../../compiler/diagnostics.js'
+import { loadConfigWithSource } from '../../compiler/config/index.js'
+import { validateSite } from '../../compiler/config/validate-site.js'
+import { formatDiagnostic } from '../../compiler/diagnostics.js'
 import {
   createRedirectMatcher,
   findRedirectCycles,
   parseRedirectsFile,
   redirectRules,
   renderRedirectsFile,
-} from '../../../compiler/serving/redirects.js'
+} from '../../compiler/redirects.js'
 
 const encoder = new TextEncoder()
 
