@@ -33,6 +33,8 @@ import { ValidateCommand } from './commands/validate.js'
 import { WhoamiCommand } from './commands/whoami.js'
 import { DocsctlCli } from './help.js'
 
+// Commands load the compiler and other heavy modules inside execute(), never at the top of their
+// file: every command is imported here, and `docsctl whoami` should not pay for parsing MDX.
 // Before any command starts a thread: builds spend a third of their CPU in V8's compiler otherwise.
 raiseInterruptBudget(16)
 

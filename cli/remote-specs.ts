@@ -21,10 +21,7 @@ import { lookup as dnsLookup } from 'node:dns/promises'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { BlockList, isIP } from 'node:net'
-import * as prompts from '@clack/prompts'
 import { Option } from 'clipanion'
-import { loadConfig } from '../compiler/config/index.js'
-import { configSpecSources, fetchedSpecPath, isSpecUrl } from '../compiler/openapi/sources.js'
 
 /** A spec larger than this is refused (the largest public specs are a few MB). */
 const MAX_SPEC_BYTES = 25 * 1024 * 1024
@@ -67,6 +64,7 @@ export function specFetchPolicy(input: {
 }
 
 async function askInTerminal({ url, host }: { url: string; host: string }): Promise<boolean> {
+  const prompts = await import('@clack/prompts')
   const answer = await prompts.confirm({
     message: `docs.json names an OpenAPI document on ${host} (${url}). Fetch it? (--allow-spec-host ${host} skips this question)`,
     initialValue: false,
@@ -90,7 +88,11 @@ function normaliseHost(entry: string): string {
 }
 
 /** Spec URLs docs.json names (`api.openapi`, sections' `openapi`). */
-export function remoteSpecUrls(files: ReadonlyMap<string, Uint8Array>): string[] {
+export async function remoteSpecUrls(files: ReadonlyMap<string, Uint8Array>): Promise<string[]> {
+  // Loaded here, not at the top: every docsctl command imports this module for its option, and most
+  // never read docs.json (see cli/main.ts on start-up time).
+  const { loadConfig } = await import('../compiler/config/index.js')
+  const { configSpecSources, isSpecUrl } = await import('../compiler/openapi/sources.js')
   const { config } = loadConfig(files, { mode: 'lenient' })
   return config ? configSpecSources(config).filter(isSpecUrl) : []
 }
@@ -105,8 +107,9 @@ export async function fetchRemoteSpecs(
 ): Promise<string[]> {
   const permissions = new Permissions(policy)
   const problems: string[] = []
+  const { fetchedSpecPath } = await import('../compiler/openapi/sources.js')
   await Promise.all(
-    remoteSpecUrls(files).map(async (url) => {
+    (await remoteSpecUrls(files)).map(async (url) => {
       try {
         files.set(fetchedSpecPath(url), await fetchSpec(new URL(url), permissions))
       } catch (error) {

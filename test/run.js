@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// `node test/run.js [--unit] [substring…]` runs every compiled test file with node's test runner. Node 20 takes no globs, so list them here.
+// `node test/run.js [--unit | --slow] [substring…]` runs the compiled test files with node's test runner. Node 20 takes no globs, so list them here.
+// `npm test` runs every file but the slow tier; --slow (`npm run test:slow`, which CI runs after `npm test`) runs only
+// the slow tier: files that spend minutes proving one thing end to end (below), runnable by name like any other.
 // --unit is the fast tier (test/tier.ts): no test/e2e/, no files named `*browser*`, no `corpus*.test` files
 // (minutes of real-world sites), and DOCS_TEST_TIER=unit so tests that need PostgreSQL, Chromium or a
 // built binary skip themselves.
@@ -15,7 +17,18 @@ import { basename, dirname, join, relative, sep } from 'node:path'
 const root = 'dist/test'
 const args = process.argv.slice(2)
 const unit = args.includes('--unit')
-const only = args.filter((arg) => arg !== '--unit')
+const slow = args.includes('--slow')
+const only = args.filter((arg) => arg !== '--unit' && arg !== '--slow')
+/**
+ * The slow tier, each with why it is slow. `npm run test:slow` runs them; naming one runs it too
+ * (`node test/run.js readme-walkthrough`).
+ */
+const slowTier = [
+  // `npm ci` and `npm start` in a fresh clone, then the CLI in a real terminal: two minutes of CPU.
+  join(root, 'e2e', 'readme-walkthrough.test.js'),
+  // Two of the largest corpus sites built by `docsctl build` and pushed through a server, every file compared.
+  join(root, 'e2e', 'corpus-api-sites.test.js'),
+]
 /** @param {string} file */
 const inUnitTier = (file) =>
   !file.startsWith(join(root, 'e2e') + sep) &&
@@ -40,6 +53,7 @@ const slowness = (file) => {
 const files = walk(root)
   .filter((file) => only.length === 0 || only.some((part) => file.includes(part)))
   .filter((file) => !unit || inUnitTier(file))
+  .filter((file) => only.length > 0 || slowTier.includes(file) === slow)
   .sort((a, b) => slowness(a) - slowness(b) || a.localeCompare(b))
 if (files.length === 0) {
   console.error(`no test files under ${root}${only.length ? ` matching ${only.join(', ')}` : ''}`)

@@ -1,5 +1,4 @@
 import { Command, Option, UsageError } from 'clipanion'
-import open from 'open'
 import pc from 'picocolors'
 import { resolveSiteDir } from '../../lib/site-dir.js'
 import type { startDevServer } from '../dev/server.js'
@@ -67,7 +66,7 @@ export class DevCommand extends Command {
     this.context.stdout.write(
       `${pc.green('➜')} Previewing ${dir} at ${pc.cyan(server.url)} (Ctrl-C to stop)\n`,
     )
-    if (!this.noOpen) open(server.url).catch(() => undefined)
+    if (!this.noOpen) import('open').then(({ default: open }) => open(server.url)).catch(() => undefined)
     await new Promise<void>((resolve) => {
       const stop = () => resolve()
       process.once('SIGINT', stop)

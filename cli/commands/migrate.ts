@@ -2,7 +2,6 @@ import { rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { migrateSite } from '../../compiler/config/migrate.js'
 import { displayPath, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
 import { unifiedDiff } from '../../lib/unified-diff.js'
 
@@ -46,6 +45,7 @@ export class MigrateCommand extends Command {
       )
       return 1
     }
+    const { migrateSite } = await import('../../compiler/config/migrate.js')
     const migrated = migrateSite(files)
     for (const file of migrated) {
       stdout.write(unifiedDiff(file.path, file.before, file.after, file.from ?? file.path))

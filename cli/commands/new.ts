@@ -4,7 +4,6 @@ import { cancel, confirm, intro, isCancel, outro, select, text } from '@clack/pr
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
 import { fromPackageRoot } from '../../compiler/assets.js'
-import { DEFAULT_SCHEMA_URL } from '../../compiler/config/index.js'
 import { slugify, slugProblem, titleCase } from '../../compiler/config/slug.js'
 import { displayPath } from '../../lib/site-dir.js'
 
@@ -143,6 +142,7 @@ export class NewCommand extends Command {
       slug = answer
     }
     const name = this.displayName ?? titleCase(slug)
+    const { DEFAULT_SCHEMA_URL } = await import('../../compiler/config/index.js')
     const schemaUrl = process.env.DOCSCTL_SCHEMA_URL || DEFAULT_SCHEMA_URL
 
     const written: string[] = []

@@ -1,9 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { defaultWorkers } from '../../compiler/build.js'
 import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../compiler/diagnostics.js'
-import { checkSite } from '../../compiler/validate.js'
 import { readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
 import { ApiClient, ApiError } from '../api.js'
 import { CommandFailure, reportFailure } from '../auth/failure.js'
@@ -201,6 +199,10 @@ export class PushCommand extends Command {
     })
     for (const problem of await fetchRemoteSpecs(files, policy))
       this.context.stderr.write(`${pc.yellow('warning')} ${problem}\n`)
+    const [{ checkSite }, { defaultWorkers }] = await Promise.all([
+      import('../../compiler/validate.js'),
+      import('../../compiler/build.js'),
+    ])
     const diagnostics = sortDiagnostics((await checkSite(files, { workers: defaultWorkers() })).diagnostics)
     for (const diagnostic of diagnostics)
       this.context.stderr.write(

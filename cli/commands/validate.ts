@@ -1,9 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { defaultWorkers } from '../../compiler/build.js'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
-import { checkSite } from '../../compiler/validate.js'
 import { displayPath, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
 import { isInteractive } from '../push/project.js'
 import {
@@ -72,6 +70,10 @@ export class ValidateCommand extends Command {
     const interactive = !this.json && isInteractive(Boolean(process.env.CI))
     const policy = specFetchPolicy({ flags: this.allowSpecHost, env: process.env, interactive })
     problems.push(...(await fetchRemoteSpecs(files, policy)))
+    const [{ checkSite }, { defaultWorkers }] = await Promise.all([
+      import('../../compiler/validate.js'),
+      import('../../compiler/build.js'),
+    ])
     const result = await checkSite(files, { workers: defaultWorkers(), configOnly: this.configOnly })
     const elapsedMs = Math.round(performance.now() - started)
     const diagnostics: Diagnostic[] = [

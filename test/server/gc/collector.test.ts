@@ -1,5 +1,5 @@
 /**
- * Retention and garbage collection on the S3 store, end to end: 20 pushes of a changing 200-page site
+ * Retention and garbage collection on the S3 store, end to end: 20 pushes of a changing 60-page site
  * (two of them previews), then a dry run and a real run. Every kept deployment still serves every
  * page with the right content; the bucket holds exactly what the kept deployments reference; a push
  * made while the collection runs keeps the old blobs it reuses.
@@ -16,7 +16,7 @@ import { GarbageCollector } from '../../../server/gc/collector.js'
 import { startS3Server } from '../blobs/s3-server.js'
 import { appWithProject, bearer, createAndUpload, deploy, sha256 } from '../helper.js'
 
-const sitePages = Number(process.env.DOCS_GC_TEST_PAGES ?? 200)
+const sitePages = Number(process.env.DOCS_GC_TEST_PAGES ?? 60)
 const pushes = 20
 const previews = new Set([5, 15])
 const keepDeployments = 5
