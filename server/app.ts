@@ -19,7 +19,6 @@ import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
 import { apiSchemas } from '../schemas/api/index.js'
 import { actor } from './auth/actor.js'
-import { hashToken } from './auth/tokens.js'
 import { readOnlyReason } from './blobs/disk-space.js'
 import { openBlobStore } from './blobs/open.js'
 import type { BlobStore } from './blobs/store.js'
@@ -57,6 +56,7 @@ import { SiteChangeFeed } from './sites/change-feed.js'
 import { readSiteHeaders, rejectSeveralHosts } from './sites/host-header.js'
 import { SiteChanged } from './sites/site-changed.js'
 import { SiteServer } from './sites/site-server.js'
+import { hashToken } from './tokens.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

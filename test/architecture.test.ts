@@ -73,7 +73,6 @@ const KNOWN_CYCLES = [
   // Hidden until the import reader stopped reading a runtime import after an `import type` as a type one.
   'compiler/config ⇄ compiler/content',
   'compiler/content ⇄ compiler/openapi',
-  'server/auth ⇄ server/dashboard',
 ]
 
 const layerOf = (path: string): string => path.split('/')[0]!
@@ -132,4 +131,32 @@ test('no new cycle between the folders of server/ and of compiler/ (in imports t
     [],
     'cycles taken apart: remove them from KNOWN_CYCLES',
   )
+})
+
+/**
+ * Storage sits under every service: at run time server/db imports its own files, the compiler and
+ * these value modules (identifiers, token hashing, URL rules it normalises for uniqueness), never a
+ * service, a route or the app.
+ */
+const STORAGE_MAY_IMPORT = [
+  'server/ids.ts',
+  'server/tokens.ts',
+  'server/sites/preview-token.ts',
+  'server/git/repository.ts',
+]
+
+test('storage imports no service: server/db reads only its own files and value modules', () => {
+  const found = [...runtimeGraph]
+    .filter(([file]) => file.startsWith('server/db/'))
+    .flatMap(([file, imports]) =>
+      imports
+        .filter(
+          (target) =>
+            target.startsWith('server/') &&
+            !target.startsWith('server/db/') &&
+            !STORAGE_MAY_IMPORT.includes(target),
+        )
+        .map((target) => `${file} imports ${target}`),
+    )
+  assert.deepEqual(found, [])
 })

@@ -10,10 +10,10 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { resolveSession } from '../dashboard/session.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
 import { forbidden, notFound, unauthorized } from '../errors.js'
-import { bearerKind } from './tokens.js'
+import { bearerKind } from '../tokens.js'
+import { resolveSession } from './dashboard-session.js'
 
 /** What a deploy key may do, said the same way by every route that refuses one. */
 const deployKeyLimit =

@@ -14,14 +14,6 @@ import { fromPackageRoot } from '../../compiler/assets.js'
 import { createPkcePair, createState } from '../../lib/pkce.js'
 import { errorResponses, noContent, pathId } from '../../schemas/api/index.js'
 import { requireProjectAccess, requireUser } from '../auth/actor.js'
-import { apiOrigin } from '../auth/oauth/api-origin.js'
-import { AuthorizationServer, DASHBOARD_CLIENT_ID } from '../auth/oauth/authorization-server.js'
-import { OAuthError } from '../auth/oauth/errors.js'
-import { chooseIdentityProvider } from '../auth/providers/index.js'
-import { constantTimeEqual } from '../auth/tokens.js'
-import { ApiError, notFound } from '../errors.js'
-import type { ApiRoutes } from '../schemas.js'
-import { dashboardHeaders, renderMessagePage, renderShell, renderSignInPage } from './pages.js'
 import {
   clearSessionCookie,
   csrfTokenFor,
@@ -30,7 +22,15 @@ import {
   sessionLifetimes,
   sessionTokenOf,
   setSessionCookie,
-} from './session.js'
+} from '../auth/dashboard-session.js'
+import { apiOrigin } from '../auth/oauth/api-origin.js'
+import { AuthorizationServer, DASHBOARD_CLIENT_ID } from '../auth/oauth/authorization-server.js'
+import { OAuthError } from '../auth/oauth/errors.js'
+import { chooseIdentityProvider } from '../auth/providers/index.js'
+import { ApiError, notFound } from '../errors.js'
+import type { ApiRoutes } from '../schemas.js'
+import { constantTimeEqual } from '../tokens.js'
+import { dashboardHeaders, renderMessagePage, renderShell, renderSignInPage } from './pages.js'
 
 const FLOW_COOKIE = 'docs_dashboard_sign_in'
 const ASSETS = {

@@ -20,15 +20,15 @@ import {
   rateLimitedResponse,
   ref,
 } from '../../schemas/api/index.js'
+import { DASHBOARD_CALLBACK_PATH } from '../auth/dashboard-session.js'
 import { apiOrigin } from '../auth/oauth/api-origin.js'
 import { AuthorizationServer, CLI_CLIENT_ID } from '../auth/oauth/authorization-server.js'
 import { OAuthError } from '../auth/oauth/errors.js'
 import { redactedRequestSerializer } from '../auth/oauth/log-redaction.js'
 import { chooseIdentityProvider } from '../auth/providers/index.js'
 import { renderMessagePage } from '../auth/providers/local.js'
-import { newOpaqueId } from '../auth/tokens.js'
-import { DASHBOARD_CALLBACK_PATH } from '../dashboard/session.js'
 import type { ApiRoutes } from '../schemas.js'
+import { newOpaqueId } from '../tokens.js'
 import { refuseForwardedLocalSignIn, SIGN_IN_PATH, sendPage, signInPageRoutes } from './sign-in.js'
 
 /** What the protocol endpoints and the sign-in pages share: one authorization server per app. */

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { type TestContext, test } from 'node:test'
 import type { FastifyInstance, InjectOptions } from 'fastify'
-import { hashToken } from '../../server/auth/tokens.js'
 import { defaultConfig } from '../../server/config.js'
+import { hashToken } from '../../server/tokens.js'
 import { markVerified } from './domains/dns-server.js'
 import {
   appWithProject,

@@ -8,7 +8,7 @@ import { isCodeVerifier, isS256Challenge, verifyCodeVerifier } from '../../../li
 import type { Repositories } from '../../db/repositories/index.js'
 import type { OAuthRequestRow } from '../../db/repositories/sign-ins.js'
 import type { User } from '../../db/repositories/users.js'
-import { constantTimeEqual, hashToken, newOpaqueId, tokenPrefixes } from '../tokens.js'
+import { constantTimeEqual, hashToken, newOpaqueId, tokenPrefixes } from '../../tokens.js'
 import { OAuthError } from './errors.js'
 import { checkLoopbackRedirectUri, redirectWithParams } from './redirect-uri.js'
 

@@ -4,8 +4,8 @@
  * that produced it, so ending the sign-in ends its tokens (see sign-ins.ts).
  */
 import type { Kysely, Selectable } from 'kysely'
-import { hashToken, issueToken } from '../../auth/tokens.js'
 import { newId } from '../../ids.js'
+import { hashToken, issueToken } from '../../tokens.js'
 import type { AccessTokensTable, Database } from '../schema.js'
 
 export type AccessTokenRow = Selectable<AccessTokensTable>

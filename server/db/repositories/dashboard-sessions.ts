@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
-import { hashToken } from '../../auth/tokens.js'
 import { newId } from '../../ids.js'
+import { hashToken } from '../../tokens.js'
 import type { DashboardSessionsTable } from '../migrations/009_dashboard_sessions.js'
 import type { Database } from '../schema.js'
 

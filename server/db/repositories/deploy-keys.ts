@@ -1,7 +1,7 @@
 /** Deploy keys (`dk_…`): a project's credentials for CI. The token is returned once; only its hash is kept. */
 import type { Kysely, Selectable } from 'kysely'
-import { hashToken, issueToken } from '../../auth/tokens.js'
 import { newId, nowIso } from '../../ids.js'
+import { hashToken, issueToken } from '../../tokens.js'
 import type { Database, DeployKeysTable } from '../schema.js'
 
 export type DeployKeyRow = Selectable<DeployKeysTable>

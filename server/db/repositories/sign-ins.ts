@@ -5,7 +5,7 @@
  * both win.
  */
 import type { Kysely, Selectable } from 'kysely'
-import { hashToken, issueToken, newOpaqueId } from '../../auth/tokens.js'
+import { hashToken, issueToken, newOpaqueId } from '../../tokens.js'
 import type { Database, OAuthCodesTable, OAuthRequestsTable, RefreshTokensTable } from '../schema.js'
 
 export type OAuthRequestRow = Selectable<OAuthRequestsTable>

@@ -1,7 +1,7 @@
 /** Credentials: missing, malformed, expired and revoked tokens, and what a deploy key may do. */
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { hashToken } from '../../../server/auth/tokens.js'
+import { hashToken } from '../../../server/tokens.js'
 import { bearer, createProject, deploy, engines, fixtureSite, signIn, testApp } from '../helper.js'
 
 for (const engine of engines) {

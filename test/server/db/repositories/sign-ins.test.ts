@@ -1,9 +1,9 @@
 /** Users, access tokens and sign-ins through the one repository layer, on both sqlEngines. */
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { hashToken } from '../../../../server/auth/tokens.js'
 import { migrateToLatest, openDatabase } from '../../../../server/db/index.js'
 import { createRepositories } from '../../../../server/db/repositories/index.js'
+import { hashToken } from '../../../../server/tokens.js'
 import { sqlEngines, testConfig } from '../../helper.js'
 
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000)

@@ -9,10 +9,10 @@
  */
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Actor } from '../auth/actor.js'
-import { constantTimeEqual } from '../auth/tokens.js'
 import type { SessionLifetimes } from '../db/repositories/dashboard-sessions.js'
 import { forbidden } from '../errors.js'
+import { constantTimeEqual } from '../tokens.js'
+import type { Actor } from './actor.js'
 
 export const DASHBOARD_PATH = '/dashboard'
 export const DASHBOARD_CALLBACK_PATH = `${DASHBOARD_PATH}/callback`

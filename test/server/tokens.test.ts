@@ -9,7 +9,7 @@ import {
   issueToken,
   newOpaqueId,
   tokenPrefixes,
-} from '../../../server/auth/tokens.js'
+} from '../../server/tokens.js'
 
 test('each kind of secret carries its prefix and 32 random bytes, and is stored as its SHA-256', () => {
   assert.deepEqual(tokenPrefixes, {
