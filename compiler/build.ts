@@ -25,7 +25,7 @@ import { capDiagnostics, type Diagnostic, failsBuild, hasErrors, sortDiagnostics
 import type { SiteFiles, SourceFiles } from './files.js'
 import { expandApiReference } from './openapi/index.js'
 import { compilerVersion } from './pool/cache.js'
-import { sitePagePolicy } from './serving/security-headers.js'
+import { sitePagePolicy } from './security-headers.js'
 import type { BuildCache, BuildOptions, BuildResult } from './types.js'
 
 export { defaultWorkers } from './build/render.js'

@@ -3,7 +3,7 @@
  * deployment, with `only`), keeps rendered pages in the build cache, watches the folder and tells
  * open tabs to reload through server-sent events. Site-wide files (search index, llms.txt) come from
  * a full build made on first request and redone after a change. `/mcp` is the site's MCP server, the
- * same as a deployment's (compiler/serving/mcp.ts), over that full build.
+ * same as a deployment's (serving/mcp.ts), over that full build.
  */
 import { watch } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
@@ -16,27 +16,27 @@ import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/dia
 import { isSafeRelativePath } from '../../compiler/files.js'
 import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
 import type { RedirectMatcher } from '../../compiler/redirects.js'
-import { contentTypeOf } from '../../compiler/serving/content-type.js'
-import { answerMcp, MCP_PATH, sendJsonRpcError } from '../../compiler/serving/mcp.js'
-import { withBaseHref } from '../../compiler/serving/not-found.js'
+import {
+  inlineScriptsOfHead,
+  isActiveContent,
+  SANDBOXED_FILE_POLICY,
+  sitePagePolicy,
+} from '../../compiler/security-headers.js'
+import { themeFiles } from '../../compiler/theme/assets.js'
+import { scopeRootStylesheetBytes } from '../../compiler/theme/scope-stylesheet.js'
+import { siteStylesheets } from '../../compiler/theme/tailwind.js'
+import type { BuildCache, BuildResult } from '../../compiler/types.js'
+import { loadSiteFileFilter, readSiteFiles } from '../../lib/site-dir.js'
+import { contentTypeOf } from '../../serving/content-type.js'
+import { answerMcp, MCP_PATH, sendJsonRpcError } from '../../serving/mcp.js'
+import { withBaseHref } from '../../serving/not-found.js'
 import {
   pageSlugOf,
   parseSiteUrl,
   routeSitePath,
   type SiteFileIndex,
   wantsMarkdown,
-} from '../../compiler/serving/router.js'
-import {
-  inlineScriptsOfHead,
-  isActiveContent,
-  SANDBOXED_FILE_POLICY,
-  sitePagePolicy,
-} from '../../compiler/serving/security-headers.js'
-import { themeFiles } from '../../compiler/theme/assets.js'
-import { scopeRootStylesheetBytes } from '../../compiler/theme/scope-stylesheet.js'
-import { siteStylesheets } from '../../compiler/theme/tailwind.js'
-import type { BuildCache, BuildResult } from '../../compiler/types.js'
-import { loadSiteFileFilter, readSiteFiles } from '../../lib/site-dir.js'
+} from '../../serving/router.js'
 import { fetchRemoteSpecs, type SpecFetchPolicy } from '../remote-specs.js'
 import { renderErrorPage } from './error-page.js'
 import { EVENTS_PATH, injectLiveReload, LiveReload, liveReloadSource } from './live-reload.js'

@@ -3,7 +3,7 @@
  * build without errors: a failed build delivers nothing); and the inline scripts of every HTML file's
  * head, which the site's Content-Security-Policy allows by hash.
  */
-import { inlineScriptsOfHead } from '../serving/security-headers.js'
+import { inlineScriptsOfHead } from '../security-headers.js'
 import type { BuildOptions } from '../types.js'
 
 export class Delivery {

@@ -6,7 +6,7 @@
  */
 import type { DocsConfig } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
-import { PLAYGROUND_ANY_SERVER } from '../serving/security-headers.js'
+import { PLAYGROUND_ANY_SERVER } from '../security-headers.js'
 import type { ApiOperation } from './operations.js'
 import type { ApiPageSettings } from './page.js'
 import { isRecord, type Json, rawConfig } from './sources.js'

@@ -1,6 +1,6 @@
 /**
  * Search ranking and result text, pure functions over the static index: the page script ranks with
- * them in the browser and each site's MCP server (compiler/serving/mcp.ts) with the same code.
+ * them in the browser and each site's MCP server (serving/mcp.ts) with the same code.
  */
 
 /** One page in `_search/index.js` (written by compiler/outputs/search-index.ts); short keys keep it small. */

@@ -2,20 +2,14 @@
  * `<site>/mcp` on every site host: the live site at `<slug>.<base_domain>`, each preview host, and each
  * verified custom domain under its path prefix. Resolves the host and prefix as the site server does,
  * reads only that deployment's files (so one project's MCP never sees another's pages), limits calls
- * per client address (each call of a JSON-RPC batch counts), and hands the request to the shared MCP server (compiler/serving/mcp.ts).
+ * per client address (each call of a JSON-RPC batch counts), and hands the request to the shared MCP server (serving/mcp.ts).
  * A deployment built with `mcp.enabled: false` has no `_mcp/pages.json`, and no endpoint.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LRUCache } from 'lru-cache'
 import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
-import {
-  answerMcp,
-  MCP_PATH,
-  type McpSite,
-  sendJsonRpcError,
-  sendRateLimited,
-} from '../../compiler/serving/mcp.js'
-import { parseSiteUrl } from '../../compiler/serving/router.js'
+import { answerMcp, MCP_PATH, type McpSite, sendJsonRpcError, sendRateLimited } from '../../serving/mcp.js'
+import { parseSiteUrl } from '../../serving/router.js'
 import type { BlobStore } from '../blobs/store.js'
 import type { ServerConfig } from '../config.js'
 import { pickTarget } from '../sites/resolve-host.js'

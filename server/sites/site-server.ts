@@ -2,7 +2,7 @@
  * The hot path: Host + path → bytes. Runs as a plain Node request handler (app.ts hands site hosts
  * here before Fastify routing), reads only the in-memory caches, the site manifest and the blob store.
  *
- * URLs are routed by compiler/serving/router.ts, the same router as `docsctl dev`. Pages carry the
+ * URLs are routed by serving/router.ts, the same router as `docsctl dev`. Pages carry the
  * build's Content-Security-Policy; SVG, XML and HTML files that are not pages are sandboxed.
  */
 import { createHash } from 'node:crypto'
@@ -16,14 +16,14 @@ import {
   REDIRECTS_FILE,
   type RedirectMatcher,
 } from '../../compiler/redirects.js'
-import { withBaseHref } from '../../compiler/serving/not-found.js'
-import { parseSiteUrl, routeSitePath, wantsMarkdown } from '../../compiler/serving/router.js'
 import {
   isActiveContent,
   rebuiltPagePolicy,
   SANDBOXED_FILE_POLICY,
   sitePagePolicy,
-} from '../../compiler/serving/security-headers.js'
+} from '../../compiler/security-headers.js'
+import { withBaseHref } from '../../serving/not-found.js'
+import { parseSiteUrl, routeSitePath, wantsMarkdown } from '../../serving/router.js'
 import type { BlobStore } from '../blobs/store.js'
 import type { SiteFileEntry, SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { startDevServer } from '../../../cli/dev/server.js'
 import { fromPackageRoot } from '../../../compiler/assets.js'
-import { SANDBOXED_FILE_POLICY } from '../../../compiler/serving/security-headers.js'
+import { SANDBOXED_FILE_POLICY } from '../../../compiler/security-headers.js'
 
 const fixture = fromPackageRoot('test', 'compiler', 'build', 'fixtures', 'shell-site')
 

@@ -8,7 +8,7 @@ import { test } from 'node:test'
 import { buildSite } from '../../../compiler/build.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
 import { createRedirectMatcher, parseRedirectsFile } from '../../../compiler/redirects.js'
-import { routeSitePath } from '../../../compiler/serving/router.js'
+import { routeSitePath } from '../../../serving/router.js'
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()

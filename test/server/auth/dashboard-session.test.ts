@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto'
 import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { csrfTokenFor } from '../../../server/auth/dashboard-session.js'
-import { GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, startGitHubStandIn } from '../auth/github-stand-in.js'
-import { Browser, buildTestApp, PUBLIC_URL, readForm } from '../auth/harness.js'
 import { engines } from '../helper.js'
+import { GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, startGitHubStandIn } from './github-stand-in.js'
+import { Browser, buildTestApp, PUBLIC_URL, readForm } from './harness.js'
 
 const host = new URL(PUBLIC_URL).host
 

@@ -4,8 +4,8 @@
  */
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
-import { contentTypeOf } from '../../../compiler/serving/content-type.js'
 import type { SiteManifest } from '../../../server/builds/site-manifest.js'
+import { contentTypeOf } from '../../../serving/content-type.js'
 
 export const page = (title: string) => `<!doctype html><title>${title}</title>${'<p>docs</p>'.repeat(100)}`
 

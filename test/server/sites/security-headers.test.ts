@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { connect } from 'node:net'
 import { test } from 'node:test'
-import { SANDBOXED_FILE_POLICY, sitePagePolicy } from '../../../compiler/serving/security-headers.js'
+import { SANDBOXED_FILE_POLICY, sitePagePolicy } from '../../../compiler/security-headers.js'
 import { verifiedDomain } from '../domains/dns-server.js'
 import { createProject, deploy, fixtureSite, signIn, testApp } from '../helper.js'
 import { page, publish } from './publish.js'

@@ -1,8 +1,8 @@
 /** The site URL router shared by `docsctl dev` and the server, against a plain set of site files. */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { contentTypeOf } from '../../../compiler/serving/content-type.js'
-import { pageSlugOf, parseSiteUrl, routeSitePath, type SiteRoute } from '../../../compiler/serving/router.js'
+import { contentTypeOf } from '../../serving/content-type.js'
+import { pageSlugOf, parseSiteUrl, routeSitePath, type SiteRoute } from '../../serving/router.js'
 
 const files = new Set([
   'index.html',

@@ -5,7 +5,7 @@
  * `/guide/setup/index.html` redirect there. A page's `.md` export is its Markdown answer.
  */
 
-import type { RedirectMatcher } from '../redirects.js'
+import type { RedirectMatcher } from '../compiler/redirects.js'
 
 /** The files a site has, by site path (`guide/setup/index.html`, `_assets/site.1a2b.css`). */
 export interface SiteFileIndex {

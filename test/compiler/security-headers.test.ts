@@ -2,15 +2,15 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { test } from 'node:test'
-import { buildSite } from '../../../compiler/build.js'
+import { buildSite } from '../../compiler/build.js'
 import {
   inlineScriptsOfHead,
   isActiveContent,
   rebuiltPagePolicy,
   sitePagePolicy,
-} from '../../../compiler/serving/security-headers.js'
-import { themeFiles } from '../../../compiler/theme/assets.js'
-import { readFixture, shellSiteDir, text } from '../build/helpers.js'
+} from '../../compiler/security-headers.js'
+import { themeFiles } from '../../compiler/theme/assets.js'
+import { readFixture, shellSiteDir, text } from './build/helpers.js'
 
 const hashOf = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`
 

@@ -5,7 +5,7 @@
  * a page) are answered sandboxed, with no script at all.
  */
 import { createHash } from 'node:crypto'
-import { posthogOrigins } from '../theme/head.js'
+import { posthogOrigins } from './theme/head.js'
 
 /** For uploaded SVG, XML and HTML-like files: shown, styled inline, never scripted, in a sandbox. */
 export const SANDBOXED_FILE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
