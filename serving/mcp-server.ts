@@ -9,11 +9,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { z } from 'zod'
-import { packageVersion } from '../lib/version.js'
 import { pageUrlPath } from '../compiler/content/links.js'
 import { MCP_PAGES_PATH, type McpPage, type McpPages } from '../compiler/outputs/mcp-pages.js'
 import { parseSearchIndex, SEARCH_INDEX_PATH } from '../compiler/outputs/search-index.js'
 import { excerpt, type SearchIndex, search, summaryFor } from '../compiler/outputs/search-rank.js'
+import { packageVersion } from '../lib/version.js'
 import { corsHeaders, MAX_PAGE_CHARS, type McpSite, pageSlugFrom } from './mcp.js'
 
 /** Characters of a resource (llms-full.txt of a large site is many megabytes). */
