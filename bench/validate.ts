@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { validateSite } from '../compiler/config/validate-site.js'
+import { validateSite } from '../compiler/validate-site.js'
 import { readSiteFiles } from '../lib/site-dir.js'
 
 const TABS = 10

@@ -1,15 +1,15 @@
 /**
  * `checkSite`: what `docsctl validate` and `docsctl push` report, where authors work. docs.json and
- * the site it describes strictly (config/validate-site.ts), then every page through the same renderer
+ * the site it describes strictly (validate-site.ts), then every page through the same renderer
  * a build uses, so an unclosed component, a broken link, an unknown component or icon and a forbidden
  * import are errors with their file:line:col and a fix before anything is deployed. The server stays
  * lenient and renders what it can.
  */
 import { buildSite } from './build.js'
 import { CONFIG_FILE } from './config/index.js'
-import { type SiteValidation, validateSite } from './config/validate-site.js'
 import { type Diagnostic, formatDiagnostic, sortDiagnostics } from './diagnostics.js'
 import type { SourceFiles } from './files.js'
+import { type SiteValidation, validateSite } from './validate-site.js'
 
 /** Page problems a build only warns about (it renders around them) that an author must fix before deploying. */
 const STRICT_PAGE_RULES = new Set(['unknown-component', 'unknown-icon'])

@@ -73,7 +73,6 @@ const runtimeGraph = new Map(files.map((file) => [file, importsOf(file, true)]))
  */
 const KNOWN_CYCLES = [
   // Hidden until the import reader stopped reading a runtime import after an `import type` as a type one.
-  'compiler/config ⇄ compiler/content',
   'compiler/content ⇄ compiler/openapi',
 ]
 

@@ -1,13 +1,13 @@
 /**
- * Every URL in docs.json passes the compiler's one URL policy (content/url-policy.ts), in strict and
+ * Every URL in docs.json passes the compiler's one URL policy (compiler/url-policy.ts), in strict and
  * lenient builds alike: `logo.href`, navbar links and button, tab and anchor links, contextual
  * options, versions, languages, logo and favicon images, socials, redirect destinations, and any
  * `href`/`url` a newer schema adds. A refused URL is reported at its place and taken out with what
  * cannot work without it (a link without its target), so no later stage ever sees it.
  */
 
-import { type UrlUse, urlProblem, urlScheme } from '../content/url-policy.js'
 import type { Diagnostic } from '../diagnostics.js'
+import { type UrlUse, urlProblem, urlScheme } from '../url-policy.js'
 import type { JsonPath } from './json-source.js'
 import type { Located } from './refs.js'
 import type { ValidationMode } from './types.js'

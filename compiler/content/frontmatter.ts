@@ -11,7 +11,7 @@ import type { PageFrontMatter } from '../../schemas/generated/front-matter.js'
 import { fromPackageRoot } from '../assets.js'
 import type { ValidationMode } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
-import { urlProblem } from './url-policy.js'
+import { urlProblem } from '../url-policy.js'
 
 /** Validated front matter; every field of the spec, unknown keys removed (types generated from the schema). */
 export type FrontMatter = PageFrontMatter

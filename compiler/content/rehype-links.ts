@@ -6,9 +6,9 @@
 import type { Element, Root } from 'hast'
 import type { VFile } from 'vfile'
 import { siteRedirects } from '../config/index.js'
+import { urlPropertyProblem } from '../url-policy.js'
 import { type PageContext, placeOf, report } from './context.js'
 import { isExternal, pageSlugFor, relativeAssetUrl, relativePageUrl, siteTarget } from './links.js'
-import { urlPropertyProblem } from './url-policy.js'
 import { walkElements } from './walk-elements.js'
 
 /** Attributes that hold a URL, per element. `href` on `<a>` may name a page; the rest are files. */

@@ -10,9 +10,9 @@ import type { Element, ElementContent, Properties, Root } from 'hast'
 import { sanitize } from 'hast-util-sanitize'
 import { find, html, svg } from 'property-information'
 import type { VFile } from 'vfile'
+import { urlPropertyProblem } from '../url-policy.js'
 import { type PageContext, placeOf, report } from './context.js'
 import { pageSchema, SHELL_ATTRIBUTES, STRIP_WITH_CONTENT, SVG_ELEMENTS } from './sanitize-schema.js'
-import { urlPropertyProblem } from './url-policy.js'
 
 const allowedElements = new Set(pageSchema.tagNames)
 const stripped = new Set(STRIP_WITH_CONTENT)

@@ -13,7 +13,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown'
 import { toHast } from 'mdast-util-to-hast'
 import { visit } from 'unist-util-visit'
 import { pageSchema } from '../content/sanitize-schema.js'
-import { urlProblem } from '../content/url-policy.js'
+import { urlProblem } from '../url-policy.js'
 import type { SiteContext } from './context.js'
 import { configHref, isExternal } from './urls.js'
 

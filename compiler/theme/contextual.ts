@@ -10,7 +10,7 @@
 import escapeHtml from 'escape-html'
 import { mcpEnabled } from '../config/mcp.js'
 import type { DocsConfig } from '../config/types.js'
-import { urlProblem } from '../content/url-policy.js'
+import { urlProblem } from '../url-policy.js'
 import { externalAttributes } from './sidebar.js'
 import { markdownOutputPath, siteHref } from './urls.js'
 

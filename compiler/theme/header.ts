@@ -5,7 +5,7 @@
 
 import escapeHtml from 'escape-html'
 import type { NavLink } from '../config/types.js'
-import { urlProblem } from '../content/url-policy.js'
+import { urlProblem } from '../url-policy.js'
 import type { SiteContext } from './context.js'
 import { join } from './html.js'
 import { matchingPage, type SectionChoice, sectionChoices } from './sections.js'

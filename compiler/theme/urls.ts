@@ -4,7 +4,7 @@
  * `index` at `index.html`; a folder's page `guide/index` at `guide/index.html` (content/links.ts).
  */
 import { pageUrlPath, rootPrefix } from '../content/links.js'
-import { urlProblem } from '../content/url-policy.js'
+import { urlProblem } from '../url-policy.js'
 
 export { pageUrlPath, rootPrefix }
 

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { loadConfigWithSource } from '../../compiler/config/index.js'
-import { validateSite } from '../../compiler/config/validate-site.js'
 import { formatDiagnostic } from '../../compiler/diagnostics.js'
 import {
   createRedirectMatcher,
@@ -14,6 +13,7 @@ import {
   redirectRules,
   renderRedirectsFile,
 } from '../../compiler/redirects.js'
+import { validateSite } from '../../compiler/validate-site.js'
 
 const encoder = new TextEncoder()
 

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fromPackageRoot } from '../../../compiler/assets.js'
-import { validateSite } from '../../../compiler/config/validate-site.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
+import { validateSite } from '../../../compiler/validate-site.js'
 import { readSiteFiles } from '../../../lib/site-dir.js'
 
 const invalidRoot = fromPackageRoot('fixtures', 'invalid')

@@ -1,14 +1,14 @@
 /**
  * The page sanitiser (content/rehype-sanitize-page.ts with content/sanitize-schema.ts) and the URL
- * policy (content/url-policy.ts): what an author writes that could run script never reaches the HTML,
+ * policy (compiler/url-policy.ts): what an author writes that could run script never reaches the HTML,
  * in any letter case, through any component, and each refusal is reported at its line.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { PAGE_DIAGNOSTIC_LIMIT } from '../../../compiler/content/context.js'
 import { type RenderedPage, renderPage } from '../../../compiler/content/render-page.js'
-import { srcsetProblem, urlProblem } from '../../../compiler/content/url-policy.js'
 import { createHighlighter } from '../../../compiler/highlight/index.js'
+import { srcsetProblem, urlProblem } from '../../../compiler/url-policy.js'
 
 async function render(body: string, mode: 'strict' | 'lenient' = 'lenient'): Promise<RenderedPage> {
   return renderPage({

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { buildSite } from '../../../compiler/build.js'
-import { validateSite } from '../../../compiler/config/validate-site.js'
 import { formatDiagnostic } from '../../../compiler/diagnostics.js'
 import { bannerHtml } from '../../../compiler/theme/banner.js'
+import { validateSite } from '../../../compiler/validate-site.js'
 import { text } from '../build/helpers.js'
 
 const encoder = new TextEncoder()

@@ -3,15 +3,16 @@
  * navigation exists as `<slug>.mdx` or `<slug>.md`, no page is listed twice in one tab, every tab has
  * somewhere to go, logo and favicon files exist, and every page's front matter parses and is valid.
  */
-import { readFrontMatter } from '../content/frontmatter.js'
-import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
-import { decodeUtf8, isSafeRelativePath, type SourceFiles } from '../files.js'
-import { findRedirectCycles, redirectRules } from '../redirects.js'
-import { type ConfigWithSource, loadConfigWithSource } from './index.js'
-import type { JsonPath } from './json-source.js'
-import { isOperationReference, normalizePageSlug, SECTION_KEYS } from './navigation.js'
-import { didYouMean } from './schema-errors.js'
-import type { LoadedConfig, ValidationMode } from './types.js'
+
+import { type ConfigWithSource, loadConfigWithSource } from './config/index.js'
+import type { JsonPath } from './config/json-source.js'
+import { isOperationReference, normalizePageSlug, SECTION_KEYS } from './config/navigation.js'
+import { didYouMean } from './config/schema-errors.js'
+import type { LoadedConfig, ValidationMode } from './config/types.js'
+import { readFrontMatter } from './content/frontmatter.js'
+import { type Diagnostic, sortDiagnostics } from './diagnostics.js'
+import { decodeUtf8, isSafeRelativePath, type SourceFiles } from './files.js'
+import { findRedirectCycles, redirectRules } from './redirects.js'
 
 export interface SiteValidation extends LoadedConfig {
   /** Page slug → its source file (`guide/setup` → `guide/setup.mdx`), for every page found. */
