@@ -51,6 +51,15 @@ async function addDomain(hostname: string): Promise<{ id: string; txt: string; c
   return { id: domain.id, txt: value('TXT'), cname: value('CNAME') }
 }
 
+/** Publishes the domain's records in DNS and verifies it through the second replica. */
+async function verify(hostname: string, domain: { id: string; txt: string; cname: string }): Promise<void> {
+  dns.set(`_docs-challenge.${hostname}`, 'TXT', [domain.txt])
+  dns.set(hostname, 'CNAME', [domain.cname])
+  const verified = await replicas[1]!.api('POST', `/projects/${projectId}/domains/${domain.id}/verify`, token)
+  assert.equal(verified.status, 200, verified.text())
+  assert.equal(verified.json<{ status: string }>().status, 'verified')
+}
+
 before(async () => {
   if (skip) return
   const admin = new pg.Client({ connectionString: postgresUrl })
@@ -113,12 +122,7 @@ test('every <slug>.<base domain> is served over HTTPS under the wildcard certifi
 })
 
 test('a verified custom domain gets a certificate on demand and serves its site', { skip }, async () => {
-  const domain = await addDomain(customDomain)
-  dns.set(`_docs-challenge.${customDomain}`, 'TXT', [domain.txt])
-  dns.set(customDomain, 'CNAME', [domain.cname])
-  const verified = await replicas[1]!.api('POST', `/projects/${projectId}/domains/${domain.id}/verify`, token)
-  assert.equal(verified.status, 200, verified.text())
-  assert.equal(verified.json<{ status: string }>().status, 'verified')
+  await verify(customDomain, await addDomain(customDomain))
 
   const page = await get(customDomain)
   assert.equal(page.status, 200, page.body)
@@ -138,6 +142,17 @@ test('a pending custom domain and an unknown name get no certificate', { skip },
   // Caddy asked docs-server, which said no: the name is not a verified custom domain.
   const ask = await replicas[0]!.api('GET', `/tls/ask?domain=${pending}`, token)
   assert.equal(ask.status, 404)
+})
+
+test('a name refused while pending gets its certificate once it is verified', { skip }, async () => {
+  const later = 'later.example.test'
+  const domain = await addDomain(later)
+  assert.ok('error' in (await handshake(caddy.httpsPort, later, caddy.rootCertificate)))
+  await verify(later, domain)
+  // Caddy keeps no memory of the refusal: the next reader gets the certificate and the site.
+  const page = await get(later)
+  assert.equal(page.status, 200, page.body)
+  assert.equal(page.certificate.subjectaltname, `DNS:${later}`)
 })
 
 test('with one replica stopped, every request is answered by the other', { skip }, async () => {
