@@ -72,31 +72,37 @@ export async function startCaddy(settings: CaddySettings): Promise<CaddyServer> 
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const rootPath = join(home, 'data', 'caddy', 'pki', 'authorities', 'local', 'root.crt')
   let rootCertificate: Buffer | undefined
-  // Up once the API host's certificate is issued and docs-server answers through it.
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`caddy exited at start:\n${log}`)
-    rootCertificate ??= await readFile(rootPath).catch(() => undefined)
-    if (rootCertificate) {
-      const health = await httpsGet(httpsPort, settings.apiHost, '/health', rootCertificate).catch(
-        () => undefined,
-      )
-      if (health?.status === 200) break
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM')
+      await exited
     }
-    if (attempt > 1200) throw new Error(`caddy did not serve https://${settings.apiHost}/health:\n${log}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await rm(home, { recursive: true, force: true })
+  }
+  // Up once the API host's certificate is issued and docs-server answers through it.
+  try {
+    for (let attempt = 0; ; attempt++) {
+      if (child.exitCode !== null) throw new Error(`caddy exited at start:\n${log}`)
+      rootCertificate ??= await readFile(rootPath).catch(() => undefined)
+      if (rootCertificate) {
+        const health = await httpsGet(httpsPort, settings.apiHost, '/health', rootCertificate).catch(
+          () => undefined,
+        )
+        if (health?.status === 200) break
+      }
+      if (attempt > 1200) throw new Error(`caddy did not serve https://${settings.apiHost}/health:\n${log}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  } catch (error) {
+    await stop()
+    throw error
   }
   return {
     httpPort,
     httpsPort,
     rootCertificate,
     output: () => log,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM')
-        await exited
-      }
-      await rm(home, { recursive: true, force: true })
-    },
+    stop,
   }
 }
 
