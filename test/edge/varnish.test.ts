@@ -6,10 +6,22 @@
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { gunzipSync } from 'node:zlib'
-import { type DocsServer, startDocsServer } from '../cli/helpers/docs-server.js'
+import pg from 'pg'
+import { type DocsServer, freePort, startDocsServer } from '../cli/helpers/docs-server.js'
+import {
+  apiHost,
+  baseDomain,
+  operatorToken,
+  type Replica,
+  startReplica,
+  stopReplica,
+} from '../e2e/replicas.js'
+import { startS3Server } from '../server/blobs/s3-server.js'
 import { startTestDnsServer, type TestDnsServer } from '../server/domains/dns-server.js'
+import { postgresUrl } from '../server/helper.js'
 import { needs } from '../tier.js'
 import {
   DocsApi,
@@ -77,7 +89,7 @@ describe('Varnish in front of docs-server', { skip }, () => {
   before(async () => {
     dns = await startTestDnsServer()
     // Varnish's port first: docs-server purges it (through the link), Varnish fetches from docs-server.
-    const varnishPort = await (await import('../cli/helpers/docs-server.js')).freePort()
+    const varnishPort = await freePort()
     link = await startPurgeLink(varnishPort)
     server = await startDocsServer([
       ...['--dns-resolver', dns.address, '--dns-timeout', '1000'],
@@ -197,6 +209,69 @@ describe('Varnish in front of docs-server', { skip }, () => {
     await until(varnish, host, '/', (answer) => markerOf(answer) === 'alpha-3')
     assert.ok(link.forwarded.length > forwarded)
     assert.match(link.forwarded.at(-1) ?? '', /^project-prj_\S+$/)
+  })
+})
+
+describe('Varnish in front of two replicas', { skip: skip || needs('PostgreSQL') }, () => {
+  const cleanups: (() => Promise<void>)[] = []
+  const replicas: Replica[] = []
+  let varnish: Varnish
+  let api: DocsApi
+  const host = `delta.${baseDomain}`
+
+  before(async () => {
+    const admin = new pg.Client({ connectionString: postgresUrl })
+    await admin.connect()
+    cleanups.push(() => admin.end())
+    const databaseSchema = `edge_${randomBytes(6).toString('hex')}`
+    await admin.query(`create schema ${databaseSchema}`)
+    cleanups.push(async () => void (await admin.query(`drop schema if exists ${databaseSchema} cascade`)))
+    const s3 = await startS3Server({ after: (fn) => cleanups.push(fn) })
+    const varnishPort = await freePort()
+    const settings = {
+      databaseUrl: postgresUrl,
+      databaseSchema,
+      blobStoreArgs: s3.args('edge'),
+      extraArgs: ['--cdn-purge', `varnish:http://127.0.0.1:${varnishPort}`],
+    }
+    // The first runs the migrations.
+    replicas.push(await startReplica('r1', settings))
+    replicas.push(await startReplica('r2', settings))
+    cleanups.push(async () => {
+      for (const replica of replicas) await stopReplica(replica)
+    })
+    varnish = await startVarnish(
+      replicas.map((replica) => replica.port),
+      { port: varnishPort },
+    )
+    cleanups.push(() => varnish.stop())
+    api = new DocsApi(replicas[0]!.port, apiHost, await operatorToken(settings, 'ada@example.com'))
+  })
+
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup()
+  })
+
+  test('promotes through either replica show within 1 s through the cache', async (t) => {
+    await api.createProject('delta')
+    const deployments = [
+      await api.push('delta', siteSaying('delta-1')),
+      await api.push('delta', siteSaying('delta-2')),
+    ]
+    const through = [api, new DocsApi(replicas[1]!.port, apiHost, api.token)]
+    // Rollbacks and back, through r2 and r1 in turn; Varnish fetches from either (round robin). The
+    // other replica learns of each through PostgreSQL, racing the purge the promoting one sends.
+    for (let round = 0; round < 6; round++) {
+      await until(varnish, host, '/', (answer) => answer.headers['x-cache'] === 'HIT')
+      const live = round % 2 === 0 ? 0 : 1
+      assert.equal(markerOf(await varnish.get(host, '/')), `delta-${2 - live}`)
+      await through[(round + 1) % 2]!.promote('delta', deployments[live]!)
+      const { ms } = await until(varnish, host, '/', (answer) => markerOf(answer) === `delta-${live + 1}`)
+      t.diagnostic(
+        `promote ${round + 1} through r${((round + 1) % 2) + 1}: fresh through Varnish after ${ms.toFixed(1)} ms`,
+      )
+      assert.ok(ms < 1000, `promote ${round + 1}: fresh after ${Math.round(ms)} ms`)
+    }
   })
 })
 
