@@ -7,6 +7,9 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { gunzipSync } from 'node:zlib'
 import pg from 'pg'
@@ -59,16 +62,21 @@ async function until(
 }
 
 test('the shipped VCL and its origin file compile with Varnish', { skip: noVarnish() }, () => {
-  const compiled = spawnSync('varnishd', [
-    '-C',
-    '-f',
-    shippedVcl,
-    '-p',
-    `vcl_path=${shippedFolder}`,
-    '-n',
-    '/tmp',
-  ])
-  assert.equal(compiled.status, 0, compiled.stderr.toString())
+  const instance = mkdtempSync(join(tmpdir(), 'docs-varnish-compile-'))
+  try {
+    const compiled = spawnSync('varnishd', [
+      '-C',
+      '-f',
+      shippedVcl,
+      '-p',
+      `vcl_path=${shippedFolder}`,
+      '-n',
+      instance,
+    ])
+    assert.equal(compiled.status, 0, compiled.stderr.toString())
+  } finally {
+    rmSync(instance, { recursive: true, force: true })
+  }
 })
 
 describe('Varnish in front of docs-server', { skip }, () => {
