@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -62,20 +62,17 @@ async function until(
 }
 
 test('the shipped VCL and its origin file compile with Varnish', { skip: noVarnish() }, () => {
-  const instance = mkdtempSync(join(tmpdir(), 'docs-varnish-compile-'))
+  const folder = mkdtempSync(join(tmpdir(), 'docs-varnish-compile-'))
+  // varnishd makes its instance folder itself, for the unprivileged user it compiles as.
+  chmodSync(folder, 0o755)
   try {
     const compiled = spawnSync('varnishd', [
-      '-C',
-      '-f',
-      shippedVcl,
-      '-p',
-      `vcl_path=${shippedFolder}`,
-      '-n',
-      instance,
+      ...['-C', '-f', shippedVcl, '-p', `vcl_path=${shippedFolder}`],
+      ...['-n', join(folder, 'instance')],
     ])
     assert.equal(compiled.status, 0, compiled.stderr.toString())
   } finally {
-    rmSync(instance, { recursive: true, force: true })
+    rmSync(folder, { recursive: true, force: true })
   }
 })
 
