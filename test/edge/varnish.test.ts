@@ -146,6 +146,19 @@ describe('Varnish in front of docs-server', { skip }, () => {
     assert.equal(unknown.status, 404)
     assert.equal((await varnish.get(`nobody.${server.baseDomain}`, '/')).headers['x-cache'], 'MISS')
     assert.equal(markerOf(await varnish.get(shared, '/beta/page-1/')), 'beta-1')
+
+    // A preview is served through the cache but never stored by it (Cache-Control: private).
+    const { previewUrl } = await api.call<{ previewUrl: string }>(
+      'GET',
+      `/projects/slug/alpha/deployments/${deployments.alpha![0]}`,
+    )
+    const previewHost = new URL(previewUrl).host
+    for (let read = 0; read < 2; read++) {
+      const preview = await varnish.get(previewHost, '/')
+      assert.equal(markerOf(preview), 'alpha-1')
+      assert.equal(preview.headers['cache-control'], 'private, no-cache')
+      assert.equal(preview.headers['x-cache'], 'MISS', `preview read ${read + 1}`)
+    }
   })
 
   test('variants stay apart: Markdown and HTML, brotli, gzip and plain bytes of one URL', async () => {
