@@ -58,8 +58,12 @@ export interface ServerConfig {
    * limits key on the real client; empty: the socket's address is the client, whatever the headers say.
    */
   trustProxy: string[]
-  /** Seconds a CDN may keep an HTML page (browsers always revalidate). */
+  /** Seconds a shared cache may keep a page (`s-maxage`; browsers always revalidate). */
   cdnMaxAgeSeconds: number
+  /** Seconds past that a shared cache may serve a page while fetching it again. */
+  cdnStaleWhileRevalidateSeconds: number
+  /** Seconds past that a shared cache may serve a page while the server fails. */
+  cdnStaleIfErrorSeconds: number
   /** Bytes of hot site files kept in memory. */
   memoryCacheBytes: number
   /** Bytes of site manifests (counted as their JSON) kept in memory. */
@@ -99,6 +103,7 @@ function purgeTarget({ cdnPurge, cdnPurgeToken = '', cdnPurgeApi }: SettingValue
   if (cdnPurge === undefined) return { kind: 'none' }
   if (cdnPurge.kind === 'webhook')
     return { kind: 'webhook', url: cdnPurge.url, secret: cdnPurgeToken || undefined }
+  if (cdnPurge.kind === 'varnish') return { kind: 'varnish', nodes: cdnPurge.urls }
   const api = cdnPurgeApi ?? cdnApis[cdnPurge.kind]
   return cdnPurge.kind === 'cloudflare'
     ? { kind: 'cloudflare', zoneId: cdnPurge.id, token: cdnPurgeToken, api }
@@ -138,6 +143,8 @@ export function serverConfig(values: SettingValues): ServerConfig {
     mcpRateLimitPerMinute: values.mcpRateLimitPerMinute,
     trustProxy: values.trustProxy ?? [],
     cdnMaxAgeSeconds: values.cdnMaxAgeSeconds,
+    cdnStaleWhileRevalidateSeconds: values.cdnStaleWhileRevalidateSeconds,
+    cdnStaleIfErrorSeconds: values.cdnStaleIfErrorSeconds,
     memoryCacheBytes: values.memoryCacheBytes,
     manifestCacheBytes: values.manifestCacheBytes,
     logLevel: values.logLevel,

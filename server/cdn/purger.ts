@@ -1,5 +1,5 @@
 /**
- * Purges the CDN by the tags pages carry (`Cache-Tag` for Cloudflare, `Surrogate-Key` for Fastly:
+ * Purges the CDN by the tags pages carry (`Cache-Tag` for Cloudflare, `Surrogate-Key` for Fastly and Varnish:
  * `project-<id>` on every file of a project's sites, `deployment-<id>` on every file of a deployment)
  * when a deployment goes live, a domain starts or stops serving, a project is deleted, or garbage
  * collection deletes deployments. A purge runs in the background and is retried with backoff on a
@@ -7,6 +7,7 @@
  */
 import { createHmac } from 'node:crypto'
 import type { CdnPurgeTarget } from './settings.js'
+import { purgeVarnish, varnishBatchSize } from './varnish.js'
 
 export type PurgeReason = 'promote' | 'preview' | 'git-disconnected' | 'domain' | 'project-deleted' | 'gc'
 
@@ -14,7 +15,7 @@ export const projectTag = (projectId: string) => `project-${projectId}`
 export const deploymentTag = (deploymentId: string) => `deployment-${deploymentId}`
 
 /** Cloudflare takes at most 30 tags a purge request, Fastly 256 surrogate keys. */
-const batchSize = { cloudflare: 30, fastly: 256, webhook: 256 } as const
+const batchSize = { cloudflare: 30, fastly: 256, varnish: varnishBatchSize, webhook: 256 } as const
 
 export interface PurgeLog {
   info(details: object, message: string): void
@@ -136,6 +137,11 @@ export class CdnPurger {
           headers['x-docs-signature'] =
             `sha256=${createHmac('sha256', target.secret).update(body).digest('hex')}`
         break
+      case 'varnish': {
+        const failed = await purgeVarnish(target.nodes, tags, this.#timeoutMs)
+        if (failed) throw new PurgeFailed(failed.message, failed.retryable)
+        return
+      }
       case 'none':
         return
     }

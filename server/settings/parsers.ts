@@ -228,18 +228,31 @@ export const s3Location: Parser<{ bucket: string; prefix: string }> = {
   },
 }
 
-/** Where a CDN purge goes: a Cloudflare zone, a Fastly service, or a webhook of the operator's own. */
+/**
+ * Where a CDN purge goes: a Cloudflare zone, a Fastly service, the Varnish nodes running
+ * deploy/varnish.vcl, or a webhook of the operator's own.
+ */
 export type CdnPurgeDestination =
   | { kind: 'cloudflare' | 'fastly'; id: string }
+  | { kind: 'varnish'; urls: string[] }
   | { kind: 'webhook'; url: string }
 
+const varnishNodes = commaList('varnish:<url>[,<url>…] (each an http:// or https:// URL)', (entry) =>
+  httpUrl.parse(entry),
+)
+
 export const cdnPurgeDestination: Parser<CdnPurgeDestination> = {
-  accepts: 'cloudflare:<zone id>, fastly:<service id> or webhook:<url>',
+  accepts: 'cloudflare:<zone id>, fastly:<service id>, varnish:<url>[,<url>…] or webhook:<url>',
   parse(text) {
     const target = text.trim()
     const [kind = '', ...rest] = target.split(':')
     const value = rest.join(':')
     if (kind === 'webhook') return { kind, url: httpUrl.parse(value) }
+    if (kind === 'varnish') {
+      const urls = varnishNodes.parse(value)
+      if (urls.length === 0) throw expected(varnishNodes.accepts, target)
+      return { kind, urls }
+    }
     if (kind !== 'cloudflare' && kind !== 'fastly') throw expected(cdnPurgeDestination.accepts, target)
     if (!/^[A-Za-z0-9]{1,64}$/.test(value))
       throw expected(

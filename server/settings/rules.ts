@@ -67,7 +67,7 @@ export const settingRules: readonly SettingRule[] = [
     settings: ['cdnPurge', 'cdnPurgeToken'],
     rule: 'Cloudflare and Fastly purges need an API token',
     check: ({ cdnPurge, cdnPurgeToken }) =>
-      cdnPurge !== undefined && cdnPurge.kind !== 'webhook' && cdnPurgeToken === undefined
+      (cdnPurge?.kind === 'cloudflare' || cdnPurge?.kind === 'fastly') && cdnPurgeToken === undefined
         ? badValue(settings.cdnPurgeToken, `${cdnPurge.kind} purges need an API token`)
         : undefined,
   },

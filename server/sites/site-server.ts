@@ -28,6 +28,7 @@ import type { BlobStore } from '../blobs/store.js'
 import type { SiteFileEntry, SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
+import { cacheTags, etagMatches, siteCacheControl } from './cache-headers.js'
 import { readSiteHeaders, type SiteRequestHeaders } from './host-header.js'
 import { missingSite } from './missing-site.js'
 import { HostResolver, pickTarget, type SiteTarget } from './resolve-host.js'
@@ -239,7 +240,7 @@ export class SiteServer {
       return this.#text(response, 404, 'This deployment has no files\n', { 'cache-control': 'no-store' })
 
     if (site.pathPrefix) {
-      if (path === site.pathPrefix) return this.#redirect(response, `${site.pathPrefix}/${query}`)
+      if (path === site.pathPrefix) return this.#redirect(response, site, `${site.pathPrefix}/${query}`)
       path = path.slice(site.pathPrefix.length)
     }
     const base = `${site.origin}${site.pathPrefix}`
@@ -259,6 +260,7 @@ export class SiteServer {
       case 'redirect':
         return this.#redirect(
           response,
+          site,
           isAbsoluteUrl(route.location) ? route.location : `${site.pathPrefix}${route.location}`,
           route.status,
         )
@@ -277,16 +279,23 @@ export class SiteServer {
     base: string,
   ): Promise<void> {
     const urlPath = pageUrlPath(page.path) ?? ''
-    const headers: Record<string, string> = { vary: 'Accept, Accept-Encoding' }
+    const html = manifest.files[page.path]!
+    const markdown = page.markdown === undefined ? undefined : manifest.files[page.markdown]
+    // The answer varies on Accept only when there is Markdown to negotiate, on Accept-Encoding only
+    // when a compressed copy exists: every other Vary would split a shared cache's copies for nothing.
+    const vary = [
+      ...(markdown ? ['Accept'] : []),
+      ...([html, markdown].some((entry) => entry?.br || entry?.gzip) ? ['Accept-Encoding'] : []),
+    ]
+    const headers: Record<string, string> = { vary: vary.join(', ') }
     const links = [`<${base}/${encodeURI(urlPath)}>; rel="canonical"`]
     if (manifest.files['llms.txt']) links.push(`<${base}/llms.txt>; rel="llms-txt"`)
     headers.link = links.join(', ')
-    const markdown = page.markdown === undefined ? undefined : manifest.files[page.markdown]
     if (markdown && wantsMarkdown(request.headers.accept)) {
       return this.#file(request, response, site, markdown, headers)
     }
     headers['content-security-policy'] = pagePolicy(manifest)
-    return this.#file(request, response, site, manifest.files[page.path]!, headers)
+    return this.#file(request, response, site, html, headers)
   }
 
   async #file(
@@ -304,19 +313,14 @@ export class SiteServer {
       'content-type': entry.contentType,
       'x-content-type-options': 'nosniff',
       etag,
-      'cache-tag': `project-${site.projectId},deployment-${site.deploymentId}`,
-      'surrogate-key': `project-${site.projectId} deployment-${site.deploymentId}`,
+      ...cacheTags(site),
+      'cache-control': siteCacheControl(
+        this.config,
+        site,
+        status === 200 && entry.immutable ? 'immutable' : 'revalidate',
+      ),
     }
     if (site.preview) headers['x-robots-tag'] = 'noindex'
-    if (status === 200 && entry.immutable) {
-      headers['cache-control'] = 'public, max-age=31536000, immutable'
-    } else {
-      // Browsers revalidate every time (cheap with the ETag); a CDN may keep the page for a while and
-      // is purged by Cache-Tag / Surrogate-Key when a deployment is promoted.
-      headers['cache-control'] = 'public, max-age=0, must-revalidate'
-      headers['cdn-cache-control'] = `public, max-age=${this.config.cdnMaxAgeSeconds}`
-      headers['surrogate-control'] = `max-age=${this.config.cdnMaxAgeSeconds}`
-    }
     const vary = extra.vary ?? (entry.br || entry.gzip ? 'Accept-Encoding' : undefined)
     if (vary) headers.vary = vary
     for (const [name, value] of Object.entries(extra)) if (name !== 'vary') headers[name] = value
@@ -325,7 +329,7 @@ export class SiteServer {
 
     let body = this.#files.get(variant.sha256)
     if (!body && variant.size > maxCachedFile) {
-      if (status === 200 && request.headers['if-none-match'] === etag)
+      if (status === 200 && etagMatches(request.headers['if-none-match'], etag))
         return this.#notModified(response, headers)
       const stream = await this.blobs.stream(variant.sha256)
       if (!stream) return this.#text(response, 500, 'A file of this deployment is missing from storage\n')
@@ -359,7 +363,7 @@ export class SiteServer {
     prepared: PreparedResponse,
     ifNoneMatch: string | undefined,
   ): number {
-    if (prepared.status === 200 && ifNoneMatch === prepared.etag) {
+    if (prepared.status === 200 && etagMatches(ifNoneMatch, prepared.etag)) {
       this.#notModified(response, prepared.headers)
       return 304
     }
@@ -388,7 +392,8 @@ export class SiteServer {
     response.writeHead(404, {
       'content-type': 'text/html; charset=utf-8',
       'content-length': body.length,
-      'cache-control': 'public, max-age=0, must-revalidate',
+      // Not kept by a shared cache (no s-maxage): a push may add the page at any time.
+      'cache-control': `${site.preview ? 'private' : 'public'}, max-age=0, must-revalidate`,
       'x-content-type-options': 'nosniff',
       'content-security-policy': pagePolicy(manifest),
     })
@@ -427,11 +432,9 @@ export class SiteServer {
       key === 'sitemap.xml' ? 'application/xml; charset=utf-8' : 'text/plain; charset=utf-8',
     )
     response.setHeader('etag', sitemap.etag)
-    response.setHeader('cache-control', 'public, max-age=0, must-revalidate')
-    response.setHeader('cdn-cache-control', `public, max-age=${this.config.cdnMaxAgeSeconds}`)
-    response.setHeader('cache-tag', `project-${site.projectId},deployment-${site.deploymentId}`)
-    response.setHeader('surrogate-key', `project-${site.projectId} deployment-${site.deploymentId}`)
-    if (request.headers['if-none-match'] === sitemap.etag) {
+    response.setHeader('cache-control', siteCacheControl(this.config, site, 'revalidate'))
+    for (const [name, value] of Object.entries(cacheTags(site))) response.setHeader(name, value)
+    if (etagMatches(request.headers['if-none-match'], sitemap.etag)) {
       response.writeHead(304)
       response.end()
       return
@@ -472,11 +475,17 @@ export class SiteServer {
     return matcher
   }
 
-  #redirect(response: ServerResponse, location: string, status: 301 | 307 | 308 = 301): void {
+  /** A redirect of a deployment: cached and purged like its pages. */
+  #redirect(
+    response: ServerResponse,
+    site: SiteTarget,
+    location: string,
+    status: 301 | 307 | 308 = 301,
+  ): void {
     response.writeHead(status, {
       location,
-      'cache-control': 'public, max-age=0, must-revalidate',
-      'cdn-cache-control': `public, max-age=${this.config.cdnMaxAgeSeconds}`,
+      'cache-control': siteCacheControl(this.config, site, 'revalidate'),
+      ...cacheTags(site),
       'content-length': 0,
     })
     response.end()

@@ -151,7 +151,7 @@ test('purge settings: bad targets are refused with what to write', () => {
   const read = readCdnConfig
   assert.deepEqual(read({}), { kind: 'none' })
   for (const [values, message] of [
-    [{ cdnPurge: 'akamai:x' }, /expected cloudflare:<zone id>, fastly:<service id> or webhook:<url>/],
+    [{ cdnPurge: 'akamai:x' }, /expected cloudflare:<zone id>, fastly:<service id>, varnish:<url>/],
     [{ cdnPurge: 'cloudflare:' }, /expected cloudflare:<zone id>/],
     [
       { cdnPurge: 'cloudflare:abc' },

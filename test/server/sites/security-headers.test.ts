@@ -167,5 +167,8 @@ test('a real build: the theme assets are immutable, an author file with a hash-l
   assert.equal((await get(`/${css}`)).headers['cache-control'], 'public, max-age=31536000, immutable')
   const screenshot = await get('/public/screenshot-20240101.png')
   assert.equal(screenshot.statusCode, 200)
-  assert.equal(screenshot.headers['cache-control'], 'public, max-age=0, must-revalidate')
+  assert.equal(
+    screenshot.headers['cache-control'],
+    'public, max-age=0, s-maxage=300, stale-while-revalidate=60, stale-if-error=86400',
+  )
 })
