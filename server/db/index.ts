@@ -5,7 +5,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { ServerConfig } from '../config.js'
 import { StaticMigrationProvider } from './migrations/index.js'
@@ -108,30 +108,59 @@ export function openDatabase(
  * otherwise another schema's tables (another tenant, a parallel test) make it skip creating its own.
  */
 export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
-  const migrator = new Migrator({
-    db,
-    provider: new StaticMigrationProvider(),
-    ...(schema ? { migrationTableSchema: schema } : {}),
+  return underMigrationLock(db, schema, async () => {
+    const { error, results } = await migratorOf(db, schema).migrateToLatest()
+    const failed = results?.find((result) => result.status === 'Error')
+    if (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`)
+    }
+    return (results ?? []).map((result) => result.migrationName)
   })
-  const { error, results } = await migrator.migrateToLatest()
-  const failed = results?.find((result) => result.status === 'Error')
-  if (error) {
-    const reason = error instanceof Error ? error.message : String(error)
-    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`)
-  }
-  return (results ?? []).map((result) => result.migrationName)
 }
 
 /** Migrations not yet applied, found without writing anything. */
 export async function pendingMigrations(db: Kysely<Database>, schema?: string): Promise<string[]> {
-  const migrator = new Migrator({
+  return underMigrationLock(db, schema, async () =>
+    (await migratorOf(db, schema).getMigrations())
+      .filter((migration) => migration.executedAt === undefined)
+      .map((migration) => migration.name),
+  )
+}
+
+const migratorOf = (db: Kysely<Database>, schema: string | undefined): Migrator =>
+  new Migrator({
     db,
     provider: new StaticMigrationProvider(),
     ...(schema ? { migrationTableSchema: schema } : {}),
   })
-  return (await migrator.getMigrations())
-    .filter((migration) => migration.executedAt === undefined)
-    .map((migration) => migration.name)
+
+/**
+ * One PostgreSQL advisory lock for every docs-server migration run on a database, whatever the schema;
+ * whatever drops a schema on a shared database (tests do) takes it too.
+ */
+export const MIGRATION_LOCK_ID = 0x646f6373
+
+/**
+ * On PostgreSQL (a schema is named), runs `work` holding a session lock that every replica and tenant
+ * sharing the database takes too. Kysely reads the catalogue of every schema before it takes its own
+ * lock, and a column another schema's migration drops meanwhile fails that read ("column … does not
+ * exist"): seen with parallel test schemas, possible with tenants sharing a database.
+ */
+async function underMigrationLock<T>(
+  db: Kysely<Database>,
+  schema: string | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (schema === undefined) return work()
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_ID})`.execute(connection)
+    try {
+      return await work()
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.execute(connection)
+    }
+  })
 }
 
 export type { Database } from './schema.js'

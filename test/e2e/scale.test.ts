@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto'
 import { after, before, test } from 'node:test'
 import pg from 'pg'
 import { startS3Server } from '../server/blobs/s3-server.js'
-import { postgresUrl } from '../server/helper.js'
+import { dropSchema, postgresUrl } from '../server/helper.js'
 import {
   operatorToken,
   push,
@@ -48,7 +48,7 @@ before(async () => {
   // A fresh schema for this run, dropped afterwards.
   const databaseSchema = `scale_${randomBytes(6).toString('hex')}`
   await admin.query(`create schema ${databaseSchema}`)
-  afterAll.push(async () => void (await admin.query(`drop schema if exists ${databaseSchema} cascade`)))
+  afterAll.push(async () => void (await dropSchema(admin, databaseSchema)))
   const s3 = await startS3Server({ after: (fn) => afterAll.push(fn) })
   const separator = postgresUrl.includes('?') ? '&' : '?'
   settings = {

@@ -21,7 +21,7 @@ import {
 } from '../e2e/replicas.js'
 import { startS3Server } from '../server/blobs/s3-server.js'
 import { startTestDnsServer, type TestDnsServer } from '../server/domains/dns-server.js'
-import { postgresUrl } from '../server/helper.js'
+import { dropSchema, postgresUrl } from '../server/helper.js'
 import { needs } from '../tier.js'
 import { type CaddyServer, handshake, httpsGet, noCaddy, startCaddy } from './caddy-server.js'
 
@@ -67,7 +67,7 @@ before(async () => {
   afterAll.push(() => admin.end())
   const databaseSchema = `caddy_${randomBytes(6).toString('hex')}`
   await admin.query(`create schema ${databaseSchema}`)
-  afterAll.push(async () => void (await admin.query(`drop schema if exists ${databaseSchema} cascade`)))
+  afterAll.push(async () => void (await dropSchema(admin, databaseSchema)))
   const s3 = await startS3Server({ after: (fn) => afterAll.push(fn) })
   dns = await startTestDnsServer()
   afterAll.push(() => dns.close())

@@ -24,7 +24,7 @@ import {
 } from '../e2e/replicas.js'
 import { startS3Server } from '../server/blobs/s3-server.js'
 import { startTestDnsServer, type TestDnsServer } from '../server/domains/dns-server.js'
-import { postgresUrl } from '../server/helper.js'
+import { dropSchema, postgresUrl } from '../server/helper.js'
 import { needs } from '../tier.js'
 import {
   DocsApi,
@@ -243,7 +243,7 @@ describe('Varnish in front of two replicas', { skip: skip || needs('PostgreSQL')
     cleanups.push(() => admin.end())
     const databaseSchema = `edge_${randomBytes(6).toString('hex')}`
     await admin.query(`create schema ${databaseSchema}`)
-    cleanups.push(async () => void (await admin.query(`drop schema if exists ${databaseSchema} cascade`)))
+    cleanups.push(async () => void (await dropSchema(admin, databaseSchema)))
     const s3 = await startS3Server({ after: (fn) => cleanups.push(fn) })
     const varnishPort = await freePort()
     const settings = {

@@ -13,6 +13,7 @@ import pg from 'pg'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { buildApp } from '../../server/app.js'
 import { defaultConfig, type ServerConfig } from '../../server/config.js'
+import { MIGRATION_LOCK_ID } from '../../server/db/index.js'
 import { assertTierAllows, unitTier } from '../tier.js'
 
 export type Engine = 'sqlite' | 'postgres'
@@ -39,10 +40,21 @@ export async function freshSchema(t: Pick<TestContext, 'after'>): Promise<string
   t.after(async () => {
     const cleanup = new pg.Client({ connectionString: postgresUrl })
     await cleanup.connect()
-    await cleanup.query(`drop schema if exists ${schema} cascade`)
+    await dropSchema(cleanup, schema)
     await cleanup.end()
   })
   return schema
+}
+
+/**
+ * Drops a test's schema under the migration lock: a migration elsewhere reads every schema's catalogue,
+ * and a schema dropped during that read fails it ("schema … does not exist").
+ */
+export async function dropSchema(client: pg.Client, schema: string): Promise<void> {
+  await client.query('begin')
+  await client.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID])
+  await client.query(`drop schema if exists ${schema} cascade`)
+  await client.query('commit')
 }
 
 export async function testConfig(
