@@ -647,7 +647,7 @@ export const settings = {
     flag: 'git-webhook-key',
     env: 'DOCS_GIT_WEBHOOK_KEY',
     group: 'git',
-    help: 'secret (32+ characters) GitLab/Gitea webhook secrets derive from (default: a key file in the data dir)',
+    help: 'secret (32+ characters) GitLab/Gitea webhook secrets derive from (default: one made once, kept in the database)',
     parse: secret(32, 'characters of random text'),
   },
   gitWebhookMaxBytes: {
