@@ -37,6 +37,7 @@ import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
 import { SiteMcp } from './mcp/site-mcp.js'
+import { ConnectionDrain } from './ops/connection-drain.js'
 import { metrics, metricsRoutes } from './ops/metrics.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
@@ -79,6 +80,8 @@ declare module 'fastify' {
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger']
+  /** Told each step of start-up as it begins, so a start that hangs can say where. */
+  onStep?: (step: string) => void
 }
 
 /** True when a request's Host header should reach the API rather than a site. */
@@ -135,15 +138,17 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
 }
 
 /** The whole service; wrapped with fastify-plugin so its decorators and error handler are the root's. */
-export const docsApp = fp<{ config: ServerConfig }>(
-  async (app, { config }) => {
+export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] }>(
+  async (app, { config, onStep = () => {} }) => {
     app.decorate('config', config)
     // A full disk: serve sites, refuse changes, start nothing that writes (see blobs/disk-space.ts).
     const readOnly = (await readOnlyReason(config)) ?? null
     app.decorate('readOnly', readOnly)
     if (readOnly) app.log.warn({ reason: readOnly }, 'starting read-only: sites are served, changes refused')
+    onStep('connecting to the database and running its migrations (one process at a time holds their lock)')
     await app.register(database, { config, readOnly: readOnly ?? undefined })
     if (!readOnly) await app.repos.deployments.failInterrupted()
+    onStep('loading the services')
     const blobs = openBlobStore(config)
     app.decorate('blobs', blobs)
     // Registered after the database, so it runs before it: nothing reads blobs once this closes.
@@ -209,7 +214,8 @@ export const docsApp = fp<{ config: ServerConfig }>(
     app.addHook('onClose', async () => {
       await gcSchedule.stop()
       await uploadExpiry.stop()
-      await builds.close()
+      // Running builds get half the shutdown grace (at most 15 s), then are stopped and re-queued.
+      await builds.close(Math.min(15_000, config.shutdownGraceSeconds * 500))
     })
 
     // inject() and any request that reached Fastify on a site host: same handler as the socket fast path.
@@ -325,6 +331,7 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   // The audience of each Host seen lately: the check runs on every request of the hot path.
   // A plain Map, emptied when it grows past 10,000 hosts (a flood of made-up names), is cheaper than an LRU.
   const audience = new Map<string, boolean>()
+  const drain = new ConnectionDrain()
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,
     // Every log line of a request carries its id (`reqId`): the caller's X-Request-Id when it is a sane
@@ -337,6 +344,7 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     serverFactory: (handler) =>
       createServer((request, response) => {
+        drain.admit(response)
         const headers = readSiteHeaders(request.rawHeaders)
         if (headers.hostCount > 1) return rejectSeveralHosts(response)
         let api = audience.get(headers.host)
@@ -348,11 +356,16 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
         if (api) handler(request, response)
         else app.sites.handle(request, response, headers)
       }) as Server,
+    // Requests that arrive on an open connection while closing are answered (with `Connection: close`,
+    // see ConnectionDrain), not refused with 503: a balancer would hand that 503 to a reader.
+    return503OnClosing: false,
     // No type coercion: JSON of the wrong shape is a 400, not silently converted.
     ajv: {
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true },
     },
   })
-  await app.register(docsApp, { config })
+  // Before Fastify closes the server: keep-alive connections end as soon as they are idle.
+  app.addHook('preClose', async () => drain.start(app.server))
+  await app.register(docsApp, { config, ...(options.onStep ? { onStep: options.onStep } : {}) })
   return app
 }

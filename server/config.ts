@@ -69,6 +69,10 @@ export interface ServerConfig {
   /** Bytes of site manifests (counted as their JSON) kept in memory. */
   manifestCacheBytes: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** Seconds `start` may take before the process gives up and exits 1, naming the step it was at. */
+  startupTimeoutSeconds: number
+  /** Seconds SIGTERM waits for in-flight requests and builds before the process exits anyway. */
+  shutdownGraceSeconds: number
   /** Identity provider, public URL and brute-force limit of the CLI sign-in. */
   signIn: SignInConfig
   /** DNS checks and background re-checks of custom domains. */
@@ -148,6 +152,8 @@ export function serverConfig(values: SettingValues): ServerConfig {
     memoryCacheBytes: values.memoryCacheBytes,
     manifestCacheBytes: values.manifestCacheBytes,
     logLevel: values.logLevel,
+    startupTimeoutSeconds: values.startupTimeoutSeconds,
+    shutdownGraceSeconds: values.shutdownGraceSeconds,
     signIn: {
       publicUrl: values.publicUrl,
       oidcIssuer: values.oidcIssuer,

@@ -27,22 +27,56 @@ import { settingsHelp } from './settings/help.js'
 async function start(config: ServerConfig): Promise<void> {
   // Refuse to start without the theme's stylesheet and script: every build would publish unstyled pages.
   themeFiles()
+  // A start that hangs (a database that never answers, a migration lock another replica holds, a
+  // bucket that does not answer) ends the process with the step it waited on: an orchestrator then
+  // restarts it, where a process alive but not listening would sit behind the balancer for good.
+  let step = 'starting'
+  const deadline = setTimeout(() => {
+    process.stderr.write(
+      `docs-server: start-up did not finish within ${config.startupTimeoutSeconds} s (--startup-timeout): still ${step}\n`,
+    )
+    process.exit(1)
+  }, config.startupTimeoutSeconds * 1000)
   // Credentials never reach the log, even at trace level or when a plugin logs whole headers.
   const app = await buildApp(config, {
     logger: { level: config.logLevel, redact: secretLogRedaction, ...logDestination() },
+    onStep: (next) => {
+      step = next
+    },
+  }).catch((error: unknown) => {
+    clearTimeout(deadline)
+    throw error
   })
-  app.server.requestTimeout = 120_000
-  app.server.keepAliveTimeout = 72_000
+  try {
+    if (config.blobStore.kind === 's3') {
+      step = `checking the bucket ${describeBlobStore(config)}`
+      await app.blobs.check().catch((error: unknown) => {
+        throw new Error(`cannot use the blob store ${describeBlobStore(config)}: ${reasonOf(error)}`)
+      })
+    }
+    step = `starting background work and listening on ${config.host}:${config.port}`
+    app.server.requestTimeout = 120_000
+    app.server.keepAliveTimeout = 72_000
+    await app.listen({ port: config.port, host: config.host })
+  } catch (error) {
+    // What started already (build threads, the change feed, Redis) is stopped, briefly: the process
+    // exits next either way.
+    await Promise.race([app.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5000))])
+    throw error
+  } finally {
+    clearTimeout(deadline)
+  }
   let closing = false
   const shutdown = (signal: string) => {
     if (closing) return
     closing = true
     app.log.info({ signal }, 'shutting down: finishing in-flight requests and builds')
-    // Fastify's close stops accepting, waits for open requests, then runs onClose (builds, database).
+    // Fastify's close stops accepting, ends keep-alive connections as they go idle (ConnectionDrain),
+    // waits for open requests, then runs onClose (builds, database).
     const force = setTimeout(() => {
-      app.log.error('shutdown took longer than 60 s; exiting')
+      app.log.error(`shutdown took longer than ${config.shutdownGraceSeconds} s (--shutdown-grace); exiting`)
       process.exit(1)
-    }, 60_000)
+    }, config.shutdownGraceSeconds * 1000)
     force.unref()
     app.close().then(
       () => process.exit(0),
@@ -54,7 +88,6 @@ async function start(config: ServerConfig): Promise<void> {
   }
   process.on('SIGINT', () => shutdown('SIGINT'))
   process.on('SIGTERM', () => shutdown('SIGTERM'))
-  await app.listen({ port: config.port, host: config.host })
   app.log.info(
     {
       api: `http://${config.apiHost}/`,
@@ -64,6 +97,9 @@ async function start(config: ServerConfig): Promise<void> {
     'docs-server ready',
   )
 }
+
+const reasonOf = (error: unknown): string =>
+  error instanceof Error ? error.message || error.name : String(error)
 
 /**
  * Readable lines for a person at a terminal; one JSON object a line otherwise, for log collectors.
@@ -162,8 +198,9 @@ main(process.argv.slice(2)).then(
     if (code !== 0) process.exitCode = code
   },
   (error: unknown) => {
-    if (error instanceof ConfigError) process.stderr.write(`docs-server: ${error.message}\n`)
-    else process.stderr.write(`docs-server: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exitCode = 1
+    process.stderr.write(`docs-server: ${reasonOf(error)}\n`)
+    // Exit now: a pool, a LISTEN connection or a retrying client left open must not keep a process
+    // that failed alive (alive but not listening, it would look healthy to a process supervisor).
+    process.exit(1)
   },
 )

@@ -265,8 +265,19 @@ export class S3BlobStore implements BlobStore {
     await this.#deleteKeys(sha256s.filter(isSha256).map((sha256) => this.keyOf(sha256)))
   }
 
+  /** Throws, saying what to fix, when the bucket is missing, refused or unreachable. */
   async check(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.#bucket }))
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.#bucket }))
+    } catch (error) {
+      const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined
+      if (status === 404) throw new Error(`the bucket "${this.#bucket}" does not exist: create it first`)
+      if (status === 403)
+        throw new Error(`access to the bucket "${this.#bucket}" is denied: check the S3 keys and its policy`)
+      if (status === 301)
+        throw new Error(`the bucket "${this.#bucket}" is in another region than --s3-region`)
+      throw error
+    }
   }
 
   close(): void {

@@ -113,7 +113,7 @@ export async function migrateToLatest(db: Kysely<Database>, schema?: string): Pr
     const failed = results?.find((result) => result.status === 'Error')
     if (error) {
       const reason = error instanceof Error ? error.message : String(error)
-      throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`)
+      throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: error })
     }
     return (results ?? []).map((result) => result.migrationName)
   })

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely'
 import type { ServerConfig } from '../config.js'
 import { type DatabaseEngine, migrateToLatest, openDatabase, pendingMigrations } from './index.js'
 import { createRepositories, type Repositories } from './repositories/index.js'
+import { isDatabaseUnavailable } from './retry.js'
 import type { Database } from './schema.js'
 
 declare module 'fastify' {
@@ -43,6 +44,11 @@ export const database = fp<DatabaseOptions>(
       }
     } catch (error) {
       await db.destroy()
+      const cause = error instanceof Error && error.cause !== undefined ? error.cause : error
+      if (engine === 'postgres' && isDatabaseUnavailable(cause))
+        throw new Error(
+          `cannot reach the database at ${databaseAddress(config.databaseUrl)}: ${cause instanceof Error ? cause.message : String(cause)}`,
+        )
       throw error
     }
     app.addHook('onClose', () => db.destroy())
@@ -52,3 +58,14 @@ export const database = fp<DatabaseOptions>(
   },
   { name: 'database' },
 )
+
+/** Host, port and database of a postgres:// URL, without its credentials. */
+function databaseAddress(url: string | undefined): string {
+  if (!url) return 'DATABASE_URL'
+  try {
+    const parsed = new URL(url)
+    return `${parsed.host}${parsed.pathname}`
+  } catch {
+    return 'DATABASE_URL'
+  }
+}

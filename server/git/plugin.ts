@@ -14,14 +14,18 @@ import { loadWebhookKey } from './secrets.js'
 declare module 'fastify' {
   interface FastifyInstance {
     gitDeployer: GitDeployer
-    /** The server's secret key; `webhookSecretOf(key, projectId)` is one project's webhook secret. */
+    /** The key every replica shares; `webhookSecretOf(key, projectId)` is one project's webhook secret. */
     gitWebhookKey: string
   }
 }
 
 const gitPlugin: FastifyPluginAsync = async (app) => {
   const { config } = app
-  app.decorate('gitWebhookKey', loadWebhookKey(config.git.webhookKey, config.dataDir))
+  const webhookKey = await loadWebhookKey(config.git.webhookKey, app.repos.sharedSecrets, {
+    dataDir: config.dataDir,
+    readOnly: app.readOnly !== null,
+  })
+  app.decorate('gitWebhookKey', webhookKey)
   const github = GitHubApp.fromConfig(config.git.github)
   const deployer = new GitDeployer(app, github)
   app.decorate('gitDeployer', deployer)

@@ -135,6 +135,22 @@ export const settings = {
     help: 'bearer token for Prometheus GET /metrics on the API host (unset: off)',
     parse: secret(16),
   },
+  startupTimeoutSeconds: {
+    flag: 'startup-timeout',
+    env: 'DOCS_STARTUP_TIMEOUT',
+    group: 'server',
+    help: 'seconds start-up may take; past them the process exits 1 naming the step it waited on',
+    default: '120',
+    parse: wholeNumber(1, 3600),
+  },
+  shutdownGraceSeconds: {
+    flag: 'shutdown-grace',
+    env: 'DOCS_SHUTDOWN_GRACE',
+    group: 'server',
+    help: 'seconds SIGTERM waits for in-flight requests and builds before exiting anyway (code 1)',
+    default: '60',
+    parse: wholeNumber(1, 3600),
+  },
 
   // Database and blob storage
   dataDir: {
@@ -647,7 +663,7 @@ export const settings = {
     flag: 'git-webhook-key',
     env: 'DOCS_GIT_WEBHOOK_KEY',
     group: 'git',
-    help: 'secret (32+ characters) GitLab/Gitea webhook secrets derive from (default: a key file in the data dir)',
+    help: 'secret (32+ characters) GitLab/Gitea webhook secrets derive from (default: one made once, kept in the database)',
     parse: secret(32, 'characters of random text'),
   },
   gitWebhookMaxBytes: {

@@ -12,6 +12,7 @@ import { gitRepository } from './git.js'
 import { healthRepository } from './health.js'
 import { projectsRepository } from './projects.js'
 import { retentionRepository } from './retention.js'
+import { sharedSecretsRepository } from './shared-secrets.js'
 import { signInsRepository } from './sign-ins.js'
 import { siteChangesRepository } from './site-changes.js'
 import { usersRepository } from './users.js'
@@ -32,6 +33,7 @@ export function createRepositories(db: Kysely<Database>) {
     retention: retentionRepository(db),
     git: gitRepository(db),
     dashboardSessions: dashboardSessionsRepository(db),
+    sharedSecrets: sharedSecretsRepository(db),
   }
 }
 

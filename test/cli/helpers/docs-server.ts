@@ -22,6 +22,10 @@ export interface DocsServer {
   dataDir: string
   args: string[]
   output: () => string
+  /** The server process, for tests of how it stops. */
+  process: ChildProcess
+  /** Its exit code, or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   /** A session token from the operator command, for set-up steps the CLI does not do. */
   tokenFor(email: string): Promise<string>
   /** Fetch a site page by Host header, the way a browser reaches `<slug>.<base_domain>`. */
@@ -29,10 +33,17 @@ export interface DocsServer {
   stop(): Promise<void>
 }
 
-/** Starts `bin` (the built `docs-server` unless a test runs an installed copy) and waits for /health. */
-export async function startDocsServer(extraArgs: string[] = [], bin = serverBin): Promise<DocsServer> {
+/**
+ * Starts `bin` (the built `docs-server` unless a test runs an installed copy) and waits for /health.
+ * `dataDir` restarts a server on the folder of an earlier one (the caller removes it).
+ */
+export async function startDocsServer(
+  extraArgs: string[] = [],
+  bin = serverBin,
+  options: { dataDir?: string } = {},
+): Promise<DocsServer> {
   const port = await freePort()
-  const dataDir = await mkdtemp(join(tmpdir(), 'docs-server-e2e-'))
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'docs-server-e2e-')))
   const baseDomain = `localhost:${port}`
   const args = [
     '--port',
@@ -61,7 +72,9 @@ export async function startDocsServer(extraArgs: string[] = [], bin = serverBin)
     log += chunk.toString()
   })
   const apiUrl = `http://127.0.0.1:${port}`
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  )
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`docs-server exited at start:\n${log}`)
     try {
@@ -81,6 +94,8 @@ export async function startDocsServer(extraArgs: string[] = [], bin = serverBin)
     dataDir,
     args,
     output: () => log,
+    process: child,
+    exited,
     async tokenFor(email) {
       const stdout = await new Promise<string>((resolve, reject) =>
         execFile(
@@ -95,11 +110,11 @@ export async function startDocsServer(extraArgs: string[] = [], bin = serverBin)
     },
     fetchSite: (slug, path) => fetchWithHost(`${apiUrl}${path}`, `${slug}.${baseDomain}`),
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM')
         await exited
       }
-      await rm(dataDir, { recursive: true, force: true })
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true })
     },
   }
 }
