@@ -1,3 +1,0 @@
-import { corpusTest } from './corpus.js'
-
-corpusTest('rallly')
