@@ -29,11 +29,18 @@ import type { ServerConfig } from './config.js'
 import { dashboardRoutes } from './dashboard/routes.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
-import { isDatabaseUnavailable } from './db/retry.js'
 import { DeploymentService } from './deployments/service.js'
 import { UploadExpiry } from './deployments/upload-expiry.js'
 import { DomainVerifier } from './domains/verifier.js'
-import { ApiError, type Issue, isOutOfSpace, outOfStorage } from './errors.js'
+import {
+  ApiError,
+  type Issue,
+  isOutOfSpace,
+  outageMessage,
+  outageRetryAfterSeconds,
+  outOfStorage,
+  unavailableDependency,
+} from './errors.js'
 import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
@@ -110,12 +117,13 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
     })
     return reply.code(400).send({ error: `Invalid request ${error.validationContext ?? 'body'}`, issues })
   }
-  if (isDatabaseUnavailable(error)) {
-    request.log.warn({ err: error }, 'database unreachable')
+  const dependency = unavailableDependency(error)
+  if (dependency) {
+    request.log.warn({ err: error }, `${dependency} unreachable`)
     return reply
       .code(503)
-      .header('retry-after', '5')
-      .send({ error: 'The database is unreachable; retry shortly' })
+      .header('retry-after', String(outageRetryAfterSeconds))
+      .send({ error: outageMessage(dependency, error) })
   }
   if (isOutOfSpace(error)) {
     request.log.error({ err: error }, 'out of storage space')
