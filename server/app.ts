@@ -45,6 +45,7 @@ import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
 import { metrics, metricsRoutes } from './ops/metrics.js'
+import { siteUrl } from './presenters.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
 import { deploymentDiagnosticRoutes } from './routes/deployment-diagnostics.js'
@@ -174,10 +175,26 @@ export const docsApp = fp<{ config: ServerConfig }>(
     app.decorate('siteChanges', siteChanges)
     app.addHook('onReady', async () => siteChanges.start())
     app.addHook('onClose', () => siteChanges.close())
-    const cdn = new CdnPurger(config.cdnPurge, app.log)
+    const cdn = new CdnPurger(config.cdnPurge, app.log, app.repos.cdnPurges)
     app.decorate('cdn', cdn)
+    // Purges left by a replica that closed or died are finished by whichever replica looks first.
+    if (!readOnly) app.addHook('onReady', async () => cdn.start())
     app.addHook('onClose', () => cdn.close())
-    const siteChanged = new SiteChanged({ changes: siteChanges, cdn })
+    const siteChanged = new SiteChanged({
+      changes: siteChanges,
+      cdn,
+      addresses: async (projectId) => {
+        const project = await app.repos.projects.findById(projectId)
+        if (!project) return []
+        const domains = await app.repos.domains.listByProject(projectId)
+        return [
+          siteUrl(config, project.slug),
+          ...domains
+            .filter((domain) => domain.status === 'verified')
+            .map((domain) => `https://${domain.hostname}${domain.path_prefix}/`),
+        ]
+      },
+    })
     app.decorate('siteChanged', siteChanged)
     // DNS checks of custom domains; a domain that starts or stops serving is forgotten by every
     // replica's site router and purged from the CDN.

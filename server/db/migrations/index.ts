@@ -14,6 +14,7 @@ import * as git from './008_git.js'
 import * as dashboardSessions from './009_dashboard_sessions.js'
 import * as deploymentDiagnostics from './010_deployment_diagnostics.js'
 import * as domainTakeover from './011_domain_takeover.js'
+import * as cdnPurges from './012_cdn_purges.js'
 
 export const migrations: Record<string, Migration> = {
   '001_core': core,
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '009_dashboard_sessions': dashboardSessions,
   '010_deployment_diagnostics': deploymentDiagnostics,
   '011_domain_takeover': domainTakeover,
+  '012_cdn_purges': cdnPurges,
 }
 
 export class StaticMigrationProvider implements MigrationProvider {
