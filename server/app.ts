@@ -28,17 +28,25 @@ import type { ServerConfig } from './config.js'
 import { dashboardRoutes } from './dashboard/routes.js'
 import { createDataDir } from './db/index.js'
 import { database } from './db/plugin.js'
-import { isDatabaseUnavailable } from './db/retry.js'
 import { DeploymentService } from './deployments/service.js'
 import { UploadExpiry } from './deployments/upload-expiry.js'
 import { DomainVerifier } from './domains/verifier.js'
-import { ApiError, type Issue, isOutOfSpace, outOfStorage } from './errors.js'
+import {
+  ApiError,
+  type Issue,
+  isOutOfSpace,
+  outageMessage,
+  outageRetryAfterSeconds,
+  outOfStorage,
+  unavailableDependency,
+} from './errors.js'
 import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
 import { SiteMcp } from './mcp/site-mcp.js'
 import { ConnectionDrain } from './ops/connection-drain.js'
 import { metrics, metricsRoutes } from './ops/metrics.js'
+import { siteUrl } from './presenters.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
 import { deploymentDiagnosticRoutes } from './routes/deployment-diagnostics.js'
@@ -114,12 +122,13 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
     })
     return reply.code(400).send({ error: `Invalid request ${error.validationContext ?? 'body'}`, issues })
   }
-  if (isDatabaseUnavailable(error)) {
-    request.log.warn({ err: error }, 'database unreachable')
+  const dependency = unavailableDependency(error)
+  if (dependency) {
+    request.log.warn({ err: error }, `${dependency} unreachable`)
     return reply
       .code(503)
-      .header('retry-after', '5')
-      .send({ error: 'The database is unreachable; retry shortly' })
+      .header('retry-after', String(outageRetryAfterSeconds))
+      .send({ error: outageMessage(dependency, error) })
   }
   if (isOutOfSpace(error)) {
     request.log.error({ err: error }, 'out of storage space')
@@ -172,10 +181,26 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
     app.decorate('siteChanges', siteChanges)
     app.addHook('onReady', async () => siteChanges.start())
     app.addHook('onClose', () => siteChanges.close())
-    const cdn = new CdnPurger(config.cdnPurge, app.log)
+    const cdn = new CdnPurger(config.cdnPurge, app.log, app.repos.cdnPurges)
     app.decorate('cdn', cdn)
+    // Purges left by a replica that closed or died are finished by whichever replica looks first.
+    if (!readOnly) app.addHook('onReady', async () => cdn.start())
     app.addHook('onClose', () => cdn.close())
-    const siteChanged = new SiteChanged({ changes: siteChanges, cdn })
+    const siteChanged = new SiteChanged({
+      changes: siteChanges,
+      cdn,
+      addresses: async (projectId) => {
+        const project = await app.repos.projects.findById(projectId)
+        if (!project) return []
+        const domains = await app.repos.domains.listByProject(projectId)
+        return [
+          siteUrl(config, project.slug),
+          ...domains
+            .filter((domain) => domain.status === 'verified')
+            .map((domain) => `https://${domain.hostname}${domain.path_prefix}/`),
+        ]
+      },
+    })
     app.decorate('siteChanged', siteChanged)
     // DNS checks of custom domains; a domain that starts or stops serving is forgotten by every
     // replica's site router and purged from the CDN.

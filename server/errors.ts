@@ -2,6 +2,9 @@
  * The one error shape of the API: `{error, issues?}`. Route code throws ApiError; the error handler in
  * app.ts turns it, schema validation failures and anything unexpected into that shape.
  */
+import { describeStoreFault, isBlobStoreUnavailable } from './blobs/faults.js'
+import { isDatabaseUnavailable } from './db/retry.js'
+
 export interface Issue {
   path: string
   message: string
@@ -57,3 +60,26 @@ export const storeFault = (action: string, described: string): ApiError =>
     undefined,
     { connection: 'close', 'retry-after': '5' },
   )
+
+/** A service the server needs that can be away for a while: what an outage answer names. */
+export type Dependency = 'database' | 'blob store'
+
+/** Which dependency an error says is away for now (refused, reset, timed out, 5xx), if any. */
+export function unavailableDependency(error: unknown): Dependency | undefined {
+  if (isBlobStoreUnavailable(error)) return 'blob store'
+  if (isDatabaseUnavailable(error)) return 'database'
+  return undefined
+}
+
+/** Seconds a client should wait before asking again during an outage. */
+export const outageRetryAfterSeconds = 5
+
+/**
+ * The words of an outage answer (API and sites alike): which dependency is away and, for the blob
+ * store, its fault in words a caller may read (describeStoreFault: no paths, no credentials).
+ */
+export function outageMessage(dependency: Dependency, error: unknown): string {
+  return dependency === 'database'
+    ? 'The database is unreachable; retry shortly'
+    : `The blob store is unreachable (${describeStoreFault(error)}); retry shortly`
+}

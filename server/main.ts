@@ -154,7 +154,12 @@ async function collectGarbage(config: ServerConfig, dryRun: boolean): Promise<vo
   const blobs = openBlobStore(config, { localRoot })
   const say = (details: object, message: string) =>
     process.stderr.write(`${message} ${JSON.stringify(details)}\n`)
-  const cdn = new CdnPurger(config.cdnPurge, { info: say, warn: say, error: say })
+  // Purges are jobs in the database: one this run cannot send is finished by a running server.
+  const cdn = new CdnPurger(
+    config.cdnPurge,
+    { info: say, warn: say, error: say },
+    createRepositories(db).cdnPurges,
+  )
   try {
     await migrateToLatest(db, schema)
     const repos = createRepositories(db)

@@ -6,7 +6,9 @@
  * outputs as blobs, and record the outcome and promote in one transaction that holds only while the
  * lease is still theirs, so a build is recorded and goes live once. A failed build keeps its
  * diagnostics and never goes live. A job whose replica died is taken again when its lease runs out;
- * closing releases the leases of unfinished builds so another replica takes them at once.
+ * closing releases the leases of unfinished builds so another replica takes them at once. Storage that
+ * is away for a while (storage-retry.ts) is waited for with backoff within the build's time; past it the
+ * job goes back to the queue, never failed for an outage.
  */
 import { setMaxListeners } from 'node:events'
 import { hostname } from 'node:os'
@@ -22,6 +24,7 @@ import { createRepositories } from '../db/repositories/index.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
 import { retryWithBackoff } from '../db/retry.js'
 import type { SiteFileEntry, SiteManifest } from './site-manifest.js'
+import { type Sleep, StorageOutage, type StorageRetry, sleepFor, withStorageRetry } from './storage-retry.js'
 import type { BuildTask, BuildTaskResult, BuiltFile, FileStored, RenderRequest } from './worker.js'
 
 export interface BuildLimits {
@@ -107,6 +110,10 @@ export class BuildPipeline {
   onBuilt: (seconds: number, outcome: 'ready' | 'failed') => void = () => {}
   /** Starts each build's deadline (`timeoutMs`); tests replace it to end a build at a moment they choose. */
   startDeadline: (ms: number, expire: () => void) => BuildDeadline = startTimer
+  /** Waits between tries of storage that is away (storage-retry.ts); tests replace it to wait for nothing. */
+  sleep: Sleep = sleepFor
+  /** Aborted when this replica closes: ends the waits of writes that no build's time bounds. */
+  readonly #closed = new AbortController()
 
   constructor(
     private readonly app: FastifyInstance,
@@ -257,10 +264,22 @@ export class BuildPipeline {
     const deadline = this.startDeadline(this.limits.timeoutMs, () =>
       abort.abort(new BuildTimedOut(this.limits.timeoutMs)),
     )
-    const done = this.#leased(lease, abort.signal)
-      .catch((error: unknown) =>
-        log.error({ err: error, deploymentId: lease.deploymentId }, 'build job failed'),
-      )
+    const storage: StorageRetry = {
+      sleep: (ms, signal) => this.sleep(ms, signal),
+      signal: abort.signal,
+      outage: { current: undefined },
+      onRetry: (fault, delayMs) =>
+        log.warn(
+          { err: fault.cause, deploymentId: lease.deploymentId, delayMs },
+          `the ${fault.dependency} is unreachable; the build tries again`,
+        ),
+    }
+    const done = this.#leased(lease, storage)
+      .catch((error: unknown) => {
+        if (error instanceof StorageOutage) return this.#requeue(lease, error)
+        log.error({ err: error, deploymentId: lease.deploymentId }, 'build job failed')
+        return undefined
+      })
       .finally(() => {
         clearInterval(renewal)
         deadline.cancel()
@@ -270,48 +289,70 @@ export class BuildPipeline {
     this.#running.set(lease.deploymentId, { lease, abort, deadline, done })
   }
 
-  async #leased(lease: BuildLease, signal: AbortSignal): Promise<void> {
+  async #leased(lease: BuildLease, storage: StorageRetry): Promise<void> {
     const { repos, log } = this.app
-    const project = await repos.projects.findById(lease.projectId)
-    const deployment = await repos.deployments.findById(lease.deploymentId)
+    const project = await withStorageRetry(() => repos.projects.findById(lease.projectId), storage)
+    const deployment = await withStorageRetry(() => repos.deployments.findById(lease.deploymentId), storage)
     if (!project || deployment?.status !== 'building') {
       // Deleted, or already recorded by an earlier holder: nothing to build; close the job.
-      await this.app.db.transaction().execute((trx) => createRepositories(trx).buildJobs.complete(trx, lease))
+      await withStorageRetry(
+        () =>
+          this.app.db.transaction().execute((trx) => createRepositories(trx).buildJobs.complete(trx, lease)),
+        storage,
+      )
       return
     }
     log.info(
       { deploymentId: lease.deploymentId, attempt: lease.attempts, replica: this.replica },
       'build leased',
     )
-    await this.#build(project, deployment, lease, signal)
+    await this.#build(project, deployment, lease, storage)
+  }
+
+  /**
+   * Storage stayed away past the build's time: the job goes back to the queue (the outage counts as no
+   * attempt), to be taken again by whichever replica is free once storage answers.
+   */
+  async #requeue(lease: BuildLease, outage: StorageOutage): Promise<void> {
+    const released = await withStorageRetry(() => this.app.repos.buildJobs.release(lease), {
+      sleep: (ms, signal) => this.sleep(ms, signal),
+      signal: this.#closed.signal,
+      outage: { current: undefined },
+    }).catch(() => false)
+    this.app.log.warn(
+      { err: outage.cause, deploymentId: lease.deploymentId, released },
+      `the ${outage.dependency} stayed unreachable for longer than the build could wait; build re-queued`,
+    )
   }
 
   async #build(
     project: ProjectRow,
     deployment: DeploymentRow,
     lease: BuildLease,
-    ended: AbortSignal,
+    storage: StorageRetry,
   ): Promise<void> {
     const { repos, log } = this.app
+    const ended = storage.signal
+    /** A call to the database or the blob store, tried again while it is away. */
+    const stored = <T>(call: () => Promise<T>): Promise<T> => withStorageRetry(call, storage)
     const started = performance.now()
     const timings = JSON.parse(deployment.timings) as Record<string, number>
     const queuedMs = Date.now() - Date.parse(deployment.updated_at)
     let pagesOfBuild: { requested: number; rendered: number; overLimit: Diagnostic[] } | undefined
     try {
       const sources = new Map<string, Uint8Array>()
-      for (const file of await repos.deployments.files(deployment.id)) {
-        const bytes = await this.blobs.get(file.sha256)
+      for (const file of await stored(() => repos.deployments.files(deployment.id))) {
+        const bytes = await stored(() => this.blobs.get(file.sha256))
         if (!bytes) throw new Error(`source blob of ${file.path} is missing from the store`)
         sources.set(file.path, bytes)
       }
       const { buffer, layout } = packFiles(sources)
       sources.clear()
-      const previous = await repos.deployments.latestReadyWithCache(project.id)
-      const variants = await this.#previousVariants(previous?.site_manifest_sha256 ?? null)
-      const cache = previous?.build_cache_sha256
-        ? await this.blobs.get(previous.build_cache_sha256)
-        : undefined
-      const posthog = await repos.analytics.posthogOf(project.id)
+      const previous = await stored(() => repos.deployments.latestReadyWithCache(project.id))
+      const variants = await this.#previousVariants(previous?.site_manifest_sha256 ?? null, stored)
+      const cacheSha256 = previous?.build_cache_sha256
+      const cache = cacheSha256 ? await stored(() => this.blobs.get(cacheSha256)) : undefined
+      const posthog = await stored(() => repos.analytics.posthogOf(project.id))
       const analytics = posthog ? { posthog } : null
 
       // Pages stop with the build: a build out of time leaves no page of its own queued before others'.
@@ -344,7 +385,7 @@ export class BuildPipeline {
       let storeError: unknown
       const fileChannel = new MessageChannel()
       fileChannel.port1.on('message', (file: BuiltFile) => {
-        void this.#storeFile(file, variants)
+        void this.#storeFile(file, variants, stored)
           .then((entry) => {
             entries.set(file.path, entry)
             fileChannel.port1.postMessage({ ok: true } satisfies FileStored)
@@ -390,8 +431,8 @@ export class BuildPipeline {
         if (immutable.has(path)) entry.immutable = true
         manifest.files[path] = entry
       }
-      const siteManifestSha256 = await this.blobs.put(Buffer.from(JSON.stringify(manifest)))
-      const buildCacheSha256 = await this.blobs.put(result.cache)
+      const siteManifestSha256 = await stored(() => this.blobs.put(Buffer.from(JSON.stringify(manifest))))
+      const buildCacheSha256 = await stored(() => this.blobs.put(result.cache))
       if (ended.aborted) throw ended.reason
       const outcome = {
         status: result.ok ? ('ready' as const) : ('failed' as const),
@@ -402,11 +443,15 @@ export class BuildPipeline {
         siteManifestSha256: result.ok ? siteManifestSha256 : null,
         buildCacheSha256: result.ok ? buildCacheSha256 : null,
       }
-      const recorded = await this.#record(lease, async (trx) => {
-        await trx.deployments.finishBuild(deployment.id, outcome)
-        if (!(result.ok && lease.promote)) return false
-        return trx.projects.promoteBuilt(project.id, deployment.id, deployment.created_at)
-      })
+      const recorded = await this.#record(
+        lease,
+        async (trx) => {
+          await trx.deployments.finishBuild(deployment.id, outcome)
+          if (!(result.ok && lease.promote)) return false
+          return trx.projects.promoteBuilt(project.id, deployment.id, deployment.created_at)
+        },
+        storage,
+      )
       if (recorded === undefined) {
         log.warn(
           { deploymentId: deployment.id },
@@ -427,6 +472,9 @@ export class BuildPipeline {
         'build finished',
       )
     } catch (error) {
+      // Storage was away when the build stopped (whatever stopped it): not the build's fault; re-queued.
+      const outage = error instanceof StorageOutage ? error : storage.outage.current
+      if (outage) throw outage
       const timedOut =
         error instanceof BuildTimedOut
           ? error
@@ -488,18 +536,26 @@ export class BuildPipeline {
 
   /**
    * Run `write` in one transaction with marking the job done, only while this replica holds the lease.
-   * Undefined when the lease was lost (nothing written); retried with backoff while the database is away.
+   * Undefined when the lease was lost (nothing written); retried with backoff while the database is away,
+   * for as long as `storage` allows (a failure's record: until this replica closes).
    */
   #record<T>(
     lease: BuildLease,
     write: (trx: ReturnType<typeof createRepositories>) => Promise<T>,
+    storage: StorageRetry = {
+      sleep: (ms, signal) => this.sleep(ms, signal),
+      signal: this.#closed.signal,
+      outage: { current: undefined },
+    },
   ): Promise<T | undefined> {
-    return retryWithBackoff(() =>
-      this.app.db.transaction().execute(async (trx) => {
-        const repos = createRepositories(trx)
-        if (!(await repos.buildJobs.complete(trx, lease))) return undefined
-        return write(repos)
-      }),
+    return withStorageRetry(
+      () =>
+        this.app.db.transaction().execute(async (trx) => {
+          const repos = createRepositories(trx)
+          if (!(await repos.buildJobs.complete(trx, lease))) return undefined
+          return write(repos)
+        }),
+      storage,
     )
   }
 
@@ -525,29 +581,38 @@ export class BuildPipeline {
   }
 
   /** Stores one built file and its compressed variants (or reuses the previous build's). */
-  async #storeFile(file: BuiltFile, variants: ReadonlyMap<string, Variants>): Promise<SiteFileEntry> {
+  async #storeFile(
+    file: BuiltFile,
+    variants: ReadonlyMap<string, Variants>,
+    stored: <T>(call: () => Promise<T>) => Promise<T>,
+  ): Promise<SiteFileEntry> {
+    const put = (bytes: Uint8Array) => stored(() => this.blobs.put(bytes))
     const entry: SiteFileEntry = {
-      sha256: await this.blobs.put(file.bytes),
+      sha256: await put(file.bytes),
       size: file.bytes.length,
       contentType: file.contentType,
       ...variants.get(file.sha256),
     }
-    if (file.br) entry.br = { sha256: await this.blobs.put(file.br), size: file.br.length }
-    if (file.gzip) entry.gzip = { sha256: await this.blobs.put(file.gzip), size: file.gzip.length }
+    if (file.br) entry.br = { sha256: await put(file.br), size: file.br.length }
+    if (file.gzip) entry.gzip = { sha256: await put(file.gzip), size: file.gzip.length }
     return entry
   }
 
   /** Compressed variants of the previous build's outputs, by the sha256 of the uncompressed bytes. */
-  async #previousVariants(manifestSha256: string | null): Promise<Map<string, Variants>> {
+  async #previousVariants(
+    manifestSha256: string | null,
+    stored: <T>(call: () => Promise<T>) => Promise<T>,
+  ): Promise<Map<string, Variants>> {
     const bySha = new Map<string, Variants>()
-    const bytes = manifestSha256 ? await this.blobs.get(manifestSha256) : undefined
+    const bytes = manifestSha256 ? await stored(() => this.blobs.get(manifestSha256)) : undefined
     if (!bytes) return bySha
     const manifest = JSON.parse(bytes.toString('utf8')) as SiteManifest
     for (const entry of Object.values(manifest.files)) {
       const variants: Variants = {}
       // touch, not has: reused without being written again, they must look fresh to garbage collection.
-      if (entry.br && (await this.blobs.touch(entry.br.sha256))) variants.br = entry.br
-      if (entry.gzip && (await this.blobs.touch(entry.gzip.sha256))) variants.gzip = entry.gzip
+      const { br, gzip } = entry
+      if (br && (await stored(() => this.blobs.touch(br.sha256)))) variants.br = br
+      if (gzip && (await stored(() => this.blobs.touch(gzip.sha256)))) variants.gzip = gzip
       if (variants.br || variants.gzip) bySha.set(entry.sha256, variants)
     }
     return bySha
@@ -567,6 +632,7 @@ export class BuildPipeline {
     let timer: NodeJS.Timeout | undefined
     await Promise.race([finished, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))])
     clearTimeout(timer)
+    this.#closed.abort()
     for (const build of this.#running.values()) build.abort.abort(new LeaseEnded('closing'))
     await finished
     await this.#pool.close()

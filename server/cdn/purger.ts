@@ -1,11 +1,18 @@
 /**
  * Purges the CDN by the tags pages carry (`Cache-Tag` for Cloudflare, `Surrogate-Key` for Fastly and Varnish:
  * `project-<id>` on every file of a project's sites, `deployment-<id>` on every file of a deployment)
- * when a deployment goes live, a domain starts or stops serving, a project is deleted, or garbage
- * collection deletes deployments. A purge runs in the background and is retried with backoff on a
- * network error, a 429 or a 5xx; other answers are logged and dropped (a wrong token will not mend).
+ * and, for a webhook in front of a cache that purges by URL, the base URLs of the sites whose pages
+ * changed, when a deployment goes live, a domain starts or stops serving, a project is deleted, or
+ * garbage collection deletes deployments.
+ *
+ * A purge is a job in the database (db/repositories/cdn-purges.ts) before it is sent, so one waiting
+ * for its next try outlives the replica that asked for it: the replica sends it at once and tries again
+ * with backoff on a network error, a 429 or a 5xx, recording each failure and when the next try is due;
+ * every replica looks for due jobs every `pollMs` and finishes those a closed or killed replica left.
+ * Other answers are logged and the job failed (a wrong token will not mend).
  */
 import { createHmac } from 'node:crypto'
+import type { CdnPurgeLease, cdnPurgesRepository } from '../db/repositories/cdn-purges.js'
 import type { CdnPurgeTarget } from './settings.js'
 import { purgeVarnish, varnishBatchSize } from './varnish.js'
 
@@ -23,12 +30,33 @@ export interface PurgeLog {
   error(details: object, message: string): void
 }
 
+/** Where purges wait: the database's `cdn_purges` table, shared by every replica. */
+export type PurgeQueue = Pick<
+  ReturnType<typeof cdnPurgesRepository>,
+  'enqueue' | 'take' | 'finish' | 'retryLater' | 'forgetFinished'
+>
+
 export interface PurgerOptions {
-  /** Attempts per request, the first included. */
+  /** Sends per purge, the first included. */
   attempts?: number
-  /** Wait before the second attempt; doubled each time. */
+  /** Wait before the second send; doubled each time. */
   backoffMs?: number
   timeoutMs?: number
+  /** How long a send holds its job before another replica may take it again. */
+  leaseMs?: number
+  /** How often `start()`ed replicas look for due purges left by others. */
+  pollMs?: number
+  /** Epoch ms now; tests move it on to make a purge due. */
+  clock?: () => number
+  /** Waits between sends; ends early (rejects) when the signal aborts. Tests pass one that never waits. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+}
+
+/** A purge recorded in the database: `sent` settles once this replica stops working on it. */
+export interface QueuedPurge {
+  id: string | undefined
+  /** True when the CDN accepted it here; false when it failed for good, or is left for the next try. */
+  sent: Promise<boolean>
 }
 
 class PurgeFailed extends Error {
@@ -40,79 +68,197 @@ class PurgeFailed extends Error {
   }
 }
 
+const waitFor = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason)
+    const stop = () => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop)
+      resolve()
+    }, ms)
+    signal.addEventListener('abort', stop, { once: true })
+  })
+
 export class CdnPurger {
-  readonly #pending = new Set<Promise<boolean>>()
+  readonly #pending = new Set<Promise<unknown>>()
   readonly #attempts: number
   readonly #backoffMs: number
   readonly #timeoutMs: number
-  #closed = false
+  readonly #leaseMs: number
+  readonly #pollMs: number
+  readonly #clock: () => number
+  readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>
+  /** Aborted by `close`: waits between tries end, and the jobs stay queued for any replica. */
+  readonly #closing = new AbortController()
+  #pollTimer: NodeJS.Timeout | undefined
+  #lastCleanup = 0
 
   constructor(
     readonly target: CdnPurgeTarget,
     private readonly log: PurgeLog,
+    private readonly queue: PurgeQueue,
     options: PurgerOptions = {},
   ) {
     this.#attempts = options.attempts ?? 6
     this.#backoffMs = options.backoffMs ?? 500
     this.#timeoutMs = options.timeoutMs ?? 10_000
+    this.#leaseMs = options.leaseMs ?? 6 * this.#timeoutMs
+    this.#pollMs = options.pollMs ?? 5000
+    this.#clock = options.clock ?? Date.now
+    this.#sleep = options.sleep ?? waitFor
   }
 
   get enabled(): boolean {
     return this.target.kind !== 'none'
   }
 
-  purgeProject(projectId: string, reason: PurgeReason): Promise<boolean> {
-    return this.purge([projectTag(projectId)], reason)
-  }
-
   /**
-   * Purges `tags` in the background; the promise (which callers need not await) tells whether every
-   * request was accepted in the end. Never rejects.
+   * Record a purge of `tags` (and `urls`, the base URLs of the sites that changed) and send it in the
+   * background. Resolves once the purge is durable; never rejects (a database that cannot record it
+   * is logged, and the purge is lost as it was before it was a job).
    */
-  purge(tags: readonly string[], reason: PurgeReason): Promise<boolean> {
-    if (!this.enabled || tags.length === 0) return Promise.resolve(true)
-    const size = batchSize[this.target.kind as keyof typeof batchSize]
-    const batches: string[][] = []
-    for (let start = 0; start < tags.length; start += size) batches.push(tags.slice(start, start + size))
-    const done = Promise.all(batches.map((batch) => this.#send(batch, reason))).then((results) =>
-      results.every(Boolean),
+  purge(tags: readonly string[], reason: PurgeReason, urls: readonly string[] = []): Promise<QueuedPurge> {
+    if (!this.enabled || tags.length + urls.length === 0)
+      return Promise.resolve({ id: undefined, sent: Promise.resolve(true) })
+    // Tracked from the start, so `close` waits for a purge still being recorded too.
+    return this.#track(this.#record(tags, reason, urls))
+  }
+
+  async #record(tags: readonly string[], reason: PurgeReason, urls: readonly string[]): Promise<QueuedPurge> {
+    let id: string
+    try {
+      id = await this.queue.enqueue({ reason, tags, urls, now: this.#clock() })
+    } catch (error) {
+      this.log.error(
+        { err: error, cdn: this.target.kind, tags, urls, reason },
+        'could not record a CDN purge',
+      )
+      return { id: undefined, sent: Promise.resolve(false) }
+    }
+    return { id, sent: this.#track(this.#work(id)) }
+  }
+
+  /** Look for due purges now and every `pollMs`: ones whose replica closed or died before they were sent. */
+  start(): void {
+    if (!this.enabled || this.#pollTimer || this.#closing.signal.aborted) return
+    const poll = () => {
+      this.#pollTimer = setTimeout(() => {
+        void this.drain().finally(() => {
+          if (!this.#closing.signal.aborted) poll()
+        })
+      }, this.#pollMs)
+      this.#pollTimer.unref()
+    }
+    poll()
+    void this.drain()
+  }
+
+  /** Send every purge due now (one try each; a failed one is due again after its backoff). */
+  drain(): Promise<void> {
+    return this.#track(
+      (async () => {
+        try {
+          for (;;) {
+            if (this.#closing.signal.aborted) return
+            const job = await this.queue.take({ now: this.#clock(), leaseMs: this.#leaseMs })
+            if (!job) break
+            await this.#attempt(job)
+          }
+          const now = this.#clock()
+          if (now - this.#lastCleanup > 600_000) {
+            this.#lastCleanup = now
+            await this.queue.forgetFinished(now - 24 * 3600_000)
+          }
+        } catch (error) {
+          this.log.warn({ err: error }, 'could not look for CDN purges; trying again later')
+        }
+      })(),
     )
-    this.#pending.add(done)
-    void done.finally(() => this.#pending.delete(done))
-    return done
   }
 
-  /** Waits for purges under way; retries stop waiting between attempts. */
+  /** Stops looking and waiting; purges being sent finish, those waiting for a try stay queued for any replica. */
   async close(): Promise<void> {
-    this.#closed = true
-    await Promise.all(this.#pending)
+    this.#closing.abort()
+    clearTimeout(this.#pollTimer)
+    while (this.#pending.size) await Promise.all(this.#pending)
   }
 
-  async #send(tags: string[], reason: PurgeReason): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.#request(tags, reason)
-        this.log.info({ cdn: this.target.kind, tags, reason, attempt }, 'CDN purged')
-        return true
-      } catch (error) {
-        const failed = error instanceof PurgeFailed ? error : new PurgeFailed(String(error), true)
-        if (!failed.retryable || attempt >= this.#attempts || this.#closed) {
-          this.log.error(
-            { cdn: this.target.kind, tags, reason, attempt, error: failed.message },
-            'CDN purge failed; pages may stay cached until their CDN lifetime ends',
-          )
+  #track<T>(work: Promise<T>): Promise<T> {
+    this.#pending.add(work)
+    void work.finally(() => this.#pending.delete(work))
+    return work
+  }
+
+  /** Send the purge `id`, waiting out its backoff here between tries while this replica runs. */
+  async #work(id: string): Promise<boolean> {
+    try {
+      let due = this.#clock()
+      for (;;) {
+        // Due once its backoff is waited out here (the sleeper may wait less than the clock says).
+        const job = await this.queue.take({ id, now: Math.max(due, this.#clock()), leaseMs: this.#leaseMs })
+        // Taken by another replica meanwhile, or finished.
+        if (!job) return false
+        const outcome = await this.#attempt(job)
+        if (typeof outcome === 'string') return outcome === 'done'
+        due = outcome.retryAt
+        try {
+          await this.#sleep(Math.max(0, due - this.#clock()), this.#closing.signal)
+        } catch {
           return false
         }
-        this.log.warn(
-          { cdn: this.target.kind, tags, attempt, error: failed.message },
-          'CDN purge failed; retrying',
-        )
-        await new Promise((resolve) => setTimeout(resolve, this.#backoffMs * 2 ** (attempt - 1)))
       }
+    } catch (error) {
+      this.log.warn({ err: error, id }, 'could not record a CDN purge try; another replica takes it later')
+      return false
     }
   }
 
-  async #request(tags: string[], reason: PurgeReason): Promise<void> {
+  /** One try of a leased purge, recorded: done, failed for good, or queued again after its backoff. */
+  async #attempt(job: CdnPurgeLease): Promise<'done' | 'failed' | { retryAt: number }> {
+    const { tags, urls, attempts } = job
+    const reason = job.reason as PurgeReason
+    try {
+      await this.#send(tags, urls, reason)
+      await this.queue.finish(job, { status: 'done' }, this.#clock())
+      this.log.info({ cdn: this.target.kind, tags, urls, reason, attempt: attempts }, 'CDN purged')
+      return 'done'
+    } catch (error) {
+      const failed = error instanceof PurgeFailed ? error : new PurgeFailed(String(error), true)
+      if (!failed.retryable || attempts >= this.#attempts) {
+        await this.queue.finish(job, { status: 'failed', error: failed.message }, this.#clock())
+        this.log.error(
+          { cdn: this.target.kind, tags, urls, reason, attempt: attempts, error: failed.message },
+          'CDN purge failed; pages may stay cached until their CDN lifetime ends',
+        )
+        return 'failed'
+      }
+      const delayMs = this.#backoffMs * 2 ** (attempts - 1)
+      const retryAt = this.#clock() + delayMs
+      await this.queue.retryLater(job, failed.message, retryAt)
+      this.log.warn(
+        { cdn: this.target.kind, tags, attempt: attempts, error: failed.message, delayMs },
+        'CDN purge failed; retrying',
+      )
+      return { retryAt }
+    }
+  }
+
+  /**
+   * Every request a purge takes with this CDN: its tags in batches of the CDN's size. Cloudflare and
+   * Fastly purge by tag alone; a webhook (a cache of your own, which may purge by URL) gets the URLs too.
+   */
+  async #send(tags: readonly string[], urls: readonly string[], reason: PurgeReason): Promise<void> {
+    const size = batchSize[this.target.kind as keyof typeof batchSize]
+    const batches: string[][] = []
+    for (let start = 0; start < tags.length; start += size) batches.push(tags.slice(start, start + size))
+    if (this.target.kind === 'webhook' && batches.length === 0) batches.push([])
+    await Promise.all(batches.map((batch, index) => this.#request(batch, index === 0 ? urls : [], reason)))
+  }
+
+  async #request(tags: string[], urls: readonly string[], reason: PurgeReason): Promise<void> {
     const target = this.target
     let url: string
     let body: string
@@ -132,7 +278,7 @@ export class CdnPurger {
         break
       case 'webhook':
         url = target.url
-        body = JSON.stringify({ event: 'purge', reason, tags })
+        body = JSON.stringify({ event: 'purge', reason, tags, urls })
         if (target.secret)
           headers['x-docs-signature'] =
             `sha256=${createHmac('sha256', target.secret).update(body).digest('hex')}`

@@ -20,6 +20,8 @@ const unavailableCodes = new Set([
 ])
 
 export function isDatabaseUnavailable(error: unknown): boolean {
+  // The AWS SDK marks its errors with `$metadata`: a refused S3 bucket is not the database.
+  if (typeof error === 'object' && error !== null && '$metadata' in error) return false
   const code = (error as { code?: unknown } | null)?.code
   if (typeof code === 'string' && unavailableCodes.has(code)) return true
   const message = error instanceof Error ? error.message : ''

@@ -154,8 +154,10 @@ export const projectRoutes: ApiRoutes = async (app) => {
         allowDeployKey: false,
         by: 'id',
       })
+      // Its site's addresses go with it: read first, for the CDN purge by URL.
+      const addresses = await app.siteChanged.addressesOf(project.id)
       await app.repos.projects.delete(project.id)
-      await app.siteChanged.project(project.id, 'project-deleted')
+      await app.siteChanged.project(project.id, 'project-deleted', addresses)
       request.log.info({ projectId: project.id, slug: project.slug }, 'project deleted')
       return reply.code(204).send(null)
     },

@@ -28,6 +28,7 @@ import type { BlobStore } from '../blobs/store.js'
 import type { SiteFileEntry, SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
+import { outageMessage, outageRetryAfterSeconds, unavailableDependency } from '../errors.js'
 import { cacheTags, etagMatches, siteCacheControl } from './cache-headers.js'
 import { readSiteHeaders, type SiteRequestHeaders } from './host-header.js'
 import { missingSite } from './missing-site.js'
@@ -159,7 +160,8 @@ export class SiteServer {
   }
 
   /**
-   * Node request handler; never throws (an unexpected failure is a plain 500 without details). app.ts
+   * Node request handler; never throws (an outage of the database or the blob store is a 503 naming
+   * it, anything else unexpected a plain 500 without details). app.ts
    * passes the headers it already read; a repeated request is answered from the prepared-answer cache
    * without building `request.headers`, routing or awaiting anything.
    */
@@ -198,7 +200,10 @@ export class SiteServer {
     this.#settle(request, response, started, this.#serve(request, response))
   }
 
-  /** An unexpected failure is logged and answered with a plain 500 without details. */
+  /**
+   * A failure is logged; the database or the blob store away for now is a 503 with `Retry-After` that
+   * names which (a CDN serves its stale copy meanwhile), anything else a plain 500 without details.
+   */
   #settle(
     request: IncomingMessage,
     response: ServerResponse,
@@ -210,10 +215,16 @@ export class SiteServer {
     )
     answering.catch((error: unknown) => {
       this.onError(error, request)
-      if (!response.headersSent) {
-        response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
-        response.end('Internal error\n')
-      } else response.destroy()
+      if (response.headersSent) return void response.destroy()
+      const dependency = unavailableDependency(error)
+      if (dependency) {
+        return this.#text(response, 503, `${outageMessage(dependency, error)}\n`, {
+          'retry-after': String(outageRetryAfterSeconds),
+          'cache-control': 'no-store',
+        })
+      }
+      response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+      response.end('Internal error\n')
     })
   }
 

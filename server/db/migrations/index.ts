@@ -15,6 +15,7 @@ import * as dashboardSessions from './009_dashboard_sessions.js'
 import * as deploymentDiagnostics from './010_deployment_diagnostics.js'
 import * as domainTakeover from './011_domain_takeover.js'
 import * as replicaSharedSecrets from './012_replica_shared_secrets.js'
+import * as cdnPurges from './013_cdn_purges.js'
 
 export const migrations: Record<string, Migration> = {
   '001_core': core,
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '010_deployment_diagnostics': deploymentDiagnostics,
   '011_domain_takeover': domainTakeover,
   '012_replica_shared_secrets': replicaSharedSecrets,
+  '013_cdn_purges': cdnPurges,
 }
 
 export class StaticMigrationProvider implements MigrationProvider {

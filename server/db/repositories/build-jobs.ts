@@ -4,8 +4,9 @@
  * transaction exclusive), renews it while building, and finishes it only while it still holds it, so a
  * build is recorded and promoted once even when an expired lease was taken again elsewhere.
  *
- * Fairness: at most one build per project at a time; the owner served least recently goes first, then
- * that owner's project served least recently. A project keeps only its newest waiting job.
+ * Fairness: at most one build per project at a time; a job whose lease ran out (its replica died) goes
+ * first, since it already had its turn; then the owner served least recently, then that owner's project
+ * served least recently. A project keeps only its newest waiting job.
  */
 import { randomBytes } from 'node:crypto'
 import { type Kysely, PostgresAdapter, type Selectable, sql, type Transaction } from 'kysely'
@@ -129,8 +130,8 @@ export function buildJobsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Lease the next job for `leaseMs`: a waiting one, or one whose lease ran out (its replica died).
-     * A job already taken `maxAttempts` times fails instead. Undefined when nothing may run now.
+     * Lease the next job for `leaseMs`: one whose lease ran out (its replica died) before any waiting
+     * one, so a killed replica's build never waits behind the whole queue again. A job already taken `maxAttempts` times fails instead. Undefined when nothing may run now.
      */
     async take(options: {
       replica: string
@@ -148,6 +149,9 @@ export function buildJobsRepository(db: Kysely<Database>) {
                 where r.project_id = j.project_id and r.deployment_id <> j.deployment_id
                   and r.status = 'leased' and r.lease_expires_at >= ${now})
             order by
+              -- A job whose replica died has waited its turn already: it goes before the whole queue.
+              case when j.status = 'leased' then 0 else 1 end,
+              j.lease_expires_at,
               (select coalesce(max(o.turn), 0) from build_jobs o where o.owner_id = j.owner_id),
               (select coalesce(max(p.turn), 0) from build_jobs p where p.project_id = j.project_id),
               j.queue_key

@@ -4,6 +4,7 @@ import type { Database } from '../schema.js'
 import { accessTokensRepository } from './access-tokens.js'
 import { analyticsRepository } from './analytics.js'
 import { buildJobsRepository } from './build-jobs.js'
+import { cdnPurgesRepository } from './cdn-purges.js'
 import { dashboardSessionsRepository } from './dashboard-sessions.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
@@ -29,6 +30,7 @@ export function createRepositories(db: Kysely<Database>) {
     health: healthRepository(db),
     domains: domainsRepository(db),
     buildJobs: buildJobsRepository(db),
+    cdnPurges: cdnPurgesRepository(db),
     siteChanges: siteChangesRepository(db),
     retention: retentionRepository(db),
     git: gitRepository(db),

@@ -1,7 +1,7 @@
 /**
  * The shared build queue in the database, on both sqlEngines: fair turns between owners and projects,
  * one build per project at a time with the newest waiting push winning, leases that run out and are
- * taken again, and a build recorded only by the holder of the current lease.
+ * taken again before anything queued, and a build recorded only by the holder of the current lease.
  */
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
@@ -133,6 +133,24 @@ for (const engine of sqlEngines) {
       assert.equal(await finish(retaken), true)
       assert.equal(await finish(retaken), false, 'recorded once')
       assert.equal(await take(), undefined)
+    })
+
+    test('a job whose lease ran out goes first, not behind the 13 builds queued meanwhile', async (t) => {
+      const { db, repos, push, take } = await queueHarness(t, engine)
+      const { deployment } = await push('killed@example.com', 'killed')
+      const dead = await take(30_000)
+      assert.equal(dead?.deploymentId, deployment.id)
+      for (let index = 0; index < 13; index++) await push(`user-${index}@example.com`, `queued-${index}`)
+      // Its replica was killed 31 s ago: the 30 s lease ran out a second ago.
+      await db
+        .updateTable('build_jobs')
+        .set({ lease_expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('deployment_id', '=', deployment.id)
+        .execute()
+      const next = await take()
+      assert.equal(await commitOf(repos, next), 'killed', 'the interrupted build is taken before the queue')
+      assert.equal(next?.attempts, 2)
+      assert.equal(await commitOf(repos, await take()), 'queued-0', 'then the queue in its order')
     })
 
     test('a released lease is taken again at once; a job that keeps killing its replica stops', async (t) => {

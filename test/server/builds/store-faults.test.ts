@@ -12,7 +12,9 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
+import { startS3Server } from '../blobs/s3-server.js'
 import { bearer, createProject, manifestOf, multipartBody, sha256, signIn, testApp } from '../helper.js'
+import { startRelay } from '../relay.js'
 
 const files = new Map([['index.mdx', Buffer.from('---\ntitle: Hi\n---\n\nHello.\n')]])
 
@@ -63,6 +65,38 @@ test('a bucket answering 500 makes an upload answer 503 saying so, not a malform
     /^The blob store could not store the upload: S3 answered HTTP 500 \(\w+\); nothing of this request was kept, try again later$/,
   )
   assert.equal(response.headers.connection, 'close')
+})
+
+test('an S3 bucket that is unreachable mid-push answers 503 naming the blob store; the push then succeeds', async (t) => {
+  const s3 = await startS3Server(t)
+  const relay = await startRelay(t, Number(new URL(s3.endpoint).port))
+  const app = await testApp(t, 'sqlite', {
+    blobStore: { ...s3.blobStore('push'), endpoint: `http://127.0.0.1:${relay.port}` },
+  })
+  const token = await signIn(app)
+  const id = await createDeployment(app, token, 'outage')
+  await relay.cut()
+  const batch = await upload(app, token, 'outage', id)
+  assert.equal(batch.statusCode, 503, batch.body)
+  assert.equal(
+    batch.json().error,
+    'The blob store could not store the upload: ECONNREFUSED on connect; nothing of this request was kept, try again later',
+  )
+  assert.equal(batch.headers['retry-after'], '5')
+  const [[, bytes]] = [...files] as [[string, Buffer]]
+  const chunk = await app.inject({
+    method: 'PUT',
+    url: `/projects/slug/outage/deployments/${id}/files/chunks/${sha256(bytes)}?offset=0`,
+    headers: { ...bearer(token), 'content-type': 'application/octet-stream' },
+    payload: bytes,
+  })
+  assert.equal(chunk.statusCode, 503, chunk.body)
+  assert.match(chunk.json().error, /^The blob store could not store the chunk: ECONNREFUSED on connect;/)
+
+  await relay.restore()
+  const again = await upload(app, token, 'outage', id)
+  assert.equal(again.statusCode, 200, again.body)
+  assert.deepEqual(again.json().missing, [])
 })
 
 test('a blob folder that cannot be written answers 503 with the error code, never a path', async (t) => {

@@ -7,9 +7,10 @@ import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type TestContext, test } from 'node:test'
-import { CdnPurger, type PurgeLog } from '../../../server/cdn/purger.js'
+import { projectTag } from '../../../server/cdn/purger.js'
 import { loadConfig } from '../../../server/config.js'
 import { ConfigError } from '../../../server/settings/errors.js'
+import { purgerFor, quiet } from './helpers.js'
 
 const readTarget = (cdnPurge: string) => loadConfig([], { DOCS_CDN_PURGE: cdnPurge }).config.cdnPurge
 
@@ -37,9 +38,6 @@ async function node(t: TestContext, statuses: number[] = []) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen }
 }
 
-const quiet: PurgeLog = { info: () => {}, warn: () => {}, error: () => {} }
-const fast = { backoffMs: 5, attempts: 4 }
-
 test('settings: varnish:<url>,<url> names every node; a bad URL or none is refused', () => {
   assert.deepEqual(readTarget('varnish:http://10.0.0.5:6081, http://10.0.0.6:6081/'), {
     kind: 'varnish',
@@ -63,8 +61,8 @@ test('settings: varnish:<url>,<url> names every node; a bad URL or none is refus
 test('every node gets PURGE / with the tags in xkey-purge; a node that failed is asked again', async (t) => {
   const first = await node(t)
   const second = await node(t, [503])
-  const purger = new CdnPurger({ kind: 'varnish', nodes: [first.url, second.url] }, quiet, fast)
-  assert.equal(await purger.purge(['project-p1', 'deployment-d1'], 'promote'), true)
+  const { purge } = await purgerFor(t, { kind: 'varnish', nodes: [first.url, second.url] })
+  assert.equal(await purge(['project-p1', 'deployment-d1'], 'promote'), true)
   assert.deepEqual(second.seen, [
     { method: 'PURGE', path: '/', tags: 'project-p1 deployment-d1' },
     { method: 'PURGE', path: '/', tags: 'project-p1 deployment-d1' },
@@ -74,9 +72,9 @@ test('every node gets PURGE / with the tags in xkey-purge; a node that failed is
 
 test('tags go 100 a request; a node down is retried until the attempts end', async (t) => {
   const up = await node(t)
-  const purger = new CdnPurger({ kind: 'varnish', nodes: [up.url] }, quiet, fast)
+  const { purge } = await purgerFor(t, { kind: 'varnish', nodes: [up.url] })
   const tags = Array.from({ length: 150 }, (_, index) => `deployment-d${index}`)
-  assert.equal(await purger.purge(tags, 'gc'), true)
+  assert.equal(await purge(tags, 'gc'), true)
   assert.deepEqual(
     up.seen.map((request) => request.tags.split(' ').length),
     [100, 50],
@@ -84,8 +82,8 @@ test('tags go 100 a request; a node down is retried until the attempts end', asy
 
   const errors: string[] = []
   const log = { ...quiet, error: (details: object) => errors.push(JSON.stringify(details)) }
-  const down = new CdnPurger({ kind: 'varnish', nodes: ['http://127.0.0.1:9'] }, log, fast)
-  assert.equal(await down.purgeProject('p1', 'promote'), false)
+  const down = await purgerFor(t, { kind: 'varnish', nodes: ['http://127.0.0.1:9'] }, log)
+  assert.equal(await down.purge([projectTag('p1')], 'promote'), false)
   assert.match(errors[0] ?? '', /"attempt":4/)
   assert.match(errors[0] ?? '', /http:\/\/127\.0\.0\.1:9: request failed/)
 })
@@ -94,8 +92,8 @@ test('a 403 (the purging address is outside docs_purgers) is not retried', async
   const refusing = await node(t, [403])
   const errors: string[] = []
   const log = { ...quiet, error: (details: object) => errors.push(JSON.stringify(details)) }
-  const purger = new CdnPurger({ kind: 'varnish', nodes: [refusing.url] }, log, fast)
-  assert.equal(await purger.purgeProject('p1', 'promote'), false)
+  const { purge } = await purgerFor(t, { kind: 'varnish', nodes: [refusing.url] }, log)
+  assert.equal(await purge([projectTag('p1')], 'promote'), false)
   assert.equal(refusing.seen.length, 1)
   assert.match(errors[0] ?? '', /HTTP 403: Not allowed to purge/)
 })
