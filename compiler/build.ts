@@ -38,7 +38,7 @@ import {
 } from './pool/cache.js'
 import type { RenderOutcome, RenderTask } from './pool/protocol.js'
 import { renderWithTemporaryPool } from './pool/render-pool.js'
-import { type RedirectRule, redirectRules } from './serving/redirects.js'
+import { folderIndexRedirects, type RedirectRule, redirectRules } from './serving/redirects.js'
 import { inlineScriptsOfHead, sitePagePolicy } from './serving/security-headers.js'
 import { themeFiles } from './theme/assets.js'
 import type { PageSummary, SiteContext } from './theme/context.js'
@@ -542,9 +542,8 @@ function writeSiteOutputs(
   for (const rule of movedPages) if (!rules.some((own) => own.source === rule.source)) rules.push(rule)
   // A folder's own page is at `/guide/`; links and bookmarks to `/guide/index` still reach it.
   const authored = new Set(rules.map((rule) => rule.source))
-  for (const page of pages)
-    if (page.slug.endsWith('/index') && !authored.has(`/${page.slug}`))
-      rules.push({ source: `/${page.slug}`, destination: `/${pageUrlPath(page.slug)}`, permanent: true })
+  for (const rule of folderIndexRedirects(pages.map((page) => page.slug)))
+    if (!authored.has(rule.source)) rules.push(rule)
   for (const [path, bytes] of redirectOutputs(rules, existing)) output.set(path, bytes)
   // A site without an `index` page still answers at its root: send readers to the first page.
   if (!rendered.has('index') && home) {

@@ -18,7 +18,13 @@ import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
 import { contentTypeOf } from '../../compiler/serving/content-type.js'
 import { answerMcp, MCP_PATH, sendJsonRpcError } from '../../compiler/serving/mcp.js'
 import { withBaseHref } from '../../compiler/serving/not-found.js'
-import type { RedirectMatcher } from '../../compiler/serving/redirects.js'
+import {
+  createRedirectMatcher,
+  folderIndexRedirects,
+  parseRedirectsFile,
+  REDIRECTS_FILE,
+  type RedirectMatcher,
+} from '../../compiler/serving/redirects.js'
 import {
   pageSlugOf,
   parseSiteUrl,
@@ -78,9 +84,23 @@ class DevSite {
     return navigation?.pages.find((location) => !location.hidden)?.slug
   }
 
-  /** docs.json redirects, as a deployment serves them. */
-  redirects(): RedirectMatcher {
-    return siteRedirects(this.files)
+  /**
+   * Redirects as a deployment serves them: docs.json's, then `/guide/index` → `/guide/` for folder
+   * pages, then, once a full build has run, the rest its `_redirects` holds (generated API pages
+   * that moved to the platform's URL scheme).
+   */
+  redirects(built?: ReadonlyMap<string, Uint8Array>): RedirectMatcher {
+    const own = siteRedirects(this.files)
+    const slugs = [...this.files.keys()].flatMap((path) => {
+      const page = /^(.+)\.mdx?$/.exec(path)
+      return page ? [page[1]!] : []
+    })
+    const generated = built?.get(REDIRECTS_FILE)
+    return createRedirectMatcher([
+      ...own.rules,
+      ...folderIndexRedirects(slugs),
+      ...(generated ? parseRedirectsFile(new TextDecoder().decode(generated)) : []),
+    ])
   }
 
   isPage = (slug: string): boolean => this.files.has(`${slug}.mdx`) || this.files.has(`${slug}.md`)
@@ -329,7 +349,7 @@ async function handle(site: DevSite, reload: LiveReload, request: IncomingMessag
   if (route.type === 'not-found') {
     const built = (await site.full()).files
     const index = { has: (path: string) => site.quickIndex.has(path) || built.has(path) }
-    route = routeSitePath(key, url.query, index, redirects)
+    route = routeSitePath(key, url.query, index, site.redirects(built))
   }
   switch (route.type) {
     case 'redirect':

@@ -13,7 +13,7 @@ import { normalizeNavigation } from '../config/navigation.js'
 import type { DocsConfig, NavigationTree, ValidationMode } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 import { decodeUtf8, type SourceFiles } from '../files.js'
-import type { RedirectRule } from '../serving/redirects.js'
+import { GENERATED_REDIRECTS_FILE, type RedirectRule } from '../serving/redirects.js'
 import { PLAYGROUND_ANY_SERVER } from '../serving/security-headers.js'
 import { type ApiChannel, listChannels } from './channels.js'
 import { FRAGMENTS_FOLDER, fragmentsPath, type GeneratedPage, pageFromBlocks } from './fragments.js'
@@ -342,16 +342,19 @@ export async function expandApiReference(
     }
   }
 
+  // A page (authored or generated) now at an earlier URL keeps it.
+  const movedRules: RedirectRule[] = [...moved]
+    .filter(([from]) => !taken.has(from))
+    .map(([from, to]) => ({ source: `/${from}`, destination: `/${to}`, permanent: true }))
+  // The link checker reads them from the file map, so a link to an earlier URL is no broken link.
+  if (movedRules.length > 0) output.set(GENERATED_REDIRECTS_FILE, encoder.encode(JSON.stringify(movedRules)))
   return {
     files: output,
     navigation: changed && isRecord(rewritten) ? normalizeNavigation(rewritten) : navigation,
     diagnostics,
     generated,
     playgroundOrigins: [...origins].sort(),
-    // A page (authored or generated) now at an earlier URL keeps it.
-    moved: [...moved]
-      .filter(([from]) => !taken.has(from))
-      .map(([from, to]) => ({ source: `/${from}`, destination: `/${to}`, permanent: true })),
+    moved: movedRules,
   }
 }
 

@@ -6,17 +6,17 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { buildSite } from '../../../compiler/build.js'
-import { MAX_JSX_TAGS } from '../../../compiler/content/remark-jsx-limit.js'
+import { MAX_BLOCK_BYTES } from '../../../compiler/content/remark-jsx-limit.js'
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
-test('a page over the JSX tag limit is an error on that page; the lenient build writes the rest', async () => {
+test('a page with a block over the size limit is an error on that page; the lenient build writes the rest', async () => {
   const files = new Map(
     Object.entries({
       'docs.json': JSON.stringify({ name: 'Long', navigation: { pages: ['index', 'reference'] } }),
       'index.mdx': '---\ntitle: Home\n---\n\nStill here.\n',
-      'reference.mdx': `---\ntitle: Reference\n---\n\n${'<b>x</b> '.repeat(MAX_JSX_TAGS)}\n`,
+      'reference.mdx': `---\ntitle: Reference\n---\n\n${'<b>x</b> '.repeat(MAX_BLOCK_BYTES / 8)}\n`,
     }).map(([path, text]) => [path, encoder.encode(text)]),
   )
   const lenient = await buildSite(files, { mode: 'lenient' })
