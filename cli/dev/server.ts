@@ -105,12 +105,15 @@ class DevSite {
 
   isPage = (slug: string): boolean => this.files.has(`${slug}.mdx`) || this.files.has(`${slug}.md`)
 
+  /** A page at this URL path (`guide` for `/guide/`): the page itself, or its folder's own page. */
+  hasPageAt = (slug: string): boolean => this.isPage(slug) || this.isPage(`${slug}/index`)
+
   /** The site files known without a full build: pages and their exports, theme and author files. */
   readonly quickIndex: SiteFileIndex = {
     has: (path) => {
       if (themeFiles().files.has(path)) return true
       const slug = pageSlugOf(path)
-      if (slug !== undefined) return this.isPage(slug)
+      if (slug !== undefined) return this.hasPageAt(slug)
       if (path.endsWith('.md') && this.isPage(path.slice(0, -3))) return true
       return this.files.has(path) && !isSource(path)
     },
@@ -379,7 +382,9 @@ async function sendPage(
   response: ServerResponse,
   route: { path: string; markdown?: string },
 ) {
-  const slug = pageSlugOf(route.path) ?? 'index'
+  const path = pageSlugOf(route.path) ?? 'index'
+  // A folder's own page (`guide/index.mdx`) is served at `/guide/`, as the build writes it.
+  const slug = !site.isPage(path) && site.isPage(`${path}/index`) ? `${path}/index` : path
   const result = await site.page(slug)
   if (route.markdown && wantsMarkdown(request.headers.accept)) {
     const markdown = result.files.get(route.markdown)
