@@ -21,7 +21,7 @@ import {
 } from './code-modules.js'
 import { estreePlace, type PageContext, placeOf, report } from './context.js'
 import { isJsxValue, propSlot } from './jsx-prop-slots.js'
-import { resolveModulePath, resolveSnippetPath } from './snippet-paths.js'
+import { resolveModulePath, resolveSnippetPath, withImportExtension } from './snippet-paths.js'
 import {
   evaluateExportConsts,
   evaluateExpression,
@@ -187,7 +187,7 @@ function readEsm(
   const { page, file, scope, imports } = options
   for (const statement of program.body) {
     if (statement.type === 'ImportDeclaration') {
-      const source = String(statement.source.value)
+      const source = withImportExtension(String(statement.source.value), file, (path) => page.files.has(path))
       if (CODE_FILE.test(source) && readCodeImport(statement, source, options)) continue
       const path = resolveSnippetPath(source, file)
       if (!path) {
