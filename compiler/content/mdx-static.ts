@@ -308,6 +308,8 @@ function readCodeImport(
       estreePlace(statement),
       file,
     )
+    // Its components are not unknown: the missing file is the one problem, reported here once.
+    for (const specifier of statement.specifiers) page.unknownComponents.add(specifier.local.name)
     return true
   }
   registerCodeModule(page, path, text, options.readCode)

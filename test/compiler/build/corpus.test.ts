@@ -43,7 +43,9 @@ function crossPageAnchors(files: ReadonlyMap<string, Uint8Array>): { total: numb
     if (!path.endsWith('index.html')) continue
     for (const [, href] of decoder.decode(bytes).matchAll(/<a [^>]*href="([^"#:]*#[^"]+)"/g)) {
       const url = new URL(href!.replaceAll('&amp;', '&'), `http://site/${path}`)
-      const target = decodeURIComponent(url.pathname.slice(1)).replace(/\/?$/, '/index.html').replace(/^\/index\.html$/, 'index.html')
+      const target = decodeURIComponent(url.pathname.slice(1))
+        .replace(/\/?$/, '/index.html')
+        .replace(/^\/index\.html$/, 'index.html')
       if (target === path) continue
       const targetIds = idsOf(target)
       if (!targetIds) continue
