@@ -4,7 +4,7 @@ import { test } from 'node:test'
 import { renderPage } from '../../../compiler/content/render-page.js'
 import { createHighlighter } from '../../../compiler/highlight/index.js'
 
-test('a component imported from a missing file is reported as the missing file, not as an unknown component', async () => {
+test('a component and a function imported from a missing file are reported as the missing file, not as unknown or as code', async () => {
   const page = await renderPage({
     file: 'guide/page.mdx',
     slug: 'guide/page',
