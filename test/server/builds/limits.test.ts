@@ -132,7 +132,7 @@ test('100,000 <i onclick> in one paragraph next to another page end the build by
         severity: 'error',
         file: 'heavy.mdx',
         rule: 'page-limit',
-        message: `Unexpected block of 2300000 bytes from line 5, expected at most ${MAX_BLOCK_BYTES} bytes in one block (a paragraph, a table, or an element with everything inside it); split it with blank lines between top-level elements, the page is not rendered`,
+        message: `Unexpected block of 2300001 bytes from line 5, expected at most ${MAX_BLOCK_BYTES} bytes in one block (a paragraph, a table, or an element with everything inside it); split it with blank lines between top-level elements, the page is not rendered`,
         line: 5,
         column: 1,
       },
