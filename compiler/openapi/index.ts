@@ -130,8 +130,10 @@ export async function expandApiReference(
   mode: ValidationMode,
 ): Promise<ApiReference> {
   // Fragment indexes are this stage's own: one uploaded with the site never splits an author's page.
-  const files = [...uploaded.keys()].some((path) => path.startsWith(FRAGMENTS_FOLDER))
-    ? new Map([...uploaded].filter(([path]) => !path.startsWith(FRAGMENTS_FOLDER)))
+  // So are the redirects it generates.
+  const ownFile = (path: string) => path.startsWith(FRAGMENTS_FOLDER) || path === GENERATED_REDIRECTS_FILE
+  const files = [...uploaded.keys()].some(ownFile)
+    ? new Map([...uploaded].filter(([path]) => !ownFile(path)))
     : uploaded
   const diagnostics: Diagnostic[] = []
   const settings = pageSettings(config, diagnostics)

@@ -12,9 +12,9 @@ export const REDIRECTS_FILE = '_redirects'
 /**
  * Redirects a build stage generates before pages render (generated API pages that moved to the
  * platform's URL scheme), as JSON rules in the site's file map, so the link checker in every render
- * worker knows them. Under the API stage's own folder: never uploaded, never published.
+ * worker knows them. The API stage drops one uploaded with the site; it is never published.
  */
-export const GENERATED_REDIRECTS_FILE = '_openapi/fragments/redirects.json'
+export const GENERATED_REDIRECTS_FILE = '_openapi/redirects.json'
 
 /** `/guide/index` → `/guide/` for every folder page (`guide/index`) that has no page `guide` beside it. */
 export function folderIndexRedirects(pageSlugs: Iterable<string>): RedirectRule[] {

@@ -171,9 +171,5 @@ test('a link to an earlier operation URL is no broken link: it goes to where the
     text(result.files, 'linking/index.html'),
     /href="\.\.\/api-reference\/plants\/list-plants\/#response"/,
   )
-  assert.equal(
-    result.files.has('_openapi/fragments/redirects.json'),
-    false,
-    'the generated rules are not published',
-  )
+  assert.equal(result.files.has('_openapi/redirects.json'), false, 'the generated rules are not published')
 })
