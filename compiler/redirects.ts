@@ -9,6 +9,25 @@
 /** The static export's rules file, which the server reads back. */
 export const REDIRECTS_FILE = '_redirects'
 
+/**
+ * Redirects a build stage generates before pages render (generated API pages that moved to the
+ * platform's URL scheme), as JSON rules in the site's file map, so the link checker in every render
+ * worker knows them. The API stage drops one uploaded with the site; it is never published.
+ */
+export const GENERATED_REDIRECTS_FILE = '_openapi/redirects.json'
+
+/** `/guide/index` → `/guide/` for every folder page (`guide/index`) that has no page `guide` beside it. */
+export function folderIndexRedirects(pageSlugs: Iterable<string>): RedirectRule[] {
+  const slugs = new Set(pageSlugs)
+  const rules: RedirectRule[] = []
+  for (const slug of slugs) {
+    if (!slug.endsWith('/index')) continue
+    const folder = slug.slice(0, -'/index'.length)
+    if (!slugs.has(folder)) rules.push({ source: `/${slug}`, destination: `/${folder}/`, permanent: true })
+  }
+  return rules
+}
+
 export interface RedirectRule {
   source: string
   destination: string

@@ -15,7 +15,13 @@ import { loadConfig, siteRedirects } from '../../compiler/config/index.js'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
 import { isSafeRelativePath } from '../../compiler/files.js'
 import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
-import type { RedirectMatcher } from '../../compiler/redirects.js'
+import {
+  createRedirectMatcher,
+  folderIndexRedirects,
+  parseRedirectsFile,
+  REDIRECTS_FILE,
+  type RedirectMatcher,
+} from '../../compiler/redirects.js'
 import {
   inlineScriptsOfHead,
   isActiveContent,
@@ -78,19 +84,36 @@ class DevSite {
     return navigation?.pages.find((location) => !location.hidden)?.slug
   }
 
-  /** docs.json redirects, as a deployment serves them. */
-  redirects(): RedirectMatcher {
-    return siteRedirects(this.files)
+  /**
+   * Redirects as a deployment serves them: docs.json's, then `/guide/index` → `/guide/` for folder
+   * pages, then, once a full build has run, the rest its `_redirects` holds (generated API pages
+   * that moved to the platform's URL scheme).
+   */
+  redirects(built?: ReadonlyMap<string, Uint8Array>): RedirectMatcher {
+    const own = siteRedirects(this.files)
+    const slugs = [...this.files.keys()].flatMap((path) => {
+      const page = /^(.+)\.mdx?$/.exec(path)
+      return page ? [page[1]!] : []
+    })
+    const generated = built?.get(REDIRECTS_FILE)
+    return createRedirectMatcher([
+      ...own.rules,
+      ...folderIndexRedirects(slugs),
+      ...(generated ? parseRedirectsFile(new TextDecoder().decode(generated)) : []),
+    ])
   }
 
   isPage = (slug: string): boolean => this.files.has(`${slug}.mdx`) || this.files.has(`${slug}.md`)
+
+  /** A page at this URL path (`guide` for `/guide/`): the page itself, or its folder's own page. */
+  hasPageAt = (slug: string): boolean => this.isPage(slug) || this.isPage(`${slug}/index`)
 
   /** The site files known without a full build: pages and their exports, theme and author files. */
   readonly quickIndex: SiteFileIndex = {
     has: (path) => {
       if (themeFiles().files.has(path)) return true
       const slug = pageSlugOf(path)
-      if (slug !== undefined) return this.isPage(slug)
+      if (slug !== undefined) return this.hasPageAt(slug)
       if (path.endsWith('.md') && this.isPage(path.slice(0, -3))) return true
       return this.files.has(path) && !isSource(path)
     },
@@ -329,7 +352,7 @@ async function handle(site: DevSite, reload: LiveReload, request: IncomingMessag
   if (route.type === 'not-found') {
     const built = (await site.full()).files
     const index = { has: (path: string) => site.quickIndex.has(path) || built.has(path) }
-    route = routeSitePath(key, url.query, index, redirects)
+    route = routeSitePath(key, url.query, index, site.redirects(built))
   }
   switch (route.type) {
     case 'redirect':
@@ -359,7 +382,9 @@ async function sendPage(
   response: ServerResponse,
   route: { path: string; markdown?: string },
 ) {
-  const slug = pageSlugOf(route.path) ?? 'index'
+  const path = pageSlugOf(route.path) ?? 'index'
+  // A folder's own page (`guide/index.mdx`) is served at `/guide/`, as the build writes it.
+  const slug = !site.isPage(path) && site.isPage(`${path}/index`) ? `${path}/index` : path
   const result = await site.page(slug)
   if (route.markdown && wantsMarkdown(request.headers.accept)) {
     const markdown = result.files.get(route.markdown)

@@ -23,7 +23,7 @@ import {
   type SearchEntry,
   searchRecord,
 } from '../outputs/search-index.js'
-import { type RedirectRule, redirectRules } from '../redirects.js'
+import { folderIndexRedirects, type RedirectRule, redirectRules } from '../redirects.js'
 import type { SiteContext } from '../theme/context.js'
 import { renderShell } from '../theme/page.js'
 import { pageUrlPath, ROOT_FILE_SLUG } from '../theme/urls.js'
@@ -124,9 +124,8 @@ export function writeSiteOutputs(
   for (const rule of movedPages) if (!rules.some((own) => own.source === rule.source)) rules.push(rule)
   // A folder's own page is at `/guide/`; links and bookmarks to `/guide/index` still reach it.
   const authored = new Set(rules.map((rule) => rule.source))
-  for (const page of pages)
-    if (page.slug.endsWith('/index') && !authored.has(`/${page.slug}`))
-      rules.push({ source: `/${page.slug}`, destination: `/${pageUrlPath(page.slug)}`, permanent: true })
+  for (const rule of folderIndexRedirects(pages.map((page) => page.slug)))
+    if (!authored.has(rule.source)) rules.push(rule)
   for (const [path, bytes] of redirectOutputs(rules, existing)) output.set(path, bytes)
   // A site without an `index` page still answers at its root: send readers to the first page.
   if (!rendered.has('index') && home) {

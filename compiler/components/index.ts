@@ -95,6 +95,8 @@ export const components: ReadonlyMap<string, Component> = new Map<string, Compon
   ['Danger', Danger],
   ['Expandable', Expandable],
   ['File', TreeFile],
+  // The root of the Folder / File spelling, as the component family that spelling comes from names it.
+  ['Files', Tree],
   ['Folder', TreeFolder],
   ['Frame', Frame],
   ['Icon', Icon],

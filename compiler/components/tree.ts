@@ -1,5 +1,5 @@
 /**
- * Tree, Tree.Folder and Tree.File (also written Folder / File): a nested list. Openable folders are
+ * Tree, Tree.Folder and Tree.File (also written Files, Folder / File): a nested list. Openable folders are
  * `<details>` (`defaultOpen` opens them); `openable={false}` folders are always open and not toggleable.
  */
 import type { ElementContent } from 'hast'

@@ -7,7 +7,12 @@
  */
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import type { SourceFiles } from '../files.js'
-import { createRedirectMatcher, type RedirectMatcher, redirectRules } from '../redirects.js'
+import {
+  createRedirectMatcher,
+  GENERATED_REDIRECTS_FILE,
+  type RedirectMatcher,
+  redirectRules,
+} from '../redirects.js'
 import { formatJsonPath, type JsonPath, readJsonSource } from './json-source.js'
 import { mapLegacyConfig, sourcePathOf } from './legacy.js'
 import { normalizeNavigation } from './navigation.js'
@@ -219,20 +224,37 @@ function dropValue(data: Record<string, unknown>, path: JsonPath): void {
 }
 
 /**
- * The site's docs.json redirects as one matcher, for the link checker and `docsctl dev`: read again
- * only when docs.json or a `$ref` file it reads changed (by their bytes), so every page of a build, in
- * every render worker, and every dev request shares it.
+ * The site's docs.json redirects as one matcher, for the link checker and `docsctl dev`, followed by
+ * those a build stage generated (GENERATED_REDIRECTS_FILE), as a deployment's `_redirects` orders
+ * them: read again only when docs.json, a `$ref` file it reads or the generated rules changed (by
+ * their bytes), so every page of a build, in every render worker, and every dev request shares it.
  */
 const redirectsBySite = new WeakMap<
   SourceFiles,
   { matcher: RedirectMatcher; read: [string, Uint8Array | undefined][] }
 >()
 
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
 export function siteRedirects(files: SourceFiles): RedirectMatcher {
   const cached = redirectsBySite.get(files)
   if (cached?.read.every(([path, bytes]) => files.get(path) === bytes)) return cached.matcher
   const loaded = loadConfigWithSource(files, { mode: 'lenient' })
-  const matcher = createRedirectMatcher(redirectRules(loaded.data?.redirects))
-  redirectsBySite.set(files, { matcher, read: loaded.sources.map((path) => [path, files.get(path)]) })
+  const generated = files.get(GENERATED_REDIRECTS_FILE)
+  const matcher = createRedirectMatcher([
+    ...redirectRules(loaded.data?.redirects),
+    ...(generated ? redirectRules(parseJson(new TextDecoder().decode(generated))) : []),
+  ])
+  const read = [...loaded.sources, GENERATED_REDIRECTS_FILE].map((path): [string, Uint8Array | undefined] => [
+    path,
+    files.get(path),
+  ])
+  redirectsBySite.set(files, { matcher, read })
   return matcher
 }

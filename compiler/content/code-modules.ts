@@ -10,7 +10,7 @@ import type { MdxjsEsm } from 'mdast-util-mdxjs-esm'
 import { decodeUtf8 } from '../files.js'
 import type { PageContext } from './context.js'
 import { report } from './context.js'
-import { resolveModulePath } from './snippet-paths.js'
+import { resolveModulePath, withImportExtension } from './snippet-paths.js'
 import type { StaticObject, StaticValue } from './static-value.js'
 
 /** Marks a scope binding that names a component defined in code: `{ $$code: true, file, name }`. */
@@ -154,7 +154,10 @@ export function registerCodeModule(
     for (const match of text.matchAll(/\brequire\((['"])([^'"]*)\1\)/g)) {
       const specifier = match[2] ?? ''
       if (specifier === 'react' || specifier === 'react/jsx-runtime') continue
-      const path = resolveModulePath(specifier, file)
+      const path = resolveModulePath(
+        withImportExtension(specifier, file, (candidate) => read(candidate) !== undefined),
+        file,
+      )
       const imported = path === undefined ? undefined : read(path)
       if (path === undefined || imported === undefined) {
         report(

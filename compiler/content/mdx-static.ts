@@ -21,7 +21,7 @@ import {
 } from './code-modules.js'
 import { estreePlace, type PageContext, placeOf, report } from './context.js'
 import { isJsxValue, propSlot } from './jsx-prop-slots.js'
-import { resolveModulePath, resolveSnippetPath } from './snippet-paths.js'
+import { resolveModulePath, resolveSnippetPath, withImportExtension } from './snippet-paths.js'
 import {
   evaluateExportConsts,
   evaluateExpression,
@@ -69,6 +69,16 @@ export interface StaticMdxOptions {
 interface CodeFound {
   defined: boolean
   refusals: (() => void)[]
+  /** Names imported from files that are missing: that file is their one problem, reported at the import. */
+  missing: Set<string>
+}
+
+/** Whether a refused expression is a use of a name from a missing file (`rows()`, `rows.all`). */
+function usesMissingImport(node: EstreeNode, missing: ReadonlySet<string>): boolean {
+  let target: EstreeNode = node
+  if (target.type === 'CallExpression') target = target.callee
+  while (target.type === 'MemberExpression') target = target.object
+  return target.type === 'Identifier' && missing.has(target.name)
 }
 
 export const isJsxElement = (node: Nodes): node is JsxElement =>
@@ -76,7 +86,9 @@ export const isJsxElement = (node: Nodes): node is JsxElement =>
 
 export function resolveStaticMdx(tree: Root, options: StaticMdxOptions): void {
   const { page, file, scope } = options
-  const refuse = (node: EstreeNode, reason: string, fallback?: Nodes): void =>
+  const code: CodeFound = { defined: false, refusals: [], missing: new Set() }
+  const refuse = (node: EstreeNode, reason: string, fallback?: Nodes): void => {
+    if (usesMissingImport(node, code.missing)) return
     report(
       page,
       'problem',
@@ -85,6 +97,7 @@ export function resolveStaticMdx(tree: Root, options: StaticMdxOptions): void {
       estreePlace(node) ?? (fallback ? placeOf(fallback) : undefined),
       file,
     )
+  }
 
   // ESM first: `export const` lines may sit below the expressions that use them.
   const esm: MdxjsEsm[] = []
@@ -93,7 +106,6 @@ export function resolveStaticMdx(tree: Root, options: StaticMdxOptions): void {
     esm.push(node)
     return true
   })
-  const code: CodeFound = { defined: false, refusals: [] }
   for (const node of esm) readEsm(node, options, refuse, code)
   // Helpers beside components run with them in the sandbox; alone, they are refused as before.
   if (code.defined) registerCodeModule(page, file, esmSource(esm), options.readCode)
@@ -187,8 +199,8 @@ function readEsm(
   const { page, file, scope, imports } = options
   for (const statement of program.body) {
     if (statement.type === 'ImportDeclaration') {
-      const source = String(statement.source.value)
-      if (CODE_FILE.test(source) && readCodeImport(statement, source, options)) continue
+      const source = withImportExtension(String(statement.source.value), file, (path) => page.files.has(path))
+      if (CODE_FILE.test(source) && readCodeImport(statement, source, options, code.missing)) continue
       const path = resolveSnippetPath(source, file)
       if (!path) {
         const refuseImport = () =>
@@ -294,6 +306,7 @@ function readCodeImport(
   statement: Extract<Program['body'][number], { type: 'ImportDeclaration' }>,
   source: string,
   options: StaticMdxOptions,
+  missing: Set<string>,
 ): boolean {
   const { page, file, scope } = options
   const path = resolveModulePath(source, file)
@@ -308,6 +321,11 @@ function readCodeImport(
       estreePlace(statement),
       file,
     )
+    // Its components are not unknown: the missing file is the one problem, reported here once.
+    for (const specifier of statement.specifiers) {
+      page.unknownComponents.add(specifier.local.name)
+      missing.add(specifier.local.name)
+    }
     return true
   }
   registerCodeModule(page, path, text, options.readCode)

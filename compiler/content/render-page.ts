@@ -10,9 +10,10 @@ import type { ValidationMode } from '../config/types.js'
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js'
 import type { SourceFiles } from '../files.js'
 import type { Highlighter } from '../highlight/index.js'
-import { fragmentsPath, parseInFragments } from '../openapi/fragments.js'
+import { BlockParseError, fragmentsPath, parseInFragments } from '../openapi/fragments.js'
 import { type PageContext, pageDiagnostics, report, type TocEntry } from './context.js'
 import { type FrontMatter, readFrontMatter } from './frontmatter.js'
+import { parseLongPage, placedOnPage } from './long-page.js'
 import { type MdxRepair, repairMdx } from './mdx-repair.js'
 import { createPageProcessor, type PageProcessor } from './processor.js'
 import { PageLimitError } from './remark-nesting-limit.js'
@@ -192,10 +193,18 @@ async function run(
   const file = new VFile({ path: input.file, value: input.source, data: { page } })
   let mdast: MdastRoot
   try {
-    // A generated API page is parsed block by block, the blocks it shares with other pages once.
-    mdast = parseInFragments(processor, input.file, input.source, fragments) ?? processor.parse(file)
+    // A generated API page is parsed block by block, the blocks it shares with other pages once; a long
+    // page in groups of blocks, so no one parse holds all its tokens.
+    mdast =
+      parseInFragments(processor, input.file, input.source, fragments) ??
+      parseLongPage(processor, file, input.source) ??
+      processor.parse(file)
   } catch (error) {
     if (error instanceof PageLimitError) throw error
+    if (error instanceof BlockParseError) {
+      if (error.cause instanceof PageLimitError) throw error.cause
+      throw new MdxParseFailure(placedOnPage(error))
+    }
     throw new MdxParseFailure(error)
   }
   const tree = (await processor.run(mdast, file)) as HastRoot

@@ -24,6 +24,33 @@ export function resolveModulePath(source: string, fromFile: string): string | un
   return isSafeRelativePath(path) ? path : undefined
 }
 
+/** What an import without an extension may name, in the order the format's tooling tries them. */
+const IMPORT_EXTENSIONS = ['.mdx', '.md', '.jsx', '.tsx', '.js', '.mjs']
+
+/**
+ * An import specifier without an extension (`/snippets/card`, `./parts/intro`) with the one the
+ * file it names has, as the format's tooling resolves it: the file with one of IMPORT_EXTENSIONS,
+ * else the folder's `index` file (`/snippets/card/index.jsx`). Any other specifier, or one naming no
+ * file of the site, is returned as it is.
+ */
+export function withImportExtension(
+  source: string,
+  fromFile: string,
+  exists: (path: string) => boolean,
+): string {
+  if (/\.(mdx?|jsx|tsx|m?js)$/.test(source)) return source
+  const bare = source.replace(/\/+$/, '')
+  const suffixes = [
+    ...(bare === source ? IMPORT_EXTENSIONS : []),
+    ...IMPORT_EXTENSIONS.map((extension) => `/index${extension}`),
+  ]
+  for (const suffix of suffixes) {
+    const path = resolveModulePath(`${bare}${suffix}`, fromFile)
+    if (path !== undefined && exists(path)) return `${bare}${suffix}`
+  }
+  return source
+}
+
 /**
  * `<Snippet file="x.mdx" />` reads from the site's snippets folder: `snippets/x.mdx`, else
  * `_snippets/x.mdx` (both names are in use). Returns the first that exists, or the first candidate.

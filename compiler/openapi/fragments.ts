@@ -6,13 +6,13 @@
  * per process and reuses a copy with its positions moved to where the block sits on this page. The tree
  * is the one a parse of the whole page gives, positions and expression locations included, so the HTML,
  * `.md` export and diagnostics are unchanged; whenever that could differ (a link definition, a block
- * that would read as front matter, a parse error, a page past the JSX tag limit) the whole page is parsed.
+ * that would read as front matter, a parse error, a block past a parse limit) the whole page is parsed.
+ * Long authored pages are parsed block by block too (content/long-page.ts), with `parseBlocks`.
  */
 import { createHash } from 'node:crypto'
 import type { Root } from 'mdast'
 import type { Node, Parent } from 'unist'
 import { VFile } from 'vfile'
-import { lineOfTagPastLimit, MAX_JSX_TAGS } from '../content/remark-jsx-limit.js'
 
 /** Where fragment indexes are kept in the file map; the API stage drops any uploaded there. */
 export const FRAGMENTS_FOLDER = '_openapi/fragments/'
@@ -93,13 +93,49 @@ export function parseInFragments(
   }
   const { starts } = index
   if (!Array.isArray(starts) || starts[0] !== 0 || index.sha256 !== sha256(source)) return undefined
-  if (definition.test(source) || lineOfTagPastLimit(source, MAX_JSX_TAGS) !== undefined) return undefined
+  if (definition.test(source)) return undefined
 
   let cache = parsed.get(parser)
   if (!cache) {
     cache = new Map()
     parsed.set(parser, cache)
   }
+  try {
+    return parseBlocks(parser, file, source, starts, cache)
+  } catch {
+    return undefined
+  }
+}
+
+/** A block of a page parsed on its own failed: the parser's error, and where the block sits on the page. */
+export class BlockParseError extends Error {
+  constructor(
+    override readonly cause: unknown,
+    /** Lines before the block on the page. */
+    readonly lines: number,
+    /** Offset of the block on the page. */
+    readonly offset: number,
+  ) {
+    super('A block of the page did not parse on its own')
+    this.name = 'BlockParseError'
+  }
+}
+
+/**
+ * The tree of `source` from its top-level blocks starting at `starts` (the first is 0), each parsed on
+ * its own and moved to where it sits, or `undefined` when the blocks might not parse as they do in the
+ * page. A block the parser refuses throws `BlockParseError`. `cache` keeps parsed blocks by their text.
+ * `definitions` (link and footnote definitions of the page) are parsed after each block, so its
+ * references resolve, and left out of its tree.
+ */
+export function parseBlocks(
+  parser: BlockParser,
+  file: string,
+  source: string,
+  starts: readonly number[],
+  cache?: Map<string, Root>,
+  definitions?: string,
+): Root | undefined {
   const children: Root['children'] = []
   let first: Root | undefined
   let last: Root | undefined
@@ -112,22 +148,28 @@ export function parseInFragments(
     // Only the page's start may be front matter; a block that would read as front matter, or an
     // indented one (code, or a list item's continuation), is parsed with the rest of the page.
     if (at > 0 && (/^(---|\+\+\+)/.test(text) || /^\s/.test(text))) return undefined
-    let block = cache.get(text)
+    let block = cache?.get(text)
     if (!block) {
       try {
-        block = parser.parse(new VFile({ path: file, value: text })) as Root
-      } catch {
-        return undefined
+        const value = definitions ? `${text}\n\n${definitions}\n` : text
+        block = parser.parse(new VFile({ path: file, value })) as Root
+      } catch (error) {
+        throw new BlockParseError(error, lines, start)
       }
-      if (cache.size >= MAX_CACHED_BLOCKS) cache.clear()
-      cache.set(text, block)
+      if (definitions)
+        block.children = block.children.filter((child) => (child.position?.start.offset ?? 0) < text.length)
+      if (cache) {
+        if (cache.size >= MAX_CACHED_BLOCKS) cache.clear()
+        cache.set(text, block)
+      }
     }
     // A fence or math block left open runs to the end of the page, past this block: parse it whole.
     if (at < starts.length - 1 && endsOpen(block, text)) return undefined
-    const moved = shifted(block, lines, start) as Root
+    // A cached block is copied, so the page's plugins never change it; a block parsed for this page only is moved in place.
+    const moved = (cache ? shifted(block, lines, start) : moveInPlace(block, lines, start)) as Root
     first ??= moved
     last = moved
-    children.push(...moved.children)
+    for (const child of moved.children) children.push(child)
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++
   }
   const root: Root = { type: 'root', children }
@@ -188,4 +230,40 @@ function shifted(value: unknown, lines: number, offset: number): unknown {
     else copy[key] = shifted(item, lines, offset)
   }
   return copy
+}
+
+/** `shifted` without the copy: the block's places moved `lines` down and `offset` on, in place. */
+function moveInPlace(value: unknown, lines: number, offset: number): unknown {
+  if (lines === 0 && offset === 0) return value
+  const stack: unknown[] = [value]
+  // An object reached twice (an estree comment, say) is moved once.
+  const seen = new WeakSet<object>()
+  while (stack.length > 0) {
+    const item = stack.pop()
+    if (item === null || typeof item !== 'object' || seen.has(item)) continue
+    seen.add(item)
+    if (Array.isArray(item)) {
+      for (const entry of item) stack.push(entry)
+      continue
+    }
+    if (item instanceof RegExp) continue
+    const node = item as Record<string, unknown>
+    const estree = 'loc' in node || 'range' in node
+    for (const key of Object.keys(node)) {
+      const entry = node[key]
+      if ((key === 'position' || key === 'loc') && entry && typeof entry === 'object') {
+        const span = entry as { start: Point; end: Point }
+        node[key] = {
+          ...span,
+          start: movedPoint(span.start, lines, offset),
+          end: movedPoint(span.end, lines, offset),
+        }
+      } else if (estree && (key === 'start' || key === 'end') && typeof entry === 'number')
+        node[key] = entry + offset
+      else if (estree && key === 'range' && Array.isArray(entry))
+        node[key] = entry.map((bound) => (typeof bound === 'number' ? bound + offset : bound))
+      else stack.push(entry)
+    }
+  }
+  return value
 }

@@ -14,7 +14,7 @@
 import type { DocsConfig, NavigationTree, ValidationMode } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { SourceFiles } from '../files.js'
-import type { RedirectRule } from '../redirects.js'
+import { GENERATED_REDIRECTS_FILE, type RedirectRule } from '../redirects.js'
 import { FRAGMENTS_FOLDER } from './fragments.js'
 import { apiFrontMatterPages, completeFrontMatterPages } from './front-matter-pages.js'
 import { expandNavigation, hasOperationEntries } from './navigation.js'
@@ -43,8 +43,10 @@ export async function expandApiReference(
   mode: ValidationMode,
 ): Promise<ApiReference> {
   // Fragment indexes are this stage's own: one uploaded with the site never splits an author's page.
-  const files = [...uploaded.keys()].some((path) => path.startsWith(FRAGMENTS_FOLDER))
-    ? new Map([...uploaded].filter(([path]) => !path.startsWith(FRAGMENTS_FOLDER)))
+  // So are the redirects it generates.
+  const ownFile = (path: string) => path.startsWith(FRAGMENTS_FOLDER) || path === GENERATED_REDIRECTS_FILE
+  const files = [...uploaded.keys()].some(ownFile)
+    ? new Map([...uploaded].filter(([path]) => !ownFile(path)))
     : uploaded
   const diagnostics: Diagnostic[] = []
   const settings = pageSettings(config, diagnostics)
@@ -89,6 +91,9 @@ export async function expandApiReference(
     output,
   )
 
+  // The link checker reads them from the file map, so a link to an earlier URL is no broken link.
+  if (expanded.moved.length > 0)
+    output.set(GENERATED_REDIRECTS_FILE, new TextEncoder().encode(JSON.stringify(expanded.moved)))
   return {
     files: output,
     navigation: expanded.navigation,

@@ -1,6 +1,6 @@
 /** `docsctl dev` honours docs.json redirects as a deployment does: 308/307 with the query kept. */
 import assert from 'node:assert/strict'
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
@@ -40,4 +40,26 @@ test('dev picks up redirects edited while it runs, in docs.json or its $ref file
   for (let attempt = 0; attempt < 200 && (await location('/setup')) !== '/guide/usage'; attempt++)
     await new Promise((resolve) => setTimeout(resolve, 25))
   assert.equal(await location('/setup'), '/guide/usage')
+})
+
+test('dev answers the redirects a build generates: folder pages and earlier operation URLs', async (t) => {
+  const copy = mkdtempSync(join(tmpdir(), 'docsctl-dev-generated-'))
+  t.after(() => rmSync(copy, { recursive: true, force: true }))
+  cpSync(fromPackageRoot('fixtures', 'api-reference'), copy, { recursive: true })
+  mkdirSync(join(copy, 'guide'))
+  writeFileSync(join(copy, 'guide', 'index.mdx'), '---\ntitle: Guide\n---\n\nThe guide.\n')
+  const server = await startDevServer({ dir: copy, port: 0, log: () => {} })
+  t.after(() => server.close())
+  const fetchPath = (path: string) => fetch(new URL(path, server.url), { redirect: 'manual' })
+  for (const [path, location] of [
+    ['/guide/index', '/guide/'],
+    ['/api-reference/list-plants', '/api-reference/plants/list-plants'],
+    ['/api-reference/list-plants?x=1', '/api-reference/plants/list-plants?x=1'],
+  ] as const) {
+    const response = await fetchPath(path)
+    assert.equal(response.status, 308, path)
+    assert.equal(response.headers.get('location'), location, path)
+  }
+  assert.equal((await fetchPath('/guide/')).status, 200)
+  assert.equal((await fetchPath('/api-reference/plants/list-plants/')).status, 200)
 })

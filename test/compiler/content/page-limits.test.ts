@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { MAX_JSX_TAGS } from '../../../compiler/content/remark-jsx-limit.js'
+import { MAX_BLOCK_BYTES, MAX_JSX_NESTING } from '../../../compiler/content/remark-jsx-limit.js'
 import { MAX_NESTING_DEPTH } from '../../../compiler/content/remark-nesting-limit.js'
 import { MAX_SNIPPET_BYTES } from '../../../compiler/content/remark-snippets.js'
 import { renderPage } from '../../../compiler/content/render-page.js'
@@ -39,7 +39,7 @@ for (const [name, body, rule] of [
   })
 }
 
-test('a page of 100,000 <i onclick> ends with an error that names the limit and the line', async (t) => {
+test('a page of 100,000 <i onclick> in one paragraph ends with an error that names the block and its line', async (t) => {
   const { page, ms } = await render(`Intro.\n\n${'<i onclick="x()">i</i> '.repeat(100_000)}`)
   t.diagnostic(`rendered in ${Math.round(ms)} ms`)
   assert.deepEqual(page.diagnostics, [
@@ -47,7 +47,7 @@ test('a page of 100,000 <i onclick> ends with an error that names the limit and 
       severity: 'error',
       file: 'guide/page.mdx',
       rule: 'page-limit',
-      message: `Unexpected more than ${MAX_JSX_TAGS} JSX tags on one page (the next on line 7), expected at most ${MAX_JSX_TAGS}; the page is not rendered`,
+      message: `Unexpected block of 2300001 bytes from line 7, expected at most ${MAX_BLOCK_BYTES} bytes in one block (a paragraph, a table, or an element with everything inside it); split it with blank lines between top-level elements, the page is not rendered`,
       line: 7,
       column: 1,
     },
@@ -55,9 +55,44 @@ test('a page of 100,000 <i onclick> ends with an error that names the limit and 
   assert.equal(page.title, 'Starve', 'front matter is kept')
 })
 
-test('JSX tags up to the limit still render', async () => {
-  const { page } = await render('<b>x</b>\n'.repeat(MAX_JSX_TAGS / 2))
-  assert.equal(page.html.split('<b>').length - 1, MAX_JSX_TAGS / 2)
+test('a long reference page of 30,000 sibling JSX tags renders every field', async (t) => {
+  const field = (n: number) =>
+    `<ParamField path="field${n}" type="string" required>\n  Field ${n}, see [the guide][guide].\n</ParamField>\n\n`
+  const body = `## Fields\n\n${Array.from({ length: 15_000 }, (_, n) => field(n)).join('')}[guide]: /guide/page\n`
+  const { page, ms } = await render(body)
+  t.diagnostic(`15,000 <ParamField> (30,000 tags, ${body.length} bytes) rendered in ${Math.round(ms)} ms`)
+  assert.deepEqual(page.diagnostics, [])
+  // Not assert.match: a failure would print the whole 6 MB page.
+  assert.ok(page.html.includes('Field 0, see <a href="../../guide/page/">the guide</a>'))
+  assert.ok(page.html.includes('Field 14999, see <a href="../../guide/page/">the guide</a>'))
+  assert.equal(page.html.split('id="param-field').length - 1, 15_000)
+})
+
+for (const [name, body] of [
+  [
+    'elements on their own lines',
+    `${'<div>\n'.repeat(MAX_JSX_NESTING + 1)}x\n${'</div>\n'.repeat(MAX_JSX_NESTING + 1)}`,
+  ],
+  ['elements on one line', `${'<b>'.repeat(50_000)}x${'</b>'.repeat(50_000)}`],
+] as const) {
+  test(`JSX ${name} nested past the limit end with an error that names the line`, async (t) => {
+    const { page, ms } = await render(`Intro.\n\n${body}`)
+    t.diagnostic(`rendered in ${Math.round(ms)} ms`)
+    const [limit, ...others] = page.diagnostics
+    assert.deepEqual(others, [])
+    assert.equal(limit?.rule, 'page-limit')
+    assert.match(
+      limit?.message ?? '',
+      new RegExp(`^Unexpected JSX elements nested more than ${MAX_JSX_NESTING} deep \\(line \\d+\\)`),
+    )
+  })
+}
+
+test('JSX nested up to the limit renders', async () => {
+  const depth = MAX_JSX_NESTING
+  const { page } = await render(`${'<div>\n'.repeat(depth)}deep\n${'</div>\n'.repeat(depth)}`)
+  assert.deepEqual(page.diagnostics, [])
+  assert.equal(page.html.split('<div>').length - 1, depth)
 })
 
 test('nesting up to the limit still renders', async () => {

@@ -153,3 +153,23 @@ test("generated pages sit at the platform's <directory>/<tag>/<operation>, and e
   assert.match(text(result.files, 'api-reference/list-things/index.html'), /class="d-api-endpoint"/)
   assert.match(text(result.files, 'api-reference/list-plants/index.html'), /<title>Moved<\/title>/)
 })
+
+test('a link to an earlier operation URL is no broken link: it goes to where the page moved', async () => {
+  const files = readFixture(fromPackageRoot('fixtures', 'api-reference'))
+  files.set(
+    'linking.mdx',
+    new TextEncoder().encode(
+      '---\ntitle: Linking\n---\n\nSee [list plants](/api-reference/list-plants#response).\n',
+    ),
+  )
+  const result = await buildSite(files, { mode: 'lenient' })
+  assert.deepEqual(
+    result.diagnostics.filter((diagnostic) => diagnostic.file === 'linking.mdx'),
+    [],
+  )
+  assert.match(
+    text(result.files, 'linking/index.html'),
+    /href="\.\.\/api-reference\/plants\/list-plants\/#response"/,
+  )
+  assert.equal(result.files.has('_openapi/redirects.json'), false, 'the generated rules are not published')
+})

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { MAX_JSX_TAGS } from '../../../compiler/content/remark-jsx-limit.js'
+import { MAX_BLOCK_BYTES } from '../../../compiler/content/remark-jsx-limit.js'
 import { bearer, createProject, deploy, signIn, testApp } from '../helper.js'
 
 const encode = (value: string) => new TextEncoder().encode(value)
@@ -111,7 +111,7 @@ test('a page over the heap limit fails with the reason instead of growing the se
   assert.equal(list.statusCode, 200)
 })
 
-test('100,000 <i onclick> next to another page end the build by the tag count, not by aborting the server', async (t) => {
+test('100,000 <i onclick> in one paragraph next to another page end the build by the size of one block, not by aborting the server', async (t) => {
   // Such a page held its thread past the 20 s deadline and up to the 512 MB heap limit, where Node can
   // abort the whole process instead of ending the thread: the build then stayed `building` for good.
   const app = await testApp(t, 'sqlite')
@@ -132,7 +132,7 @@ test('100,000 <i onclick> next to another page end the build by the tag count, n
         severity: 'error',
         file: 'heavy.mdx',
         rule: 'page-limit',
-        message: `Unexpected more than ${MAX_JSX_TAGS} JSX tags on one page (the next on line 5), expected at most ${MAX_JSX_TAGS}; the page is not rendered`,
+        message: `Unexpected block of 2300001 bytes from line 5, expected at most ${MAX_BLOCK_BYTES} bytes in one block (a paragraph, a table, or an element with everything inside it); split it with blank lines between top-level elements, the page is not rendered`,
         line: 5,
         column: 1,
       },
