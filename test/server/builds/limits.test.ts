@@ -67,7 +67,9 @@ test('a page over the page deadline fails with the reason; the pool keeps buildi
   const app = await testApp(t, 'sqlite', { pageTimeoutSeconds: 1 })
   const token = await signIn(app)
   await createProject(app, token, 'slow-page')
-  const slow = page('Slow', '<i onclick="x()">i</i> '.repeat(9_000))
+  // 40 paragraphs of 1,000 elements: seconds of CPU, well past the 1 s limit whatever the machine
+  // (9,000 elements took 1.0–1.7 s, so the limit fired on some machines and not on others).
+  const slow = page('Slow', `${'<i onclick="x()">i</i> '.repeat(1_000)}\n\n`.repeat(40))
   const started = performance.now()
   const result = await deploy(app, token, 'slow-page', site({ slow, fine: page('Fine', 'Fine.') }))
   t.diagnostic(`page deadline of 1 s: build ended in ${((performance.now() - started) / 1000).toFixed(2)} s`)
