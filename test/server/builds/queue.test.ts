@@ -117,12 +117,17 @@ for (const engine of sqlEngines) {
     })
 
     test('a lease that runs out is taken again; only the current holder records the build', async (t) => {
-      const { repos, push, take, finish } = await queueHarness(t, engine)
+      const { db, repos, push, take, finish } = await queueHarness(t, engine)
       const { deployment } = await push('u@example.com', 'p')
-      const dead = await take(50)
+      const dead = await take(30_000)
       assert.ok(dead)
-      assert.equal(await take(50), undefined, 'held while the lease lasts')
-      await new Promise((resolve) => setTimeout(resolve, 80))
+      assert.equal(await take(), undefined, 'held while the lease lasts')
+      // Its holder went quiet: the lease ran out a second ago (no waiting: the row says so).
+      await db
+        .updateTable('build_jobs')
+        .set({ lease_expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('deployment_id', '=', deployment.id)
+        .execute()
       const retaken = await take()
       assert.equal(retaken?.deploymentId, deployment.id)
       assert.equal(retaken?.attempts, 2)
