@@ -16,11 +16,11 @@ export interface CaseCounts {
   crashes: number
   /** Generated inputs per compiler property. */
   propertyRuns: number
-  /** Mutated corpus pages built whole (each a site build, so fewer than the generated inputs). */
+  /** Mutated corpus pages, each built as a one-page site. */
   corpusMutations: number
 }
 
 export const caseCounts: Record<ReliabilitySetting, CaseCounts> = {
-  short: { crashes: 6, propertyRuns: 300, corpusMutations: 30 },
-  long: { crashes: 24, propertyRuns: 10_000, corpusMutations: 500 },
+  short: { crashes: 6, propertyRuns: 400, corpusMutations: 200 },
+  long: { crashes: 24, propertyRuns: 10_000, corpusMutations: 10_000 },
 }
