@@ -32,6 +32,7 @@ const urlProperties = new Set([
 const schemeOf = (value: string): string =>
   value
     .replace(/[\t\n\r]/g, '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the C0 controls a browser skips before a scheme.
     .replace(/^[\u0000-\u0020]+/, '')
     .toLowerCase()
 
