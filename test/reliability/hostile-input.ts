@@ -394,7 +394,19 @@ export const hostileInput: Suite = {
       },
     ]
     const figures: Record<string, string | number> = { seed }
-    for (const { name, runs, property } of properties) {
+    // KaTeX warns on the console about odd characters; counted here rather than flooding the run's output.
+    const warn = console.warn
+    let warnings = 0
+    console.warn = () => {
+      warnings++
+    }
+    try {
+      for (const property of properties) await check(property)
+    } finally {
+      console.warn = warn
+    }
+    figures['console warnings (KaTeX)'] = warnings
+    async function check({ name, runs, property }: (typeof properties)[number]) {
       const started = timings.builds.length
       const details = await fc.check(property, { numRuns: runs, seed })
       cases.count += details.numRuns

@@ -338,9 +338,53 @@ export const pathCorpus: Suite = {
       for (const target of fc.sample(generated, { numRuns: counts.propertyRuns, seed }))
         await checkServing(target)
       say(`serving: ${counts.propertyRuns} generated targets`)
+      // Host headers: look-alikes of the site's host, of the API's, and broken ones. Another project's
+      // page may answer only to a Host that names that project; nothing may answer 5xx or leak the data folder.
+      const base = server.baseDomain
+      const hosts = [
+        `PATHS.${base.toUpperCase()}`,
+        `paths.${base}.`,
+        `paths.${base}.evil.example`,
+        `evil.example.paths.${base}`,
+        `paths..${base}`,
+        `.paths.${base}`,
+        `paths.${base}:80`,
+        `paths.${base}@other.${base}`,
+        `other.${base}#paths.${base}`,
+        `paths.${base}/../other`,
+        `paths%2e${base}`,
+        `paths.${base}\u0000`,
+        `p\u0430ths.${base}`,
+        `xn--pths-8cd.${base}`,
+        `${'a'.repeat(4096)}.${base}`,
+        `${'a.'.repeat(2000)}${base}`,
+        `[::1]:${server.port}`,
+        `127.0.0.1:${server.port}`,
+        `localhost`,
+        '',
+        ' ',
+        `../../docs.sqlite`,
+      ]
+      for (const hostHeader of hosts) {
+        const answer = await rawRequest(server.port, '/', hostHeader).catch((error: unknown) => ({
+          status: 0,
+          headers: new Map<string, string>(),
+          body: Buffer.from(`no answer: ${(error as Error).message}`),
+        }))
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
+        const leaked = [canary, 'SQLite format 3', 'root:x:0:0'].find((text) => answer.body.includes(text))
+        const othersPage = answer.body.includes(otherCanary) && !/^other\./i.test(hostHeader)
+        cases.check(
+          answer.status > 0 && answer.status < 500 && !leaked && !othersPage,
+          () =>
+            `Host ${show(hostHeader)} answered ${answer.status}${leaked ? ` with "${leaked}"` : ''}${othersPage ? " with the other project's page" : ''}: ${answer.body.toString('utf8').slice(0, 120)}`,
+        )
+      }
+      const twoHosts = await rawRequest(server.port, '/', `other.${base}`, 'GET', { Host: `paths.${base}` })
+      cases.check(twoHosts.status === 400, () => `two Host headers answered ${twoHosts.status}, not 400`)
 
       // Upload paths: the manifest of a new deployment, then a batch part of that name.
-      const base = '/projects/slug/paths/deployments'
+      const deploymentsPath = '/projects/slug/paths/deployments'
       const uploads = [
         ...uploadCorpus(),
         ...fc.sample(
@@ -354,7 +398,7 @@ export const pathCorpus: Suite = {
       let accepted = 0
       for (const path of uploads) {
         const bytes = encode(`# ${path.length}\n`)
-        const created = await server.api('POST', base, token, {
+        const created = await server.api('POST', deploymentsPath, token, {
           branch: 'main',
           files: [
             { path: 'docs.json', sha256: sha256(encode(docs)), size: encode(docs).length },
@@ -371,7 +415,7 @@ export const pathCorpus: Suite = {
         accepted++
         const { deployment } = created.json<{ deployment: { id: string } }>()
         const body = multipartBody([{ name: path, bytes }])
-        const uploaded = await http(server.port, 'POST', `${base}/${deployment.id}/files/batch`, {
+        const uploaded = await http(server.port, 'POST', `${deploymentsPath}/${deployment.id}/files/batch`, {
           host: server.baseDomain,
           headers: { authorization: `Bearer ${token}`, ...body.headers },
           body: body.payload,
@@ -382,14 +426,14 @@ export const pathCorpus: Suite = {
         )
       }
       // Part names and chunk hashes that name nothing in the manifest.
-      const open = await server.api('POST', base, token, {
+      const open = await server.api('POST', deploymentsPath, token, {
         branch: 'main',
         files: [{ path: 'docs.json', sha256: sha256(encode(docs)), size: encode(docs).length }],
       })
       const openId = open.json<{ deployment: { id: string } }>().deployment.id
       for (const path of uploadCorpus().slice(0, 40)) {
         const body = multipartBody([{ name: path, bytes: encode('x') }])
-        const uploaded = await http(server.port, 'POST', `${base}/${openId}/files/batch`, {
+        const uploaded = await http(server.port, 'POST', `${deploymentsPath}/${openId}/files/batch`, {
           host: server.baseDomain,
           headers: { authorization: `Bearer ${token}`, ...body.headers },
           body: body.payload,
@@ -400,7 +444,7 @@ export const pathCorpus: Suite = {
         )
       }
       for (const target of corpus.filter((path) => path.startsWith('/')).slice(0, 200)) {
-        const chunk = `${base}/${openId}/files/chunks${target}?offset=0`
+        const chunk = `${deploymentsPath}/${openId}/files/chunks${target}?offset=0`
         const answer = await rawRequest(server.port, chunk, server.baseDomain, 'PUT', {
           authorization: `Bearer ${token}`,
           'content-type': 'application/octet-stream',
@@ -415,6 +459,7 @@ export const pathCorpus: Suite = {
       say(`upload paths: ${uploads.length}, ${accepted} accepted`)
       return cases.report({
         'serving targets': corpus.length + 60 + counts.propertyRuns,
+        'Host headers': hosts.length + 1,
         'upload paths': uploads.length,
         'accepted (plain paths)': accepted,
         'answers 200': served,
