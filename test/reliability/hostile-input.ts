@@ -49,6 +49,8 @@ const hostileStrings = [
   '\u2028\u2029',
   '__proto__',
   'constructor',
+  'toString',
+  'hasOwnProperty',
 ]
 
 /** MDX and Markdown syntax, glued at random into pages no parser expects. */
@@ -96,6 +98,11 @@ const syntaxTokens = [
   'import X from "/snippets/x.mdx"\n',
   'export const A = () => <b>a</b>\n',
   '<Snippet file="x.mdx" />',
+  '<constructor />',
+  '<toString>',
+  '<Icon icon="constructor" />',
+  '```constructor\n',
+  ':::',
   '{1+1}',
   '{"str"}',
   '{[1,2]}',
@@ -352,6 +359,11 @@ export const hostileInput: Suite = {
       fc.record({ kind: fc.constant('truncate' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
     )
 
+    /** Inputs that once failed: each runs first, every time, whatever the seed. */
+    const regressions: Record<string, unknown[]> = {
+      // "lang.toLowerCase is not a function": a fence's language looked up on Object.prototype.
+      'MDX text': ['```constructor', '```toString\nx\n```'],
+    }
     const properties: { name: string; runs: number; property: fc.IAsyncProperty<[unknown]> }[] = [
       {
         name: 'docs.json values',
@@ -408,7 +420,8 @@ export const hostileInput: Suite = {
     figures['console warnings (KaTeX)'] = warnings
     async function check({ name, runs, property }: (typeof properties)[number]) {
       const started = timings.builds.length
-      const details = await fc.check(property, { numRuns: runs, seed })
+      const examples = (regressions[name] ?? []).map((input): [unknown] => [input])
+      const details = await fc.check(property, { numRuns: runs, seed, examples })
       cases.count += details.numRuns
       if (details.failed) {
         cases.failures.push(
