@@ -53,6 +53,9 @@ const hostileStrings = [
   'hasOwnProperty',
 ]
 
+/** Members of every plain object: a lookup by an author's name must not find them. */
+const prototypeNames = Object.getOwnPropertyNames(Object.prototype)
+
 /** MDX and Markdown syntax, glued at random into pages no parser expects. */
 const syntaxTokens = [
   '<',
@@ -100,6 +103,8 @@ const syntaxTokens = [
   '<Snippet file="x.mdx" />',
   '<constructor />',
   '<toString>',
+  '<div valueOf="1" isPrototypeOf="2">',
+  '<img hasOwnProperty="x" src="/images/used.svg" />',
   '<Icon icon="constructor" />',
   '```constructor\n',
   ':::',
@@ -245,7 +250,15 @@ export const hostileInput: Suite = {
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 10 }) },
     )
     const mdxText = fc.array(fragment, { maxLength: 40 }).map((parts) => parts.join(''))
-    const anyValue = fc.oneof(fc.jsonValue({ maxDepth: 3 }), hostile)
+    /** Names that a lookup in a plain object finds on Object.prototype, and any other key. */
+    const objectKey = fc.oneof(fc.constantFrom(...prototypeNames), fc.string({ maxLength: 12 }))
+    const anyValue = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      hostile,
+      fc.dictionary(objectKey, fc.oneof(hostile, fc.string(), fc.constantFrom(...prototypeNames)), {
+        maxKeys: 4,
+      }),
+    )
     const injectionDocs = JSON.parse(readFileSync(join(injectionFixture, 'docs.json'), 'utf8')) as Record<
       string,
       unknown
@@ -294,7 +307,9 @@ export const hostileInput: Suite = {
               maxLength: 3,
             }),
           }),
-          footer: fc.record({ socials: fc.dictionary(fc.constantFrom('x', 'github', 'website'), hostile) }),
+          footer: fc.record({
+            socials: fc.dictionary(fc.oneof(fc.constantFrom('x', 'github', 'website'), objectKey), hostile),
+          }),
           logo: fc.oneof(hostile, fc.record({ light: hostile, dark: hostile, href: hostile })),
           favicon: hostile,
           banner: fc.record({ content: fc.oneof(mdxText, hostile) }),
@@ -319,7 +334,7 @@ export const hostileInput: Suite = {
     )
     const frontMatter = fc.oneof(
       fc
-        .dictionary(fc.constantFrom(...frontMatterKeys), anyValue, { maxKeys: 6 })
+        .dictionary(fc.oneof(fc.constantFrom(...frontMatterKeys), objectKey), anyValue, { maxKeys: 6 })
         .map((values) => `---\n${stringify(values)}---\n\nBody.\n`),
       fc
         .array(
@@ -362,7 +377,15 @@ export const hostileInput: Suite = {
     /** Inputs that once failed: each runs first, every time, whatever the seed. */
     const regressions: Record<string, unknown[]> = {
       // "lang.toLowerCase is not a function": a fence's language looked up on Object.prototype.
-      'MDX text': ['```constructor', '```toString\nx\n```'],
+      'MDX text': ['```constructor', '```toString\nx\n```', '<constructor />', '<div toString="x">a</div>'],
+      // The build threw: a footer social's platform looked up on Object.prototype.
+      'docs.json values': [
+        {
+          name: 'Proto',
+          navigation: { pages: ['index'] },
+          footer: { socials: { constructor: 'https://a.example/' } },
+        },
+      ],
     }
     const properties: { name: string; runs: number; property: fc.IAsyncProperty<[unknown]> }[] = [
       {
