@@ -76,7 +76,7 @@ function uploadInPieces(
   body: { payload: Buffer; headers: Record<string, string> },
   pieces: number,
   killAfter: number,
-): Promise<void> {
+): Promise<number> {
   return new Promise((resolve) => {
     const outgoing = request({
       port: server.port,
@@ -91,12 +91,13 @@ function uploadInPieces(
         ...body.headers,
       },
     })
+    // Answers the status, or 0 when the kill cut the request off.
     outgoing.on('response', (response) => {
       response.resume()
-      response.on('end', () => resolve())
-      response.on('error', () => resolve())
+      response.on('end', () => resolve(response.statusCode ?? 0))
+      response.on('error', () => resolve(0))
     })
-    outgoing.on('error', () => resolve())
+    outgoing.on('error', () => resolve(0))
     const size = Math.ceil(body.payload.length / pieces)
     void (async () => {
       for (let piece = 0; piece < pieces; piece++) {
@@ -140,7 +141,8 @@ async function createAndUpload(
     await uploadInPieces(server, path, token, body, killMidBatch.pieces, killMidBatch.after)
     return { deploymentId: deployment.id, reached: 'mid-batch', uploaded: false }
   }
-  await uploadInPieces(server, path, token, body, 1, -1)
+  const status = await uploadInPieces(server, path, token, body, 1, -1)
+  if (status !== 200) throw new Error(`upload: ${status}`)
   return { deploymentId: deployment.id, reached: 'uploaded', uploaded: true }
 }
 
