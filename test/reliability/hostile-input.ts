@@ -146,6 +146,30 @@ function corpusPages(): string[] {
   return pages.sort()
 }
 
+/** A corpus site's docs.json, parsed afresh (each case changes its own copy). */
+const corpusConfig = (site: string): unknown =>
+  JSON.parse(readFileSync(join(corpusRoot, site, 'docs.json'), 'utf8')) as unknown
+
+/** Replace the leaf (or, past the leaves, a key's value) at fraction `at` of the tree's leaves with `value`. */
+function replaceLeaf(tree: unknown, at: number, value: unknown): void {
+  const slots: { parent: Record<string, unknown> | unknown[]; key: string | number }[] = []
+  const walk = (node: unknown) => {
+    if (Array.isArray(node))
+      for (const [index, child] of node.entries()) {
+        slots.push({ parent: node, key: index })
+        walk(child)
+      }
+    else if (node !== null && typeof node === 'object')
+      for (const [key, child] of Object.entries(node)) {
+        slots.push({ parent: node as Record<string, unknown>, key })
+        walk(child)
+      }
+  }
+  walk(tree)
+  const slot = slots[Math.floor(at * slots.length)]
+  if (slot) (slot.parent as Record<string | number, unknown>)[slot.key] = value
+}
+
 type Mutation =
   | { kind: 'insert'; at: number; text: string }
   | { kind: 'delete'; at: number; length: number }
@@ -424,6 +448,25 @@ export const hostileInput: Suite = {
           async ([path, mutations]) => {
             const problems = await problemsOf(siteWith(mutate(corpusPage(path), mutations)), shell, timings)
             if (problems.length) throw new Error(`${path}: ${problems.join('\n')}`)
+          },
+        ) as fc.IAsyncProperty<[unknown]>,
+      },
+      {
+        name: 'mutated corpus docs.json',
+        runs: counts.corpusMutations,
+        property: fc.asyncProperty(
+          fc.tuple(
+            fc.constantFrom(...corpusSites),
+            fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), anyValue), {
+              minLength: 1,
+              maxLength: 4,
+            }),
+          ),
+          async ([site, replacements]) => {
+            const docs = corpusConfig(site)
+            for (const [at, replacement] of replacements) replaceLeaf(docs, at, replacement)
+            const problems = await problemsOf(siteWith(pageOf('A page.'), docs), shell, timings)
+            if (problems.length) throw new Error(`${site}/docs.json: ${problems.join('\n')}`)
           },
         ) as fc.IAsyncProperty<[unknown]>,
       },
