@@ -379,13 +379,14 @@ export const crashDuringPush: Suite = {
           interrupted?.status !== 'building',
           () => `${where}: the interrupted build is still building 120 s after the restart`,
         )
+        const wasBuilding = point === 'finalize' || point === 'mid-build'
         if (interrupted?.status === 'failed') {
           outcomes.buildsFailed++
           cases.check(
             Boolean(interrupted.error),
             () => `${where}: the interrupted deployment failed without a reason`,
           )
-        } else if (interrupted?.status === 'ready') outcomes.buildsFinished++
+        } else if (interrupted?.status === 'ready' && wasBuilding) outcomes.buildsFinished++
         const afterSettling = await liveRelease(server, pages)
         cases.check(
           afterSettling.problem === undefined &&
@@ -443,7 +444,7 @@ export const crashDuringPush: Suite = {
       kills: counts.crashes,
       'kept previous': outcomes.kept,
       'went live': outcomes.advanced,
-      'builds finished/failed after restart': `${outcomes.buildsFinished}/${outcomes.buildsFailed}`,
+      'interrupted builds finished/failed': `${outcomes.buildsFinished}/${outcomes.buildsFailed}`,
       'abandoned uploads expired': outcomes.abandoned,
       'retried pushes ok': outcomes.retried,
       'blobs verified': blobsChecked,
