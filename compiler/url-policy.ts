@@ -69,10 +69,11 @@ const SRC_USE: Record<string, UrlUse> = { img: 'image', image: 'image', iframe: 
 
 /** How `property` of `<tagName>` is used as a URL, or `undefined` when it holds no URL. */
 export function urlUseOf(tagName: string, property: string): UrlUse | undefined {
-  if (property === 'src') return SRC_USE[tagName] ?? 'media'
+  // Own keys only: element and attribute names are the author's, and may be `constructor`.
+  if (property === 'src') return Object.hasOwn(SRC_USE, tagName) ? SRC_USE[tagName] : 'media'
   if (property === 'href' && tagName === 'image') return 'image'
   if (property === 'srcSet') return 'image'
-  return URL_PROPERTIES[property]
+  return Object.hasOwn(URL_PROPERTIES, property) ? URL_PROPERTIES[property] : undefined
 }
 
 /** Why property `property` of `<tagName>` with `value` must be left out, or `undefined` when it may stay. */

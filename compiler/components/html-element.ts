@@ -24,7 +24,7 @@ export const htmlElement: Component = (context) => {
       if (css) properties.style = css
       continue
     }
-    const property = RENAMED[key] ?? key
+    const property = Object.hasOwn(RENAMED, key) ? RENAMED[key]! : key
     if (property === 'className' && typeof value === 'string')
       properties.className = value.split(/\s+/).filter(Boolean)
     else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')

@@ -37,7 +37,9 @@ export default function rehypeLinks() {
     const page = file.data.page
     if (!page) return
     walkElements(tree, (node: Element) => {
-      for (const attribute of URL_ATTRIBUTES[node.tagName] ?? []) {
+      // Own keys only: an author's `<constructor>` must not find Object.prototype's members.
+      const attributes = Object.hasOwn(URL_ATTRIBUTES, node.tagName) ? URL_ATTRIBUTES[node.tagName]! : []
+      for (const attribute of attributes) {
         const value = node.properties[attribute]
         if (typeof value !== 'string') continue
         // A URL the policy refuses is no link to check: the sanitiser reports it and leaves it out.

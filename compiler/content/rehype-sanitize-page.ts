@@ -66,7 +66,7 @@ function prepareProperties(page: PageContext, node: Element, inSvg: boolean): Pr
   const properties: Properties = {}
   for (const [key, value] of Object.entries(node.properties)) {
     if (value === undefined || value === null) continue
-    const property = find(inSvg ? svg : html, key).property
+    const property = propertyName(inSvg ? svg : html, key)
     const refusal = attributeRefusal(node.tagName, property, value)
     if (refusal) {
       report(
@@ -81,6 +81,15 @@ function prepareProperties(page: PageContext, node: Element, inSvg: boolean): Pr
     properties[property] = value
   }
   return properties
+}
+
+/**
+ * The property an attribute name stands for. property-information's `find` looks names up with `in`,
+ * so `constructor` or `toString` found Object.prototype's members and threw: such a name is no known
+ * property, and stays as written (the allow-list then refuses it).
+ */
+function propertyName(schema: typeof html, key: string): string {
+  return key.toLowerCase() in Object.prototype ? key : find(schema, key).property
 }
 
 function attributeRefusal(

@@ -163,7 +163,8 @@ function reduce(element: JsxElement): RootContent[] {
   }
 
   const callout =
-    CALLOUT_LABELS[name] ?? (name === 'Callout' ? capitalise(text(props.type) ?? 'info') : undefined)
+    (Object.hasOwn(CALLOUT_LABELS, name) ? CALLOUT_LABELS[name] : undefined) ??
+    (name === 'Callout' ? capitalise(text(props.type) ?? 'info') : undefined)
   if (callout) {
     const body = children as BlockContent[]
     const lead: PhrasingContent = { type: 'strong', children: [{ type: 'text', value: `${callout}:` }] }

@@ -44,8 +44,13 @@ const ALIASES: Record<string, string> = { env: 'dotenv', 'shell-session': 'shell
 
 const languageId = (lang: string): string => {
   const id = lang.toLowerCase()
-  return ALIASES[id] ?? id
+  // Own keys only: a fence named `constructor` or `toString` must not find Object.prototype's members.
+  return Object.hasOwn(ALIASES, id) ? ALIASES[id]! : id
 }
+
+/** Whether shiki bundles a grammar of this id or alias (own keys only, as above). */
+const isBundled = (id: string): boolean =>
+  Object.hasOwn(bundledLanguages, id) || Object.hasOwn(bundledLanguagesAlias, id)
 
 export interface HighlighterOptions {
   /** Tokenise each block once for both themes (default); off, shiki tokenises once per theme. */
@@ -130,7 +135,7 @@ class CachingHighlighter implements Highlighter {
 
   knows(lang: string): boolean {
     const id = languageId(lang)
-    return PLAIN.has(id) || id in bundledLanguages || id in bundledLanguagesAlias
+    return PLAIN.has(id) || isBundled(id)
   }
 
   async highlight(code: string, lang: string): Promise<Element | undefined> {
@@ -265,6 +270,7 @@ function embedsOf(code: string, lazy: readonly string[]): string[] {
 
 /** Languages `id`'s grammar, or one it brings along, embeds only if they are loaded already. */
 async function lazyEmbeds(id: string): Promise<string[]> {
+  if (!isBundled(id)) return []
   const load = bundledLanguages[id as BundledLanguage] ?? bundledLanguagesAlias[id]
   if (!load) return []
   const { default: registrations } = await load()

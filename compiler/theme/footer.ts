@@ -24,15 +24,21 @@ const SOCIAL_NAMES: Record<string, string> = {
   'hacker-news': 'Hacker News',
 }
 
+// Own keys only: a docs.json platform named `constructor` or `toString` is an unknown platform.
 const socialName = (platform: string): string =>
-  SOCIAL_NAMES[platform] ?? platform.charAt(0).toUpperCase() + platform.slice(1)
+  Object.hasOwn(SOCIAL_NAMES, platform)
+    ? SOCIAL_NAMES[platform]!
+    : platform.charAt(0).toUpperCase() + platform.slice(1)
+
+const socialIcon = (platform: string): string =>
+  Object.hasOwn(SOCIAL_ICONS, platform) ? SOCIAL_ICONS[platform]! : platform
 
 function renderSocials(site: SiteContext, slug: string): string {
   const socials = site.config.footer?.socials ?? {}
   const links = Object.entries(socials)
     .filter(([, href]) => typeof href === 'string' && href !== '')
     .map(([platform, href]) => {
-      const icon = site.iconSvg(SOCIAL_ICONS[platform] ?? platform) ?? site.iconSvg('link') ?? ''
+      const icon = site.iconSvg(socialIcon(platform)) ?? site.iconSvg('link') ?? ''
       return `<li><a href="${escapeHtml(configHref(slug, href))}"${externalAttributes(href)} aria-label="${escapeHtml(socialName(platform))}" title="${escapeHtml(socialName(platform))}">${icon}</a></li>`
     })
   return links.length ? `<ul class="d-footer-socials">${links.join('')}</ul>` : ''

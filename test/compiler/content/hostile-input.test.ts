@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { buildSite } from '../../../compiler/build.js'
 import { renderPage } from '../../../compiler/content/render-page.js'
 import { createHighlighter } from '../../../compiler/highlight/index.js'
 
@@ -22,6 +23,11 @@ const HOSTILE: Record<string, string> = {
   'proto pollution': 'export const a = { __proto__: { polluted: true } }\n\n{a.polluted}',
   'expression with await': '{await fetch("/")}',
   'export function': 'export function f() { return 1 }',
+  // Found by test:reliability: names looked up in plain objects found Object.prototype's members.
+  'elements named like members of every object':
+    '<constructor src="/x.png" href="/y">a</constructor>\n\n<toString>b</toString>\n\n<hasOwnProperty />',
+  'attributes named like members of every object': '<div constructor="x" toString="y" valueOf="z">a</div>',
+  'a fence named like a member of every object': '```constructor\nnew Thing()\n```',
 }
 
 for (const [name, body] of Object.entries(HOSTILE)) {
@@ -73,4 +79,18 @@ test('snippets that include each other four times over stop at the expansion lim
   assert.equal(limits.length, 1)
   assert.equal(limits[0]?.severity, 'error')
   assert.ok((page.html.match(/leaf/g) ?? []).length <= 500)
+})
+
+test('an element named like a member of every object is no callout in the Markdown export', async () => {
+  const encode = (text: string) => new TextEncoder().encode(text)
+  const result = await buildSite(
+    new Map([
+      ['docs.json', encode(JSON.stringify({ name: 'Proto', navigation: { pages: ['index'] } }))],
+      ['index.mdx', encode('---\ntitle: Proto\n---\n\n<constructor>inside</constructor>\n')],
+    ]),
+    { mode: 'lenient' },
+  )
+  const markdown = new TextDecoder().decode(result.files.get('index.md'))
+  assert.match(markdown, /inside/)
+  assert.doesNotMatch(markdown, /function|native code/)
 })

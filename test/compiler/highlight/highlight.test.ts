@@ -45,6 +45,30 @@ test('languages: aliases and grammars load on demand, unknown ones are refused',
   assert.match(toHtml(python ?? { type: 'text', value: '' }), /--shiki-dark/)
 })
 
+test('a fence named like a member of every object (constructor, toString) is unknown, not a crash', async () => {
+  // Found by test:reliability's generated MDX: "```constructor" failed the page with
+  // "lang.toLowerCase is not a function", the name having been looked up on Object.prototype.
+  const highlighter = await createHighlighter()
+  for (const lang of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+    assert.equal(highlighter.knows(lang), false, lang)
+    assert.equal(await highlighter.highlight('x', lang), undefined, lang)
+  }
+  const page = await renderPage({
+    file: 'a.mdx',
+    slug: 'a',
+    source: '```constructor\nnew Thing()\n```\n\n```md\n```toString\nx\n```\n```\n',
+    files: new Map(),
+    pageSlugs: new Set(['a']),
+    mode: 'lenient',
+    highlighter,
+  })
+  assert.deepEqual(
+    page.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
+    [],
+  )
+  assert.match(page.html, /new Thing\(\)/)
+})
+
 test('fence meta: title, bare-word title, line ranges and flags', () => {
   assert.deepEqual(parseCodeMeta('title="app.ts" {1,3-5}'), { title: 'app.ts', highlight: [1, 3, 4, 5] })
   assert.deepEqual(parseCodeMeta('server.js'), { title: 'server.js', highlight: [] })

@@ -75,3 +75,13 @@ test('without banner or footer keys the shell has neither', async () => {
   const page = text(result.files, 'index.html')
   assert.doesNotMatch(page, /d-banner|d-footer-socials|d-footer-column/)
 })
+
+test('a footer social named like a member of every object is an unknown platform, not a crash', async () => {
+  // Found by test:reliability: `"constructor"` found Object.prototype's member and the build threw.
+  const socials = { constructor: 'https://a.example/', toString: 'https://b.example/' }
+  const result = await buildSite(site({ ...docs, footer: { socials } }), { mode: 'lenient' })
+  const page = text(result.files, 'index.html')
+  assert.match(page, /aria-label="Constructor" title="Constructor"/)
+  assert.match(page, /aria-label="ToString" title="ToString"/)
+  assert.doesNotMatch(page, /native code/)
+})
