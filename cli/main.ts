@@ -29,6 +29,7 @@ import { ProjectsDeleteCommand } from './commands/projects-delete.js'
 import { ProjectsListCommand } from './commands/projects-list.js'
 import { ProjectsShowCommand } from './commands/projects-show.js'
 import { PushCommand } from './commands/push.js'
+import { UpgradeCommand } from './commands/upgrade.js'
 import { ValidateCommand } from './commands/validate.js'
 import { WhoamiCommand } from './commands/whoami.js'
 import { DocsctlCli } from './help.js'
@@ -54,6 +55,7 @@ cli.register(LogoutCommand)
 cli.register(WhoamiCommand)
 cli.register(NewCommand)
 cli.register(MigrateCommand)
+cli.register(UpgradeCommand)
 cli.register(ValidateCommand)
 cli.register(PushCommand)
 cli.register(OpenCommand)
