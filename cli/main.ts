@@ -25,6 +25,7 @@ import { LogoutCommand } from './commands/logout.js'
 import { MigrateCommand } from './commands/migrate.js'
 import { NewCommand } from './commands/new.js'
 import { OpenCommand } from './commands/open.js'
+import { OpenapiCheckCommand } from './commands/openapi-check.js'
 import { ProjectsDeleteCommand } from './commands/projects-delete.js'
 import { ProjectsListCommand } from './commands/projects-list.js'
 import { ProjectsShowCommand } from './commands/projects-show.js'
@@ -57,6 +58,7 @@ cli.register(NewCommand)
 cli.register(MigrateCommand)
 cli.register(UpgradeCommand)
 cli.register(ValidateCommand)
+cli.register(OpenapiCheckCommand)
 cli.register(PushCommand)
 cli.register(OpenCommand)
 cli.register(AnalyticsGetCommand)
