@@ -30,6 +30,7 @@ import { ProjectsDeleteCommand } from './commands/projects-delete.js'
 import { ProjectsListCommand } from './commands/projects-list.js'
 import { ProjectsShowCommand } from './commands/projects-show.js'
 import { PushCommand } from './commands/push.js'
+import { RenameCommand } from './commands/rename.js'
 import { UpgradeCommand } from './commands/upgrade.js'
 import { ValidateCommand } from './commands/validate.js'
 import { WhoamiCommand } from './commands/whoami.js'
@@ -59,6 +60,7 @@ cli.register(MigrateCommand)
 cli.register(UpgradeCommand)
 cli.register(ValidateCommand)
 cli.register(OpenapiCheckCommand)
+cli.register(RenameCommand)
 cli.register(PushCommand)
 cli.register(OpenCommand)
 cli.register(AnalyticsGetCommand)
