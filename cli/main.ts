@@ -2,6 +2,7 @@
 import { Builtins } from 'clipanion'
 import { raiseInterruptBudget } from '../lib/jit-budget.js'
 import { packageVersion } from '../lib/version.js'
+import { A11yCommand } from './commands/a11y.js'
 import { AnalyticsGetCommand } from './commands/analytics-get.js'
 import { AnalyticsSetCommand } from './commands/analytics-set.js'
 import { AnalyticsUnsetCommand } from './commands/analytics-unset.js'
@@ -61,6 +62,7 @@ cli.register(UpgradeCommand)
 cli.register(ValidateCommand)
 cli.register(OpenapiCheckCommand)
 cli.register(RenameCommand)
+cli.register(A11yCommand)
 cli.register(PushCommand)
 cli.register(OpenCommand)
 cli.register(AnalyticsGetCommand)
