@@ -88,7 +88,8 @@ export function themeContrast(css: string): ContrastResult[] {
         use: pair.use,
         foreground: { name: pair.foreground, value: foreground.value },
         background: { name: pair.background, value: background.value },
-        ratio: Math.round(ratio * 100) / 100,
+        // Rounded down: a pair at 4.496:1 fails AA and must not print as 4.5:1.
+        ratio: Math.floor(ratio * 100) / 100,
         line: foreground.line,
       })
     }
