@@ -64,7 +64,8 @@ export function renameInConfig(text: string, from: string, to: string): string {
   if (tree) visit(tree, false)
   let result = applyEdits(text, edits)
 
-  const format = formatOf(result)
+  // A file on one line stays on one line: no formatting of the inserted redirect.
+  const format = result.trim().includes('\n') ? formatOf(result) : {}
   const config = parse(result) as { redirects?: unknown }
   const redirects = Array.isArray(config?.redirects) ? (config.redirects as unknown[]) : undefined
   const redirectEdits: Edit[] = []
