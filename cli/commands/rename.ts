@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, rename, rmdir, stat, writeFile } from 'node:fs/promises'
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
@@ -14,8 +14,8 @@ export class RenameCommand extends Command {
       Moves the page <from> (a .mdx or .md file; the extension may be left out) to <to>, and:
       renames its entries in docs.json's navigation; rewrites links to it in every page, relative and
       absolute, keeping their #anchors; rewrites the moved page's own relative links for its new
-      folder; and adds a redirect from the old path to the new one to docs.json \`redirects\` (and points
-      redirects that led to the old path at the new one). docs.json keeps its formatting.
+      folder; and adds a redirect from the old path to the new one to docs.json \`redirects\` (points
+      redirects that led to the old path at the new one, and drops any away from the new path). docs.json keeps its formatting.
 
       Paths are relative to the docs directory (the first of the current directory, ./docs and
       ./apps/docs that holds a docs.json, or \`--dir\`). Prints a diff of every changed file;
@@ -110,7 +110,7 @@ export class RenameCommand extends Command {
     }
     // A folder left empty by the move goes too.
     const oldFolder = dirname(join(dir, fromFile))
-    if (oldFolder !== dir) await rm(oldFolder).catch(() => undefined)
+    if (oldFolder !== dir) await rmdir(oldFolder).catch(() => undefined)
     stderr.write(`${pc.green('✔')} moved ${summary}\n`)
     return 0
   }

@@ -66,6 +66,17 @@ export function renameInConfig(text: string, from: string, to: string): string {
 
   // A file on one line stays on one line: no formatting of the inserted redirect.
   const format = result.trim().includes('\n') ? formatOf(result) : {}
+  // A redirect away from the new path would hide the page there (and loop once pointed at it): it goes.
+  const toUrls = urlsOf(to)
+  const sourceOf = (entry: unknown) => (entry as { source?: unknown } | null)?.source
+  const listed = (parse(result) as { redirects?: unknown })?.redirects
+  if (Array.isArray(listed)) {
+    for (let index = listed.length - 1; index >= 0; index--) {
+      const source = sourceOf(listed[index])
+      if (typeof source === 'string' && toUrls.includes(`/${source.replace(/^\/+/, '').replace(/\/+$/, '')}`))
+        result = applyEdits(result, removeElementEdits(result, ['redirects'], index))
+    }
+  }
   const config = parse(result) as { redirects?: unknown }
   const redirects = Array.isArray(config?.redirects) ? (config.redirects as unknown[]) : undefined
   const redirectEdits: Edit[] = []
@@ -102,6 +113,26 @@ export function renameInConfig(text: string, from: string, to: string): string {
       : modify(result, ['redirects'], [redirect], format),
   )
   return result
+}
+
+/**
+ * Removes element `index` of the array at `path` with the comma before it (or after it, for the first),
+ * leaving the line breaks and indentation around the others as written.
+ */
+function removeElementEdits(text: string, path: (string | number)[], index: number): Edit[] {
+  const tree = parseTree(text)
+  const list = tree && findNodeAtLocation(tree, path)
+  const elements = list?.children ?? []
+  const element = elements[index]
+  if (!element) return []
+  const previous = elements[index - 1]
+  const next = elements[index + 1]
+  const [start, end] = previous
+    ? [previous.offset + previous.length, element.offset + element.length]
+    : next
+      ? [element.offset, next.offset]
+      : [element.offset, element.offset + element.length]
+  return [{ offset: start, length: end - start, content: '' }]
 }
 
 /** A link's target split into the path and what follows it (`#anchor`, `?query`). */

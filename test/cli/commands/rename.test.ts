@@ -132,3 +132,16 @@ test('rename refuses an existing target and a missing page, and writes nothing',
   assert.equal(await readFile(join(dir, 'docs.json'), 'utf8'), before)
   assert.ok(existsSync(join(dir, 'quickstart.mdx')))
 })
+
+test('rename out of a folder removes the folder it leaves empty, given from above the docs directory', {
+  skip: needs('a built binary'),
+}, async (t) => {
+  const dir = await site(t)
+  const parent = join(dir, '..')
+  const docs = join(dir).slice(parent.length + 1)
+  const run = runCli(['rename', `${docs}/guide/watering.mdx`, 'watering', '--dir', docs], parent)
+  assert.equal(run.status, 0, run.stderr)
+  assert.ok(existsSync(join(dir, 'watering.mdx')))
+  assert.ok(!existsSync(join(dir, 'guide')))
+  assert.match(await readFile(join(dir, 'quickstart.mdx'), 'utf8'), /\[water\]\(watering\)/)
+})

@@ -22,3 +22,25 @@ test('navigation entries written with a leading slash keep it; group names equal
     '{"navigation":{"groups":[{"group":"setup","root":"/install","pages":["/install","install"]}]},"redirects": [{"source":"/setup","destination":"/install"}]}',
   )
 })
+
+test('renaming a page back drops the redirect away from its path instead of making a loop', () => {
+  const config = `{
+  "navigation": { "pages": ["install"] },
+  "redirects": [
+    { "source": "/old", "destination": "/elsewhere" },
+    { "source": "/setup", "destination": "/install" }
+  ]
+}
+`
+  assert.equal(
+    renameInConfig(config, 'install', 'setup'),
+    `{
+  "navigation": { "pages": ["setup"] },
+  "redirects": [
+    { "source": "/old", "destination": "/elsewhere" },
+    { "source": "/install", "destination": "/setup" }
+  ]
+}
+`,
+  )
+})
