@@ -2,6 +2,7 @@
 import { Builtins } from 'clipanion'
 import { raiseInterruptBudget } from '../lib/jit-budget.js'
 import { packageVersion } from '../lib/version.js'
+import { A11yCommand } from './commands/a11y.js'
 import { AnalyticsGetCommand } from './commands/analytics-get.js'
 import { AnalyticsSetCommand } from './commands/analytics-set.js'
 import { AnalyticsUnsetCommand } from './commands/analytics-unset.js'
@@ -25,10 +26,13 @@ import { LogoutCommand } from './commands/logout.js'
 import { MigrateCommand } from './commands/migrate.js'
 import { NewCommand } from './commands/new.js'
 import { OpenCommand } from './commands/open.js'
+import { OpenapiCheckCommand } from './commands/openapi-check.js'
 import { ProjectsDeleteCommand } from './commands/projects-delete.js'
 import { ProjectsListCommand } from './commands/projects-list.js'
 import { ProjectsShowCommand } from './commands/projects-show.js'
 import { PushCommand } from './commands/push.js'
+import { RenameCommand } from './commands/rename.js'
+import { UpgradeCommand } from './commands/upgrade.js'
 import { ValidateCommand } from './commands/validate.js'
 import { WhoamiCommand } from './commands/whoami.js'
 import { DocsctlCli } from './help.js'
@@ -54,7 +58,11 @@ cli.register(LogoutCommand)
 cli.register(WhoamiCommand)
 cli.register(NewCommand)
 cli.register(MigrateCommand)
+cli.register(UpgradeCommand)
 cli.register(ValidateCommand)
+cli.register(OpenapiCheckCommand)
+cli.register(RenameCommand)
+cli.register(A11yCommand)
 cli.register(PushCommand)
 cli.register(OpenCommand)
 cli.register(AnalyticsGetCommand)

@@ -124,6 +124,20 @@ export async function fetchRemoteSpecs(
   return problems
 }
 
+/**
+ * Fetches one OpenAPI document the person named on the command line (`docsctl openapi-check <url>`):
+ * its host counts as allowed, as with `--allow-spec-host`; redirects elsewhere follow `policy`.
+ * Throws an Error saying what failed or why docsctl will not fetch it.
+ */
+export async function fetchNamedSpec(url: URL, policy: SpecFetchPolicy): Promise<Uint8Array> {
+  const allowedHosts = [...policy.allowedHosts, normaliseHost(url.host)]
+  try {
+    return await fetchSpec(url, new Permissions({ ...policy, allowedHosts }))
+  } catch (error) {
+    throw error instanceof Refusal ? error : new Error(failure(error))
+  }
+}
+
 /** A fetch docsctl will not make; the message says why and how to allow it. */
 class Refusal extends Error {}
 

@@ -57,7 +57,11 @@ export function migrateSite(files: SourceFiles): MigratedFile[] {
   return migrated
 }
 
-function migrateConfig(files: SourceFiles): MigratedFile | undefined {
+/**
+ * docs.json as migrated (or mint.json converted to it, when there is no docs.json): the part of
+ * `migrateSite` that `docsctl upgrade` runs on its own.
+ */
+export function migrateConfig(files: SourceFiles): MigratedFile | undefined {
   const notes: string[] = []
   const docs = files.get(CONFIG_FILE)
   const mint = files.get('mint.json')

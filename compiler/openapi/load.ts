@@ -6,7 +6,7 @@
  * at a schema they are already inside. A broken spec gives diagnostics, never a thrown error.
  */
 import { $RefParser } from '@apidevtools/json-schema-ref-parser'
-import { parse as parseYaml, YAMLParseError } from 'yaml'
+import { isMap, isSeq, LineCounter, parseDocument, parse as parseYaml, YAMLParseError } from 'yaml'
 import type { Diagnostic } from '../diagnostics.js'
 import { decodeUtf8, type SourceFiles } from '../files.js'
 
@@ -202,3 +202,43 @@ const firstLine = (error: unknown): string =>
   (error instanceof Error ? error.message : String((error as { message?: unknown })?.message ?? error)).split(
     '\n',
   )[0] ?? ''
+
+/** `paths["/pets"].get` → `["paths", "/pets", "get"]`: the inverse of `jsonPath`. */
+function pathSegments(path: string): string[] {
+  const segments: string[] = []
+  const pattern = /\[("(?:[^"\\]|\\.)*")\]|\[(\d+)\]|\.?([A-Za-z_$][\w$-]*)/gy
+  for (let match = pattern.exec(path); match; match = pattern.exec(path)) {
+    segments.push(match[1] ? (JSON.parse(match[1]) as string) : (match[2] ?? match[3]!))
+    if (pattern.lastIndex >= path.length) break
+  }
+  return segments
+}
+
+/**
+ * The 1-based line and column of the value at `path` (as `jsonPath` writes it) in a spec's text,
+ * JSON or YAML; as deep as the text goes when the rest of the path is not in it.
+ */
+export function locateSpecPath(text: string, path: string): { line: number; column: number } | undefined {
+  const lineCounter = new LineCounter()
+  const document = parseDocument(text, { lineCounter })
+  let node: unknown = document.contents
+  let offset: number | undefined
+  for (const segment of pathSegments(path)) {
+    if (isMap(node)) {
+      const pair = node.items.find(
+        (item) => String((item.key as { value?: unknown })?.value ?? item.key) === segment,
+      )
+      if (!pair) break
+      offset = (pair.key as { range?: [number, number, number] } | null)?.range?.[0] ?? offset
+      node = pair.value
+    } else if (isSeq(node)) {
+      const item: unknown = node.items[Number(segment)]
+      if (item === undefined) break
+      offset = (item as { range?: [number, number, number] }).range?.[0] ?? offset
+      node = item
+    } else break
+  }
+  if (offset === undefined) return undefined
+  const { line, col } = lineCounter.linePos(offset)
+  return { line, column: col }
+}

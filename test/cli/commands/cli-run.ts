@@ -1,5 +1,5 @@
 /** Runs the built `docsctl` binary as a user would, without colours, and captures what it prints. */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { builtBinary } from '../../tier.js'
 
 export interface CliRun {
@@ -17,4 +17,25 @@ export function runCli(args: string[], cwd: string, env: Record<string, string> 
     timeout: 30_000,
   })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** `runCli`, spawned: for tests whose own server must answer while docsctl runs. */
+export function runCliAsync(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [builtBinary('docsctl'), ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    child.on('error', reject)
+    child.on('close', (status) => resolve({ status, stdout, stderr }))
+  })
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { test } from 'node:test'
-import { loadSpec } from '../../../compiler/openapi/load.js'
+import { loadSpec, locateSpecPath } from '../../../compiler/openapi/load.js'
 
 const encoder = new TextEncoder()
 const site = (entries: Record<string, string>) =>
@@ -107,4 +107,14 @@ test('a file map changed in place (as docsctl dev does) reads a changed referenc
   )
   files.set('thing.yaml', encoder.encode('Thing: { type: integer }'))
   assert.equal((await schemaOf()).type, 'integer')
+})
+
+test('locateSpecPath finds the line of a JSON path in YAML and JSON, as deep as the text goes', () => {
+  const yaml =
+    "openapi: 3.1.0\npaths:\n  /pets:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+  assert.deepEqual(locateSpecPath(yaml, 'paths["/pets"].get.responses[200]'), { line: 6, column: 9 })
+  assert.deepEqual(locateSpecPath(yaml, 'paths["/pets"].post'), { line: 3, column: 3 })
+  const json = '{\n  "paths": {\n    "/pets": {\n      "get": {}\n    }\n  }\n}\n'
+  assert.deepEqual(locateSpecPath(json, 'paths["/pets"].get'), { line: 4, column: 7 })
+  assert.equal(locateSpecPath(yaml, 'components'), undefined)
 })
