@@ -1,6 +1,6 @@
 /** A project's overview: its live deployment and the last deployments, refreshed while open. */
 import { api } from '../api.js'
-import { bytes, every, h, labelCells, render, statusBadge, when } from '../dom.js'
+import { bytes, dataTable, every, h, labelCells, render, statusBadge, when } from '../dom.js'
 import type { Deployment, DeploymentFiles, Project } from '../types.js'
 import { loadProject, projectHeader, projectIdOfPage } from './project-nav.js'
 
@@ -98,34 +98,7 @@ export async function projectPage(): Promise<void> {
     projectHeader(project, 'overview'),
     live,
     h('h2', {}, 'Deployments'),
-    h(
-      'div',
-      { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Deployments' },
-      h(
-        'table',
-        { class: 'cards-on-phone' },
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            ...[
-              'Created',
-              'Status',
-              'Branch',
-              'Commit message',
-              'Author',
-              'Duration',
-              'Size',
-              'Files',
-              'Changed',
-            ].map((title) => h('th', { scope: 'col' }, title)),
-          ),
-        ),
-        rows,
-      ),
-    ),
+    dataTable({ label: 'Deployments', columns, rows }),
   )
   every(2000, async () => show((await listDeployments(project)).deployments))
 }
