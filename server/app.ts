@@ -32,7 +32,7 @@ import { isDatabaseUnavailable } from './db/retry.js'
 import { DeploymentService } from './deployments/service.js'
 import { UploadExpiry } from './deployments/upload-expiry.js'
 import { DomainVerifier } from './domains/verifier.js'
-import { ApiError, type Issue, isOutOfSpace, outOfStorage } from './errors.js'
+import { ApiError, isOutOfSpace, outOfStorage } from './errors.js'
 import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
@@ -58,6 +58,7 @@ import { readSiteHeaders, rejectSeveralHosts } from './sites/host-header.js'
 import { SiteChanged } from './sites/site-changed.js'
 import { SiteServer } from './sites/site-server.js'
 import { hashToken } from './tokens.js'
+import { validationIssues } from './validation-issues.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -102,17 +103,13 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
       .send(error.issues ? { error: error.message, issues: error.issues } : { error: error.message })
   }
   if (error.validation) {
-    const issues: Issue[] = error.validation.map((item) => {
-      const missing = item.keyword === 'required' ? `/${String(item.params.missingProperty)}` : ''
-      const extra =
-        item.keyword === 'additionalProperties' ? `/${String(item.params.additionalProperty)}` : ''
-      const where = `${error.validationContext ?? 'body'}${item.instancePath}${missing}${extra}`
-      return {
-        path: where,
-        message: item.keyword === 'additionalProperties' ? 'unknown property' : (item.message ?? 'invalid'),
-      }
-    })
-    return reply.code(400).send({ error: `Invalid request ${error.validationContext ?? 'body'}`, issues })
+    const context = error.validationContext ?? 'body'
+    const issues = validationIssues(error.validation, context)
+    const first = issues[0]
+    // The first issue in the message too, for a client that shows only the message.
+    const field = first?.path.split('/').slice(1).join('.')
+    const summary = first ? `: ${field ? `${field} ` : ''}${first.message}` : ''
+    return reply.code(400).send({ error: `Invalid request ${context}${summary}`, issues })
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unreachable')
