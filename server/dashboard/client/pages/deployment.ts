@@ -136,6 +136,7 @@ export async function deploymentPage(): Promise<void> {
             { id: 'deployment-status', role: 'status' },
             statusBadge(deployment.status),
             deployment.live ? h('span', { class: 'badge live' }, 'live') : null,
+            deployment.environment === 'preview' ? h('span', { class: 'badge preview' }, 'preview') : null,
           ),
         ),
         h('dt', {}, 'Branch'),

@@ -9,11 +9,12 @@ export const duration = (deployment: Deployment): string => {
   return ms ? `${(ms / 1000).toFixed(1)} s` : '–'
 }
 
-export const listDeployments = (project: Project) =>
-  api<{ deployments: Deployment[] }>('GET', `/projects/slug/${project.slug}/deployments?limit=20`)
+export const listDeployments = (project: Project, limit = 20) =>
+  api<{ deployments: Deployment[] }>('GET', `/projects/slug/${project.slug}/deployments?limit=${limit}`)
 
 const columns = [
   'Created',
+  'Deployment',
   'Status',
   'Branch',
   'Commit message',
@@ -56,7 +57,7 @@ export async function projectPage(): Promise<void> {
             'p',
             {},
             h('a', { href: `/dashboard/projects/${project.id}/deployments/${current.id}` }, current.id),
-            ` · ${current.branch} · ${current.commitMessage ?? ''}`,
+            ...[current.branch, current.commitMessage].filter(Boolean).map((part) => ` · ${part}`),
           )
         : h('p', { class: 'muted' }, 'Nothing live yet. Push with: docsctl push'),
     )
@@ -75,11 +76,13 @@ export async function projectPage(): Promise<void> {
                 when(deployment.createdAt),
               ),
             ),
+            h('td', {}, h('code', {}, deployment.id)),
             h(
               'td',
               {},
               statusBadge(deployment.status),
               deployment.live ? h('span', { class: 'badge live' }, 'live') : null,
+              deployment.environment === 'preview' ? h('span', { class: 'badge preview' }, 'preview') : null,
             ),
             h('td', {}, deployment.branch),
             h('td', { class: 'message' }, deployment.commitMessage ?? ''),
