@@ -33,7 +33,6 @@ import { UploadExpiry } from './deployments/upload-expiry.js'
 import { DomainVerifier } from './domains/verifier.js'
 import {
   ApiError,
-  type Issue,
   isOutOfSpace,
   outageMessage,
   outageRetryAfterSeconds,
@@ -66,6 +65,7 @@ import { readSiteHeaders, rejectSeveralHosts } from './sites/host-header.js'
 import { SiteChanged } from './sites/site-changed.js'
 import { SiteServer } from './sites/site-server.js'
 import { hashToken } from './tokens.js'
+import { validationIssues } from './validation-issues.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -110,17 +110,13 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
       .send(error.issues ? { error: error.message, issues: error.issues } : { error: error.message })
   }
   if (error.validation) {
-    const issues: Issue[] = error.validation.map((item) => {
-      const missing = item.keyword === 'required' ? `/${String(item.params.missingProperty)}` : ''
-      const extra =
-        item.keyword === 'additionalProperties' ? `/${String(item.params.additionalProperty)}` : ''
-      const where = `${error.validationContext ?? 'body'}${item.instancePath}${missing}${extra}`
-      return {
-        path: where,
-        message: item.keyword === 'additionalProperties' ? 'unknown property' : (item.message ?? 'invalid'),
-      }
-    })
-    return reply.code(400).send({ error: `Invalid request ${error.validationContext ?? 'body'}`, issues })
+    const context = error.validationContext ?? 'body'
+    const issues = validationIssues(error.validation, context)
+    const first = issues[0]
+    // The first issue in the message too, for a client that shows only the message.
+    const field = first?.path.split('/').slice(1).join('.')
+    const summary = first ? `: ${field ? `${field} ` : ''}${first.message}` : ''
+    return reply.code(400).send({ error: `Invalid request ${context}${summary}`, issues })
   }
   const dependency = unavailableDependency(error)
   if (dependency) {

@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { Command, Option, UsageError } from 'clipanion'
 import pc from 'picocolors'
 import { type Diagnostic, formatDiagnostic } from '../../compiler/diagnostics.js'
+import { withFileUrls } from '../../compiler/outputs/file-urls.js'
 import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
 import { BUILD_MARKER, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
 import { isInteractive } from '../push/project.js'
@@ -25,6 +26,10 @@ export class BuildCommand extends Command {
       when it holds an earlier build. The site's MCP server (\`/mcp\`) needs docs-server or
       \`docsctl dev\`: a static host serves the pages, search and llms.txt, but no \`/mcp\`.
 
+      The pages link to folders (\`guide/setup/\`), which a web server answers with their index.html;
+      opened from \`file://\` a browser shows a folder listing instead. \`--file-urls\` makes every
+      link name its index.html, for reading the build from disk (search still needs a server).
+
       OpenAPI documents that docs.json names by URL are fetched only from hosts you allow with
       \`--allow-spec-host <host>\` (repeatable) or ${ALLOW_SPEC_HOSTS_ENV}; in a terminal docsctl asks
       about any other host, elsewhere it leaves those pages out and says which flag allows the host. A
@@ -33,6 +38,7 @@ export class BuildCommand extends Command {
     examples: [
       ['Build the docs in the current folder to ./site', 'docsctl build --out site'],
       ['Build ./docs as a deployment would', 'docsctl build docs --out site --lenient'],
+      ['Build to open from disk, without a web server', 'docsctl build --file-urls'],
       [
         'Build in CI with the OpenAPI document docs.json names on api.example.com',
         'docsctl build --allow-spec-host api.example.com',
@@ -44,6 +50,9 @@ export class BuildCommand extends Command {
   out = Option.String('--out', 'site', { description: 'Folder to write the site to (default: ./site)' })
   lenient = Option.Boolean('--lenient', false, {
     description: 'Report unknown keys and broken links as warnings',
+  })
+  fileUrls = Option.Boolean('--file-urls', false, {
+    description: 'Link index.html files, to open the build from file:// without a web server',
   })
   allowSpecHost = allowSpecHostOption()
 
@@ -84,7 +93,13 @@ export class BuildCommand extends Command {
       result = await buildSite(read.files, {
         mode: this.lenient ? 'lenient' : 'strict',
         workers: defaultWorkers(),
-        onFile: (path, bytes) => writer.write(path, bytes),
+        onFile: (path, bytes) =>
+          writer.write(
+            path,
+            this.fileUrls && path.endsWith('.html')
+              ? new TextEncoder().encode(withFileUrls(new TextDecoder().decode(bytes)))
+              : bytes,
+          ),
       })
       await writer.finished()
       if (result.ok)
@@ -122,6 +137,14 @@ export class BuildCommand extends Command {
     const seconds = ((performance.now() - started) / 1000).toFixed(2)
     stdout.write(
       `${pc.green('✔')} Built ${plural(result.stats.pages, 'page')} (${plural(warnings, 'warning')}) in ${seconds} s → ${relative(process.cwd(), outDir) || '.'}/ (${plural(writer.written, 'file')})\n`,
+    )
+    const where = relative(process.cwd(), outDir) || '.'
+    stdout.write(
+      pc.dim(
+        this.fileUrls
+          ? `  Open ${join(where, 'index.html')} in a browser; its links name index.html files (search needs a web server)\n`
+          : `  Serve ${where}/ with a web server (e.g. npx serve ${where}): opened from file:// its links lead to folder listings, unless built with --file-urls\n`,
+      ),
     )
     if (writer.wrote(MCP_PAGES_PATH))
       stdout.write(

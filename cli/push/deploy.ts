@@ -43,7 +43,12 @@ export async function deploy(input: DeployInput): Promise<PushResult> {
     .createDeployment(slug, {
       branch: input.branch,
       ...(input.commitMessage === undefined ? {} : { commitMessage: input.commitMessage }),
-      ...(input.environment === undefined ? {} : { environment: input.environment }),
+      // A push that is not made live is a preview, as a Git preview branch's deployment is.
+      ...(input.environment === undefined
+        ? input.promote === false
+          ? { environment: 'preview' }
+          : {}
+        : { environment: input.environment }),
       files: site.entries,
     })
     .catch((error: unknown) => {

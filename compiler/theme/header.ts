@@ -28,7 +28,7 @@ export function renderHeader(site: SiteContext, slug: string, tabIndex: number, 
       `<a class="d-navbar-primary" href="${escapeHtml(configHref(slug, primaryHref))}"${externalAttributes(primaryHref)}>${escapeHtml(primary?.label ?? 'Get started')}</a>`,
   )
   const menuButton = hasSidebar
-    ? '<label class="d-menu-button" for="d-nav-toggle"><span class="d-visually-hidden">Open navigation</span><svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg></label>'
+    ? '<button type="button" class="d-menu-button" data-nav-open aria-expanded="false" aria-controls="d-sidebar" aria-label="Navigation"><svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg></button>'
     : ''
   const searchPrompt = config.search?.prompt ?? 'Search…'
   const toggle = strict

@@ -59,7 +59,7 @@ export function renderShell(site: SiteContext, page: ShellPage): string {
   const article = `<article class="d-article">${pageHeader}<div class="d-prose">${page.html}</div>${pagination}</article>`
   const toc = hasToc ? renderToc(page, contextualInToc ? contextualHtml : '') : ''
   const sidebar = hasSidebar
-    ? `<input type="checkbox" id="d-nav-toggle" class="d-nav-toggle" aria-hidden="true" tabindex="-1"><aside class="d-sidebar" id="d-sidebar">${renderSidebar(site, page.slug, tabIndex)}</aside><label class="d-sidebar-backdrop" for="d-nav-toggle"><span class="d-visually-hidden">Close navigation</span></label>`
+    ? `<aside class="d-sidebar" id="d-sidebar"><button type="button" class="d-icon-button d-sidebar-close" data-nav-close aria-label="Close navigation"><svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18"><path d="M6 6l12 12M18 6 6 18" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg></button>${renderSidebar(site, page.slug, tabIndex)}</aside><div class="d-sidebar-backdrop" data-nav-close></div>`
     : ''
   const appearance = config.appearance?.default ?? 'system'
   const presetTheme = appearance === 'system' ? '' : ` data-theme="${appearance}"`

@@ -36,6 +36,7 @@ const FLOW_COOKIE = 'docs_dashboard_sign_in'
 const ASSETS = {
   'dashboard.js': 'text/javascript; charset=utf-8',
   'dashboard.css': 'text/css; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
 }
 
 const html = { produces: ['text/html'] } as const
@@ -174,7 +175,7 @@ export const dashboardRoutes: ApiRoutes = async (app) => {
       config: { rateLimit: false },
       schema: {
         tags,
-        summary: 'The dashboard’s script and stylesheet',
+        summary: 'The dashboard’s script, stylesheet and icon',
         params: {
           type: 'object',
           additionalProperties: false,

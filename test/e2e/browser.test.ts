@@ -228,7 +228,51 @@ test('the built site works in a real browser and passes axe', {
     await page.goto(`${origin}/guide/setup/`)
     assert.ok(await page.isHidden('.d-sidebar'))
     assert.ok(await page.isHidden('.d-toc'))
-    await page.click('.d-menu-button')
+    const menu = page.getByRole('button', { name: 'Navigation', exact: true })
+    const focused = () =>
+      page.evaluate(() => {
+        const element = document.activeElement
+        return element?.getAttribute('aria-label') || element?.textContent?.trim() || element?.tagName || ''
+      })
+    // A keyboard walk: Tab reaches the menu button among the first stops; Enter opens the drawer and
+    // moves focus to its close button.
+    const stops: string[] = []
+    for (let tab = 0; tab < 4 && stops.at(-1) !== 'Navigation'; tab++) {
+      await page.keyboard.press('Tab')
+      stops.push(await focused())
+    }
+    assert.equal(stops.at(-1), 'Navigation', `tab stops: ${stops.join(', ')}`)
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false')
+    assert.equal(await menu.getAttribute('aria-controls'), 'd-sidebar')
+    await page.keyboard.press('Enter')
+    assert.ok(await page.isVisible('.d-sidebar'))
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true')
+    assert.equal(await focused(), 'Close navigation')
+    assert.deepEqual(await axeProblems(page), [], 'axe with the drawer open')
+    // Focus stays in the drawer: Tab goes to its first link, Shift+Tab from the close button wraps to its last.
+    await page.keyboard.press('Tab')
+    assert.ok(await page.evaluate(() => document.activeElement?.closest('.d-sidebar-nav') !== null))
+    await page.keyboard.press('Shift+Tab')
+    assert.equal(await focused(), 'Close navigation')
+    await page.keyboard.press('Shift+Tab')
+    assert.ok(await page.evaluate(() => document.activeElement?.closest('.d-sidebar') !== null))
+    // Escape closes it and focus returns to the menu button.
+    await page.keyboard.press('Escape')
+    assert.ok(await page.isHidden('.d-sidebar'))
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false')
+    assert.equal(await focused(), 'Navigation')
+    // So does the close button.
+    await page.keyboard.press('Enter')
+    assert.equal(await focused(), 'Close navigation')
+    await page.keyboard.press('Enter')
+    assert.ok(await page.isHidden('.d-sidebar'))
+    assert.equal(await focused(), 'Navigation')
+    // And by pointer, the backdrop closes it too.
+    await menu.click()
+    assert.ok(await page.isVisible('.d-sidebar'))
+    await page.mouse.click(380, 400)
+    assert.ok(await page.isHidden('.d-sidebar'))
+    await menu.click()
     assert.ok(await page.isVisible('.d-sidebar'))
     await page.screenshot({ path: join(artifacts, 'mobile-sidebar.png') })
     await Promise.all([page.waitForURL(`${origin}/`), page.click('.d-sidebar >> text=Welcome to Acme')])

@@ -1,8 +1,8 @@
 /**
  * The shell's only script, bundled by esbuild into `site.js`: colour-mode toggle, component tabs, copy
- * buttons, page actions, the table of contents highlight, the phone drawer, search and the dismissed
- * banner staying closed across pages. Everything
- * else works without it.
+ * buttons, page actions, the table of contents highlight, the phone drawer (its menu button does
+ * nothing without it), search and the dismissed banner staying closed across pages. Everything else
+ * works without it.
  */
 import { setUpBanner } from './banner.js'
 import { setUpColourModeToggle } from './colour-mode.js'

@@ -44,6 +44,30 @@ export function labelCells(row: HTMLTableRowElement, titles: readonly string[]):
   return row
 }
 
+/**
+ * A table in a labelled scroll region; on a phone each row becomes a card, each value named by its
+ * column (see dashboard.css), so no column is ever out of sight. `rows` may be filled in later:
+ * `labelCells` the rows put into it.
+ */
+export function dataTable(options: {
+  label: string
+  columns: readonly string[]
+  rows: HTMLTableSectionElement
+  id?: string
+}): HTMLElement {
+  for (const row of options.rows.rows) labelCells(row, options.columns)
+  return h(
+    'div',
+    { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': options.label },
+    h(
+      'table',
+      { class: 'cards-on-phone', id: options.id },
+      h('thead', {}, h('tr', {}, ...options.columns.map((title) => h('th', { scope: 'col' }, title)))),
+      options.rows,
+    ),
+  )
+}
+
 export const statusBadge = (status: string): HTMLElement => h('span', { class: `badge ${status}` }, status)
 
 export function copyButton(value: string, label: string): HTMLButtonElement {

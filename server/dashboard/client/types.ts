@@ -39,6 +39,8 @@ export interface Deployment {
   live: boolean
   branch: string
   commitMessage: string | null
+  /** `preview` for a Git preview branch's deployment. */
+  environment: string | null
   /** Only on deployments made from a Git commit (the Git-connected deploys of issue 19). */
   commitAuthor?: string | null
   url: string | null

@@ -1,8 +1,18 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { test } from 'node:test'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 import { builtBinary, needs } from '../../tier.js'
@@ -44,6 +54,39 @@ test('docsctl build writes the static site and prints a summary', { skip: needs(
   writeFileSync(join(dir, 'public', 'stale.html'), 'old')
   assert.equal(run(dir, '--out', 'public').code, 0)
   assert.ok(!existsSync(join(dir, 'public', 'stale.html')))
+})
+
+/** Each relative link of the build's HTML files that a browser on `file://` opens as a folder listing. */
+function linksToFolders(root: string): string[] {
+  const folders: string[] = []
+  const pages = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((path) =>
+    path.endsWith('.html'),
+  )
+  for (const page of pages) {
+    const html = readFileSync(join(root, page), 'utf8')
+    for (const [, href = ''] of html.matchAll(/\shref="([^"#?]+)[^"]*"/g)) {
+      if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href) || href.startsWith('/')) continue
+      const target = resolve(root, dirname(page), href)
+      if (existsSync(target) && statSync(target).isDirectory()) folders.push(`${page}: ${href}`)
+    }
+  }
+  return folders
+}
+
+test('docsctl build says the site needs a web server; --file-urls links index.html files for file://', {
+  skip: needs('a built binary'),
+}, (t) => {
+  const dir = workspace(t)
+  const served = run(dir, '--out', 'served')
+  assert.equal(served.code, 0, served.stderr)
+  assert.match(served.stdout, /Serve served\/ with a web server .*opened from file:\/\/ .*--file-urls/)
+  assert.ok(linksToFolders(join(dir, 'served')).length > 0, 'a served build links folders')
+  const local = run(dir, '--out', 'local', '--file-urls')
+  assert.equal(local.code, 0, local.stderr)
+  assert.match(local.stdout, /Open local\/index\.html in a browser/)
+  assert.deepEqual(linksToFolders(join(dir, 'local')), [])
+  const setup = readFileSync(join(dir, 'local', 'guide', 'setup', 'index.html'), 'utf8')
+  assert.match(setup, /href="\.\.\/\.\.\/index\.html"/)
 })
 
 test('docsctl build is strict by default: a broken link fails with its place and writes nothing', {

@@ -181,6 +181,15 @@ test('dashboard pages: the sign-in page when signed out, 404 for a project that 
     headers: { host, 'if-none-match': String(script.headers.etag) },
   })
   assert.equal(again.statusCode, 304)
+  // Every page names its icon, which is served (no 404 for /favicon.ico in the browser's log).
+  assert.match(
+    signedOut.body,
+    /<link rel="icon" href="\/dashboard\/assets\/favicon.svg" type="image\/svg\+xml">/,
+  )
+  const icon = await app.inject({ url: '/dashboard/assets/favicon.svg', headers: { host } })
+  assert.equal(icon.statusCode, 200)
+  assert.equal(icon.headers['content-type'], 'image/svg+xml')
+  assert.match(icon.body, /^<svg /)
   const { token } = await dashboardSignIn(app, 'bob@example.com')
   const other = await app.repos.users.findOrCreate('ada@example.com')
   const project = await app.repos.projects.create({

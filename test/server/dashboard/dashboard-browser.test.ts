@@ -97,10 +97,19 @@ async function checkPage(context: BrowserContext, url: string, name: string, pro
     await page.emulateMedia({ colorScheme })
     await page.screenshot({ path: `${screenshots}/${name}-${width}-${colorScheme}.png`, fullPage: true })
   }
-  // Nothing is wider than a 320 px screen except inside the scrollable tables.
+  // Nothing is wider than a 320 px screen, not even inside a table's scroll region: tables become cards.
   await page.setViewportSize({ width: 320, height: 700 })
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth)
-  assert.ok(overflow <= 320, `${name} is ${overflow} px wide at 320 px`)
+  if (overflow > 320) problems.push(`${name} is ${overflow} px wide at 320 px`)
+  const hidden = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.table-scroll')]
+      .filter((region) => region.scrollWidth > region.clientWidth)
+      .map(
+        (region) =>
+          `${region.getAttribute('aria-label')} is ${region.scrollWidth} px wide in ${region.clientWidth} px`,
+      ),
+  )
+  problems.push(...hidden.map((problem) => `${name} at 320 px: ${problem}`))
   await page.close()
 }
 
@@ -334,7 +343,55 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
   await page.getByText('github: https://github.com/acme/docs').waitFor()
   assert.match((await page.locator('dd code').first().textContent()) ?? '', /\/webhooks\/github$/)
 
-  // axe and screenshots on every page.
+  // An empty key name is refused beside its field, in words.
+  await page.goto(`${projectUrl}/settings`)
+  await page.getByRole('button', { name: 'Create key' }).click()
+  await page.locator('#create-deploy-key-name-error').filter({ hasText: 'must not be empty' }).waitFor()
+  // A key to list on the settings page, whose Revoke button must show on a phone too.
+  await page.getByLabel('Key name').fill('GitHub Actions for the handbook')
+  await page.getByRole('button', { name: 'Create key' }).click()
+  await page.getByRole('cell', { name: 'GitHub Actions for the handbook', exact: true }).waitFor()
+  const handbookKey = await page.locator('#new-key-value').inputValue()
+
+  // A live push without a commit message, then a preview (not made live).
+  const pushAs = (promote: boolean, commitMessage?: string) =>
+    deploy({
+      client: new ApiClient({ apiUrl: origin, token: () => handbookKey, attempts: 1 }),
+      slug: 'acme',
+      files: changed,
+      branch: 'main',
+      commitMessage,
+      promote,
+      reporter: quiet,
+      pollIntervalMs: 100,
+    })
+  const unnamed = await pushAs(true)
+  assert.equal(unnamed.deployment.live, true)
+  const previewPush = await pushAs(false, 'Preview of the next version')
+  assert.equal(previewPush.deployment.status, 'ready')
+  // The overview: no dangling separator, each deployment's id, the preview badged.
+  await page.goto(projectUrl)
+  await page.locator(`tr[data-deployment="${previewPush.deployment.id}"] .badge.preview`).waitFor()
+  assert.equal(
+    await page.locator('section[aria-labelledby="live-heading"] p').textContent(),
+    `${unnamed.deployment.id} · main`,
+  )
+  assert.equal(
+    await page
+      .locator(`tr[data-deployment="${unnamed.deployment.id}"] td[data-label="Deployment"]`)
+      .textContent(),
+    unnamed.deployment.id,
+  )
+  // The projects list: the site's address as a link, the last deployment's status and time.
+  await page.goto(`${origin}/dashboard/`)
+  const card = page.locator('#project-list li', { hasText: 'Acme handbook' })
+  assert.match(
+    (await card.getByRole('link', { name: /acme\.localhost/ }).getAttribute('href')) ?? '',
+    /^http:\/\/acme\.localhost:\d+\/$/,
+  )
+  assert.match((await card.locator('.last-deploy').textContent()) ?? '', /^ready last deploy \S/)
+
+  // axe, screenshots and the width at 320 px on every page.
   // (A context that lets Playwright inject the axe script past the pages' CSP, with Ada's cookies.)
   const problems: string[] = []
   const auditStarted = Date.now()

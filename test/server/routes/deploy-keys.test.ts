@@ -79,6 +79,27 @@ test('deploy keys need a name, and a key cannot manage keys', async (t) => {
     assert.equal(response.statusCode, 400, JSON.stringify(payload))
     assert.ok(Array.isArray(response.json().issues), JSON.stringify(response.json()))
   }
+  // What to fix in words, not the schema's text.
+  const said = async (payload: object) =>
+    (
+      await app.inject({
+        method: 'POST',
+        url: `/projects/${project.id}/deploy-keys`,
+        headers: bearer(owner),
+        payload,
+      })
+    ).json()
+  assert.deepEqual(await said({ name: '' }), {
+    error: 'Invalid request body: name must not be empty',
+    issues: [{ path: 'body/name', message: 'must not be empty' }],
+  })
+  assert.deepEqual((await said({ name: '   ' })).issues, [
+    { path: 'body/name', message: 'must not be blank' },
+  ])
+  assert.deepEqual((await said({})).issues, [{ path: 'body/name', message: 'is required' }])
+  assert.deepEqual((await said({ name: 'x'.repeat(101) })).issues, [
+    { path: 'body/name', message: 'must be at most 100 characters' },
+  ])
   const { token } = await app.repos.deployKeys.create(project.id, 'ci')
   for (const [method, url] of [
     ['GET', `/projects/${project.id}/deploy-keys`],

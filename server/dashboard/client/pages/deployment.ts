@@ -1,6 +1,6 @@
 /** One deployment: status (updated live while it builds), diagnostics by file, preview, promote or roll back. */
 import { api } from '../api.js'
-import { bytes, confirmDialog, every, h, render, statusBadge, when } from '../dom.js'
+import { bytes, confirmDialog, dataTable, every, h, render, statusBadge, when } from '../dom.js'
 import type { Deployment, DeploymentFiles, Diagnostic, DiagnosticPage, Project } from '../types.js'
 import { duration } from './project.js'
 import { loadProject, projectHeader, projectIdOfPage } from './project-nav.js'
@@ -81,28 +81,20 @@ function fileList(listing: DeploymentFiles): HTMLElement {
       h('td', {}, size),
       h('td', {}, h('span', { class: `badge ${change}` }, change)),
     )
-  return h(
-    'div',
-    { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Files' },
-    h(
-      'table',
-      { id: 'files' },
-      h(
-        'thead',
-        {},
-        h('tr', {}, ...['Path', 'Size', 'Change'].map((title) => h('th', { scope: 'col' }, title))),
+  return dataTable({
+    label: 'Files',
+    id: 'files',
+    columns: ['Path', 'Size', 'Change'],
+    rows: h(
+      'tbody',
+      {},
+      // Changes first: they are what a reader of this page looks for.
+      ...[...changed, ...listing.files.filter((file) => file.change === 'unchanged')].map((file) =>
+        row(file.path, bytes(file.size), file.change),
       ),
-      h(
-        'tbody',
-        {},
-        // Changes first: they are what a reader of this page looks for.
-        ...[...changed, ...listing.files.filter((file) => file.change === 'unchanged')].map((file) =>
-          row(file.path, bytes(file.size), file.change),
-        ),
-        ...listing.removed.map((path) => row(path, '–', 'removed')),
-      ),
+      ...listing.removed.map((path) => row(path, '–', 'removed')),
     ),
-  )
+  })
 }
 
 export async function deploymentPage(): Promise<void> {
@@ -144,6 +136,7 @@ export async function deploymentPage(): Promise<void> {
             { id: 'deployment-status', role: 'status' },
             statusBadge(deployment.status),
             deployment.live ? h('span', { class: 'badge live' }, 'live') : null,
+            deployment.environment === 'preview' ? h('span', { class: 'badge preview' }, 'preview') : null,
           ),
         ),
         h('dt', {}, 'Branch'),

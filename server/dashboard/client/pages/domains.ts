@@ -1,6 +1,6 @@
 /** A project's custom domains: add one, the DNS records to create, verify now, status, remove. */
 import { api } from '../api.js'
-import { apiForm, confirmDialog, copyButton, h, render, statusBadge, when } from '../dom.js'
+import { apiForm, confirmDialog, copyButton, dataTable, h, render, statusBadge, when } from '../dom.js'
 import type { Domain, Project } from '../types.js'
 import { loadProject, projectHeader, projectIdOfPage } from './project-nav.js'
 
@@ -36,55 +36,31 @@ function domainCard(project: Project, domain: Domain, reload: () => Promise<void
       ` · last checked ${when(domain.lastCheckedAt)}`,
     ),
     domain.failure ? h('p', { class: 'error' }, `${domain.failure.reason}: ${domain.failure.message}`) : null,
-    h(
-      'div',
-      {
-        class: 'table-scroll',
-        tabindex: '0',
-        role: 'region',
-        'aria-label': `DNS records for ${domain.hostname}`,
-      },
-      h(
-        'table',
+    dataTable({
+      label: `DNS records for ${domain.hostname}`,
+      columns: ['Type', 'Name', 'Value', 'For', 'Check'],
+      rows: h(
+        'tbody',
         {},
-        h(
-          'thead',
-          {},
+        ...domain.records.map((record) =>
           h(
             'tr',
             {},
-            ...['Type', 'Name', 'Value', 'For', 'Check'].map((title) => h('th', { scope: 'col' }, title)),
-          ),
-        ),
-        h(
-          'tbody',
-          {},
-          ...domain.records.map((record) =>
+            h('td', {}, record.type),
+            h('td', {}, h('code', {}, record.name), ' ', copyButton(record.name, `Copy name ${record.name}`)),
             h(
-              'tr',
+              'td',
               {},
-              h('td', {}, record.type),
-              h(
-                'td',
-                {},
-                h('code', {}, record.name),
-                ' ',
-                copyButton(record.name, `Copy name ${record.name}`),
-              ),
-              h(
-                'td',
-                {},
-                h('code', {}, record.value),
-                ' ',
-                copyButton(record.value, `Copy value ${record.value}`),
-              ),
-              h('td', {}, record.use === 'always' ? record.purpose : `${record.purpose} (${record.use})`),
-              h('td', {}, record.status),
+              h('code', {}, record.value),
+              ' ',
+              copyButton(record.value, `Copy value ${record.value}`),
             ),
+            h('td', {}, record.use === 'always' ? record.purpose : `${record.purpose} (${record.use})`),
+            h('td', {}, record.status),
           ),
         ),
       ),
-    ),
+    }),
     h('p', { class: 'actions' }, verify, remove),
   )
 }

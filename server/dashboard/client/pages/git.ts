@@ -1,6 +1,6 @@
 /** A project's Git connection: the repository and branches that deploy, the webhook to set up, recent deliveries. */
 import { api } from '../api.js'
-import { apiForm, confirmDialog, copyButton, h, render, statusBadge, when } from '../dom.js'
+import { apiForm, confirmDialog, copyButton, dataTable, h, render, statusBadge, when } from '../dom.js'
 import type { Project } from '../types.js'
 import { loadProject, projectHeader, projectIdOfPage } from './project-nav.js'
 
@@ -128,56 +128,41 @@ export async function gitPage(): Promise<void> {
     }),
     h('h2', {}, 'Recent deliveries'),
     settings.deliveries.length
-      ? h(
-          'div',
-          { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Recent deliveries' },
-          h(
-            'table',
+      ? dataTable({
+          label: 'Recent deliveries',
+          columns: ['Received', 'Status', 'Branch', 'Commit', 'Author', 'Deployment'],
+          rows: h(
+            'tbody',
             {},
-            h(
-              'thead',
-              {},
+            ...settings.deliveries.map((delivery) =>
               h(
                 'tr',
                 {},
-                ...['Received', 'Status', 'Branch', 'Commit', 'Author', 'Deployment'].map((title) =>
-                  h('th', { scope: 'col' }, title),
-                ),
-              ),
-            ),
-            h(
-              'tbody',
-              {},
-              ...settings.deliveries.map((delivery) =>
+                h('td', {}, when(delivery.createdAt)),
+                h('td', {}, statusBadge(delivery.status), delivery.detail ? ` ${delivery.detail}` : ''),
+                h('td', {}, delivery.branch),
                 h(
-                  'tr',
+                  'td',
                   {},
-                  h('td', {}, when(delivery.createdAt)),
-                  h('td', {}, statusBadge(delivery.status), delivery.detail ? ` ${delivery.detail}` : ''),
-                  h('td', {}, delivery.branch),
-                  h(
-                    'td',
-                    {},
-                    h('code', {}, delivery.commitSha.slice(0, 7)),
-                    ` ${delivery.commitMessage ?? ''}`,
-                  ),
-                  h('td', {}, delivery.commitAuthor ?? '–'),
-                  h(
-                    'td',
-                    {},
-                    delivery.deploymentId
-                      ? h(
-                          'a',
-                          { href: `/dashboard/projects/${project.id}/deployments/${delivery.deploymentId}` },
-                          delivery.deploymentId,
-                        )
-                      : '–',
-                  ),
+                  h('code', {}, delivery.commitSha.slice(0, 7)),
+                  ` ${delivery.commitMessage ?? ''}`,
+                ),
+                h('td', {}, delivery.commitAuthor ?? '–'),
+                h(
+                  'td',
+                  {},
+                  delivery.deploymentId
+                    ? h(
+                        'a',
+                        { href: `/dashboard/projects/${project.id}/deployments/${delivery.deploymentId}` },
+                        delivery.deploymentId,
+                      )
+                    : '–',
                 ),
               ),
             ),
           ),
-        )
+        })
       : h('p', { class: 'muted' }, 'No deliveries yet.'),
   )
 }

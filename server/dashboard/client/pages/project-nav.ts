@@ -20,7 +20,12 @@ export function projectHeader(
     { class: 'project-head' },
     h('p', { class: 'crumbs' }, h('a', { href: '/dashboard/' }, 'Projects'), ' / ', project.slug),
     h('h1', {}, project.name),
-    h('p', {}, 'Live at ', h('a', { href: project.url, target: '_blank', rel: 'noopener' }, project.url)),
+    h(
+      'p',
+      {},
+      project.liveDeploymentId ? 'Live at ' : 'Not live yet; a push makes it live at ',
+      h('a', { href: project.url, target: '_blank', rel: 'noopener' }, project.url),
+    ),
     h(
       'nav',
       { class: 'tabs', 'aria-label': 'Project' },

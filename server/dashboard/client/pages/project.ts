@@ -1,6 +1,6 @@
 /** A project's overview: its live deployment and the last deployments, refreshed while open. */
 import { api } from '../api.js'
-import { bytes, every, h, labelCells, render, statusBadge, when } from '../dom.js'
+import { bytes, dataTable, every, h, labelCells, render, statusBadge, when } from '../dom.js'
 import type { Deployment, DeploymentFiles, Project } from '../types.js'
 import { loadProject, projectHeader, projectIdOfPage } from './project-nav.js'
 
@@ -9,11 +9,12 @@ export const duration = (deployment: Deployment): string => {
   return ms ? `${(ms / 1000).toFixed(1)} s` : '–'
 }
 
-export const listDeployments = (project: Project) =>
-  api<{ deployments: Deployment[] }>('GET', `/projects/slug/${project.slug}/deployments?limit=20`)
+export const listDeployments = (project: Project, limit = 20) =>
+  api<{ deployments: Deployment[] }>('GET', `/projects/slug/${project.slug}/deployments?limit=${limit}`)
 
 const columns = [
   'Created',
+  'Deployment',
   'Status',
   'Branch',
   'Commit message',
@@ -56,7 +57,7 @@ export async function projectPage(): Promise<void> {
             'p',
             {},
             h('a', { href: `/dashboard/projects/${project.id}/deployments/${current.id}` }, current.id),
-            ` · ${current.branch} · ${current.commitMessage ?? ''}`,
+            ...[current.branch, current.commitMessage].filter(Boolean).map((part) => ` · ${part}`),
           )
         : h('p', { class: 'muted' }, 'Nothing live yet. Push with: docsctl push'),
     )
@@ -75,11 +76,13 @@ export async function projectPage(): Promise<void> {
                 when(deployment.createdAt),
               ),
             ),
+            h('td', {}, h('code', {}, deployment.id)),
             h(
               'td',
               {},
               statusBadge(deployment.status),
               deployment.live ? h('span', { class: 'badge live' }, 'live') : null,
+              deployment.environment === 'preview' ? h('span', { class: 'badge preview' }, 'preview') : null,
             ),
             h('td', {}, deployment.branch),
             h('td', { class: 'message' }, deployment.commitMessage ?? ''),
@@ -98,34 +101,7 @@ export async function projectPage(): Promise<void> {
     projectHeader(project, 'overview'),
     live,
     h('h2', {}, 'Deployments'),
-    h(
-      'div',
-      { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Deployments' },
-      h(
-        'table',
-        { class: 'cards-on-phone' },
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            ...[
-              'Created',
-              'Status',
-              'Branch',
-              'Commit message',
-              'Author',
-              'Duration',
-              'Size',
-              'Files',
-              'Changed',
-            ].map((title) => h('th', { scope: 'col' }, title)),
-          ),
-        ),
-        rows,
-      ),
-    ),
+    dataTable({ label: 'Deployments', columns, rows }),
   )
   every(2000, async () => show((await listDeployments(project)).deployments))
 }

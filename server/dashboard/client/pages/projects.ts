@@ -1,10 +1,35 @@
-/** Your projects: search, open one, create one. */
+/** Your projects, each with its last deployment's status and time: search, open one, create one. */
 import { api } from '../api.js'
-import { apiForm, h, render } from '../dom.js'
-import type { Project } from '../types.js'
+import { apiForm, h, render, statusBadge, when } from '../dom.js'
+import type { Deployment, Project } from '../types.js'
+import { listDeployments } from './project.js'
+
+/** The last deployment of each project (of any status), asked for all at once. */
+async function lastDeployments(projects: Project[]): Promise<Map<string, Deployment | undefined>> {
+  const last = await Promise.all(
+    projects.map((project) =>
+      listDeployments(project, 1)
+        .then(({ deployments }) => deployments[0])
+        .catch(() => undefined),
+    ),
+  )
+  return new Map(projects.map((project, index) => [project.id, last[index]]))
+}
+
+function lastDeploy(deployment: Deployment | undefined): HTMLElement {
+  if (!deployment) return h('p', { class: 'last-deploy' }, 'No deployments yet')
+  return h(
+    'p',
+    { class: 'last-deploy' },
+    statusBadge(deployment.status),
+    deployment.live ? h('span', { class: 'badge live' }, 'live') : null,
+    ` last deploy ${when(deployment.createdAt)}`,
+  )
+}
 
 export async function projectsPage(): Promise<void> {
   const { projects } = await api<{ projects: Project[] }>('GET', '/projects/')
+  const last = await lastDeployments(projects)
   const list = h('ul', { class: 'cards', id: 'project-list' })
   const empty = h('p', { class: 'muted' })
   const show = (query: string) => {
@@ -19,7 +44,14 @@ export async function projectsPage(): Promise<void> {
           {},
           h('a', { href: `/dashboard/projects/${project.id}`, class: 'card-title' }, project.name),
           h('span', { class: 'muted' }, ` ${project.slug}`),
-          h('p', {}, project.liveDeploymentId ? project.url : 'Not deployed yet'),
+          h(
+            'p',
+            {},
+            project.liveDeploymentId
+              ? h('a', { href: project.url, target: '_blank', rel: 'noopener' }, project.url)
+              : 'Not live yet',
+          ),
+          lastDeploy(last.get(project.id)),
         ),
       ),
     )

@@ -1,8 +1,10 @@
 /** A project's settings: name and description, deploy keys, analytics, and deleting the project. */
 import { api } from '../api.js'
-import { apiForm, confirmDialog, copyButton, h, render, when } from '../dom.js'
+import { apiForm, confirmDialog, copyButton, dataTable, h, labelCells, render, when } from '../dom.js'
 import type { AnalyticsSettings, DeployKey, Project } from '../types.js'
 import { loadProject, projectHeader, projectIdOfPage } from './project-nav.js'
+
+const keyColumns = ['Name', 'Prefix', 'Created', 'Last used', 'Actions']
 
 function deployKeys(project: Project): HTMLElement {
   const base = `/projects/${project.id}/deploy-keys`
@@ -23,14 +25,17 @@ function deployKeys(project: Project): HTMLElement {
           await api('DELETE', `${base}/${key.id}`)
           await load()
         })
-        return h(
-          'tr',
-          {},
-          h('td', {}, key.name),
-          h('td', {}, h('code', {}, `${key.prefix}…`)),
-          h('td', {}, when(key.createdAt)),
-          h('td', {}, when(key.lastUsedAt)),
-          h('td', {}, revoke),
+        return labelCells(
+          h(
+            'tr',
+            {},
+            h('td', {}, key.name),
+            h('td', {}, h('code', {}, `${key.prefix}…`)),
+            h('td', {}, when(key.createdAt)),
+            h('td', {}, when(key.lastUsedAt)),
+            h('td', {}, revoke),
+          ),
+          keyColumns,
         )
       }),
     )
@@ -46,26 +51,7 @@ function deployKeys(project: Project): HTMLElement {
       {},
       'A deploy key may only push deployments of this project, e.g. from CI: DOCSCTL_API_KEY=dk_… docsctl push',
     ),
-    h(
-      'div',
-      { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Deploy keys' },
-      h(
-        'table',
-        {},
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            ...['Name', 'Prefix', 'Created', 'Last used', 'Actions'].map((title) =>
-              h('th', { scope: 'col' }, title),
-            ),
-          ),
-        ),
-        rows,
-      ),
-    ),
+    dataTable({ label: 'Deploy keys', columns: keyColumns, rows }),
     apiForm({
       label: 'Create deploy key',
       submit: 'Create key',
