@@ -235,8 +235,9 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
     app.addHook('onClose', async () => {
       await gcSchedule.stop()
       await uploadExpiry.stop()
-      // Running builds get half the shutdown grace (at most 15 s), then are stopped and re-queued.
-      await builds.close(Math.min(15_000, config.shutdownGraceSeconds * 500))
+      // Running builds get half the shutdown grace, then are stopped and re-queued (the other half is for
+      // stopping them and closing the database).
+      await builds.close(config.shutdownGraceSeconds * 500)
     })
 
     // inject() and any request that reached Fastify on a site host: same handler as the socket fast path.

@@ -91,7 +91,8 @@ const modeOf = async (path: string): Promise<number> => (await stat(path)).mode 
 for (const engine of sqlEngines) {
   describe(`the app's storage (${engine})`, () => {
     test('closing the app lets a running build finish before the database closes', async (t) => {
-      const config = await testConfig(t, engine)
+      // Builds get half the shutdown grace: ten minutes, so a loaded machine finishes the build in it.
+      const config = { ...(await testConfig(t, engine)), shutdownGraceSeconds: 1200 }
       const app = await buildApp(config)
       const token = await signIn(app)
       await createProject(app, token, 'closing')
