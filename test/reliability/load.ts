@@ -266,6 +266,32 @@ async function runWrk(replica: Replica, slug: string, paths: string[], seconds: 
 const format = (result: WrkResult) =>
   `${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms`
 
+/**
+ * Push and wait until the build ends (finalize waits 60 s at most, then the deployment is polled): answers
+ * undefined when it went live, else what went wrong.
+ */
+async function pushUntilLive(
+  replica: Replica,
+  token: string,
+  slug: string,
+  files: Map<string, Uint8Array>,
+): Promise<{ id: string; problem?: string }> {
+  const pushed = await push(replica, token, slug, files, { waitSeconds: 60 })
+  if (pushed.finalized.status === 200) return { id: pushed.id }
+  if (pushed.finalized.status !== 202)
+    return { id: pushed.id, problem: `${pushed.finalized.status} ${pushed.finalized.text().slice(0, 300)}` }
+  const started = performance.now()
+  while (performance.now() - started < 900_000) {
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const answer = await replica.api('GET', `/projects/slug/${slug}/deployments/${pushed.id}`, token)
+    const body = answer.json<{ status?: string; deployment?: { status?: string } }>()
+    const status = body.deployment?.status ?? body.status
+    if (status === 'ready') return { id: pushed.id }
+    if (status === 'failed') return { id: pushed.id, problem: `failed: ${answer.text().slice(0, 300)}` }
+  }
+  return { id: pushed.id, problem: 'still building after 15 min' }
+}
+
 /** Resident set size of a process, from /proc. */
 async function rssBytes(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8')
@@ -404,24 +430,17 @@ export const load: Suite = {
       const pushStarted = performance.now()
       const pushes = await Promise.all(
         projects.map((project, index) =>
-          push(
+          pushUntilLive(
             replicas[index % 2]!,
             project.token,
             project.slug,
             manyFileSite(project.slug, size.pushFiles),
-            {
-              waitSeconds: 300,
-            },
-          ).catch((error: Error) => ({ id: '', error })),
+          ).catch((error: Error) => ({ id: '', problem: error.message })),
         ),
       )
       const pushSeconds = (performance.now() - pushStarted) / 1000
       for (const [index, pushed] of pushes.entries())
-        cases.check(
-          'finalized' in pushed && pushed.finalized.status === 200,
-          () =>
-            `push to ${projects[index]!.slug}: ${'error' in pushed ? pushed.error.message : `${pushed.finalized.status} ${pushed.finalized.text().slice(0, 300)}`}`,
-        )
+        cases.check(pushed.problem === undefined, () => `push to ${projects[index]!.slug}: ${pushed.problem}`)
       const timings = await admin.query<{ timings: string }>(
         `select timings from ${schema}.deployments where id = any($1)`,
         [pushes.map((pushed) => pushed.id).filter(Boolean)],
@@ -441,11 +460,8 @@ export const load: Suite = {
           const made = await a.api('POST', '/projects/', owner, { name: readSlug, slug: readSlug })
           if (made.status !== 201) throw new Error(`create ${readSlug}: ${made.status} ${made.text()}`)
           const site = manyFileSite(readSlug, size.readPages + 1, false)
-          const pushed = await push(replicas[index % 2]!, owner, readSlug, site, { waitSeconds: 900 })
-          if (pushed.finalized.status !== 200)
-            throw new Error(
-              `push to ${readSlug}: ${pushed.finalized.status} ${pushed.finalized.text().slice(0, 300)}`,
-            )
+          const pushed = await pushUntilLive(replicas[index % 2]!, owner, readSlug, site)
+          if (pushed.problem) throw new Error(`push to ${readSlug}: ${pushed.problem}`)
         }),
       )
       say(`load: ${size.readProjects} projects of ${size.readPages} pages pushed`)
