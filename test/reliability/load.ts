@@ -475,7 +475,7 @@ export const load: Suite = {
             '--manifest-cache-bytes',
             String(caches.manifest),
           ],
-          ...['--blob-cache-bytes', String(caches.blob), '--build-workers', '0'],
+          ...['--blob-cache-bytes', String(caches.blob)],
         ],
       })
       replicas.push(reader)
