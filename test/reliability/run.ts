@@ -8,12 +8,13 @@
 import { crashDuringPush } from './crash-during-push.js'
 import { hostileInput } from './hostile-input.js'
 import { hostileRequests } from './hostile-requests.js'
+import { load } from './load.js'
 import { pathCorpus } from './path-corpus.js'
 import { secretsScan } from './secrets-scan.js'
 import { caseCounts, readSetting } from './setting.js'
 import type { Suite, SuiteReport } from './suite.js'
 
-const suites: readonly Suite[] = [crashDuringPush, hostileInput, pathCorpus, hostileRequests]
+const suites: readonly Suite[] = [crashDuringPush, hostileInput, pathCorpus, hostileRequests, load]
 
 interface Row extends SuiteReport {
   name: string
