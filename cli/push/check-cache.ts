@@ -56,7 +56,7 @@ export async function saveCheckCache(file: string, cache: BuildCache): Promise<s
     await rename(partial, file)
     return undefined
   } catch (error) {
-    await rm(partial, { force: true })
+    await rm(partial, { force: true }).catch(() => {})
     return (error as NodeJS.ErrnoException).code ?? (error as Error).message
   }
 }
