@@ -121,7 +121,12 @@ export class PushCommand extends Command {
         })
         client = signedIn.client
         apiUrl = client.apiUrl
-        if (!(await client.findProjectBySlug(slug))) {
+        const found = await client.lookUpSlug(slug)
+        if ('taken' in found && found.taken)
+          throw new CommandFailure(
+            `The slug "${slug}" belongs to another account's project on ${apiUrl}. Choose another slug (--project, DOCSCTL_PROJECT or "slug" in docs.json), or ask its owner for a deploy key and push with DOCSCTL_API_KEY.`,
+          )
+        if (!('project' in found)) {
           if (!isInteractive(git.isCi))
             throw new CommandFailure(
               `No project "${slug}" exists on ${apiUrl} for your account. Run \`docsctl push\` once in a terminal to create it (it asks, then prints a deploy key for CI), or fix the slug: --project, DOCSCTL_PROJECT or "slug" in docs.json.`,

@@ -5,7 +5,7 @@
  * would have printed it.
  */
 import assert from 'node:assert/strict'
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
@@ -114,6 +114,41 @@ test('a wrong deploy key, or one for another project, fails before the site is r
   const withKey = await runCli(['push', own], { env: ci({ DOCSCTL_API_KEY: key }) })
   assert.equal(withKey.code, 1, 'with the right key the site is checked, and its error found')
   assert.match(withKey.stderr, /Calout/)
+})
+
+/** A config folder holding a session of `email` (a token from the operator command). */
+async function sessionOf(email: string): Promise<string> {
+  const dir = join(work, `config-${email}`)
+  await mkdir(dir, { recursive: true })
+  const session = {
+    apiUrl: server.apiUrl,
+    accessToken: await server.tokenFor(email),
+    refreshToken: null,
+    expiresAt: null,
+    tokenEndpoint: `${server.apiUrl}/oauth/token`,
+    email,
+  }
+  await writeFile(join(dir, 'credentials.json'), JSON.stringify(session), { mode: 0o600 })
+  return dir
+}
+
+test('a slug another account owns is refused before the site is read, checked or anything asked', async () => {
+  await projectWithKey('owned-elsewhere')
+  const dir = await site('owned-elsewhere', brokenPage)
+  const run = await runCli(['push', dir], {
+    env: ci({ DOCSCTL_CONFIG_DIR: await sessionOf('grace@example.com') }),
+  })
+  assert.equal(run.code, 1)
+  assert.match(run.stderr, /The slug "owned-elsewhere" belongs to another account's project on http:\/\/127/)
+  assert.match(run.stderr, /Choose another slug \(--project, DOCSCTL_PROJECT or "slug" in docs\.json\)/)
+  assert.ok(!checked(run.stderr), run.stderr)
+
+  const unknown = await runCli(['push', dir, '--project', 'nobody-has-this'], {
+    env: ci({ DOCSCTL_CONFIG_DIR: await sessionOf('grace@example.com') }),
+  })
+  assert.equal(unknown.code, 1)
+  assert.match(unknown.stderr, /No project "nobody-has-this" exists/)
+  assert.ok(!checked(unknown.stderr), unknown.stderr)
 })
 
 test('a second push checks only the changed page, from a cache only the user can read; --json has every phase', async () => {
