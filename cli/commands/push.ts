@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { access, stat } from 'node:fs/promises'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
 import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../compiler/diagnostics.js'
@@ -311,6 +312,11 @@ async function requireDirectory(dir: string): Promise<void> {
     )
   })
   if (!info.isDirectory()) throw new CommandFailure(`${dir} is not a directory.`)
+  await access(dir, constants.R_OK | constants.X_OK).catch((error: NodeJS.ErrnoException) => {
+    throw new CommandFailure(
+      `Cannot read ${dir}: ${error.code === 'EACCES' ? 'permission denied' : (error.code ?? error.message)}.`,
+    )
+  })
 }
 
 /** With a deploy key, a 401 or 404 means the key or the slug is wrong, not the session. */
