@@ -201,10 +201,20 @@ export class ApiClient {
     (await this.request<Project>('POST', '/projects/', { json: input })).body
   /** The project with this slug, or `undefined` when the server answers 404. */
   async findProjectBySlug(slug: string): Promise<Project | undefined> {
-    const response = await this.request<Project>('GET', `/projects/slug/${encodeURIComponent(slug)}`, {
-      accept: [404],
-    })
-    return response.status === 404 ? undefined : response.body
+    const found = await this.lookUpSlug(slug)
+    return 'project' in found ? found.project : undefined
+  }
+
+  /** The signed-in user's project with this slug, or whether the slug is free or another account's. */
+  async lookUpSlug(slug: string): Promise<{ project: Project } | { taken: boolean }> {
+    const response = await this.request<Project | { issues?: { message: string }[] }>(
+      'GET',
+      `/projects/slug/${encodeURIComponent(slug)}`,
+      { accept: [404] },
+    )
+    if (response.status !== 404) return { project: response.body as Project }
+    const issues = (response.body as { issues?: { message: string }[] } | undefined)?.issues ?? []
+    return { taken: issues.some((issue) => issue.message === 'taken') }
   }
 
   // Deployments

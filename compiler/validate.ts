@@ -7,8 +7,10 @@
  */
 import { buildSite } from './build.js'
 import { CONFIG_FILE } from './config/index.js'
+import type { ValidationMode } from './config/types.js'
 import { type Diagnostic, formatDiagnostic, sortDiagnostics } from './diagnostics.js'
 import type { SourceFiles } from './files.js'
+import type { BuildCache } from './types.js'
 import { type SiteValidation, validateSite } from './validate-site.js'
 
 /** Page problems a build only warns about (it renders around them) that an author must fix before deploying. */
@@ -17,6 +19,10 @@ const STRICT_PAGE_RULES = new Set(['unknown-component', 'unknown-icon'])
 export interface SiteCheck extends SiteValidation {
   /** Pages rendered to check them (0 when docs.json cannot even be read leniently). */
   pagesChecked: number
+  /** Pages whose check came from `cache` rather than a render. */
+  pagesReused: number
+  /** Hand this to the next check: a page whose render inputs are unchanged is not rendered again. */
+  cache?: BuildCache
 }
 
 export interface CheckSiteOptions {
@@ -24,17 +30,26 @@ export interface CheckSiteOptions {
   workers?: number
   /** Check docs.json and front matter only, not page bodies. */
   configOnly?: boolean
+  /**
+   * `strict` (the default) fails on unknown docs.json keys, broken links and unknown components or
+   * icons; `lenient` reports them as warnings, as a deployment's build does.
+   */
+  mode?: ValidationMode
+  /** The cache an earlier check returned (the build's page cache, keyed by content hash). */
+  cache?: BuildCache
 }
 
 export async function checkSite(files: SourceFiles, options: CheckSiteOptions = {}): Promise<SiteCheck> {
-  const validation = validateSite(files, { mode: 'strict' })
-  if (options.configOnly) return { ...validation, pagesChecked: 0 }
+  const mode = options.mode ?? 'strict'
+  const validation = validateSite(files, { mode })
+  if (options.configOnly) return { ...validation, pagesChecked: 0, pagesReused: 0 }
   // docs.json's strict problems are reported above; read it leniently here, as the server would, so
   // one run reports the pages' problems too instead of hiding them until docs.json is fixed.
   const built = await buildSite(files, {
-    mode: 'strict',
+    mode,
     configMode: 'lenient',
     ...(options.workers ? { workers: options.workers } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
   })
   const seen = new Set(validation.diagnostics.map(formatDiagnostic))
   const pageDiagnostics: Diagnostic[] = []
@@ -45,12 +60,16 @@ export async function checkSite(files: SourceFiles, options: CheckSiteOptions = 
     if (seen.has(key)) continue
     seen.add(key)
     pageDiagnostics.push(
-      STRICT_PAGE_RULES.has(diagnostic.rule) ? { ...diagnostic, severity: 'error' } : diagnostic,
+      mode === 'strict' && STRICT_PAGE_RULES.has(diagnostic.rule)
+        ? { ...diagnostic, severity: 'error' }
+        : diagnostic,
     )
   }
   return {
     ...validation,
     diagnostics: sortDiagnostics([...validation.diagnostics, ...pageDiagnostics]),
     pagesChecked: built.stats.pages,
+    pagesReused: built.stats.pagesReused,
+    cache: built.cache,
   }
 }

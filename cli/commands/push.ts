@@ -1,14 +1,18 @@
-import { stat } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { access, stat } from 'node:fs/promises'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
 import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../compiler/diagnostics.js'
+import type { SiteCheck } from '../../compiler/validate.js'
 import { readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
 import { ApiClient, ApiError } from '../api.js'
-import { CommandFailure, reportFailure } from '../auth/failure.js'
+import { CommandFailure, failureMessage, reportFailure } from '../auth/failure.js'
 import { requireSession, resolveApiUrl, sessionFailure } from '../auth/session.js'
+import { checkCacheFile, loadCheckCache, saveCheckCache } from '../push/check-cache.js'
 import { writeCiOutputs } from '../push/ci-outputs.js'
-import { deploy } from '../push/deploy.js'
+import { deploy, type PushResult } from '../push/deploy.js'
 import { detectGitContext } from '../push/git-context.js'
+import { PushPhases } from '../push/phases.js'
 import { createReporter, formatBytes } from '../push/progress.js'
 import { isInteractive, offerToCreateProject, readSiteIdentity, resolveProjectSlug } from '../push/project.js'
 import {
@@ -23,12 +27,19 @@ export class PushCommand extends Command {
   static override usage = Command.Usage({
     description: 'Deploy a docs directory',
     details: `
-      Validates docs.json strictly, uploads the files the server does not already have (in batches of
+      Checks the cheap things first (the folder, the project slug, the credentials, that the server
+      answers and the project is yours), then validates the site as \`docsctl validate\` does (strictly;
+      \`--lenient\` reports unknown keys, broken links and unknown components as warnings, as the build
+      does), rendering only pages changed since the last push: the others' results are kept in the
+      user's cache folder (DOCSCTL_CACHE_DIR, else $XDG_CACHE_HOME/docsctl or ~/.cache/docsctl). It
+      then uploads the files the server does not already have (in batches of
       at most 4 MB), builds the site on the server and makes it live. \`--preview\` builds it without
       making it live and prints its preview URL; \`--no-wait\` returns once the build has started.
 
       In GitHub Actions the deployment id, status and URL are written to the step's outputs
       (\`$GITHUB_OUTPUT\`: deployment-id, status, live, url, preview-url) and to the job summary.
+      Outside a terminal (CI logs, pipes) each phase prints one line with its time: read, validate,
+      upload, build and live (the whole push); \`--json\` prints the outcome and those times on stdout.
 
       The project slug comes from --project, then DOCSCTL_PROJECT, then "slug" in docs.json. Credentials
       come from --api-key, then DOCSCTL_API_KEY (a project deploy key, for CI), then the session of
@@ -72,17 +83,37 @@ export class PushCommand extends Command {
   })
   allowSpecHost = allowSpecHostOption()
 
+  lenient = Option.Boolean('--lenient', false, {
+    description: 'Report unknown keys, broken links and unknown components as warnings, as the build does',
+  })
+  json = Option.Boolean('--json', false, {
+    description: 'Print the outcome and every phase time as JSON on stdout',
+  })
+
+  /** The check cache being written in the background, if it is. */
+  private savingCache: Promise<void> | undefined
+
   override async execute(): Promise<number> {
+    try {
+      return await this.push()
+    } finally {
+      await this.savingCache
+    }
+  }
+
+  private async push(): Promise<number> {
     const env = process.env
     const stdout = this.context.stdout
     const reporter = createReporter(this.context.stderr as typeof process.stderr)
+    const phases = new PushPhases()
     const apiKey = this.apiKey ?? env.DOCSCTL_API_KEY
     let apiUrl = ''
     let slug: string | undefined
     try {
+      // The cheap checks first, each saying what to do: the folder, the slug, the credentials, the
+      // server and the project. Only then is the site read and checked, which takes a while.
       const dir = await resolveSiteDir(this.dir)
-      const files = await this.collect(dir)
-
+      await requireDirectory(dir)
       const git = await detectGitContext({ cwd: dir, branch: this.branch, message: this.message, env })
       slug = await resolveProjectSlug(this.project, dir, env)
 
@@ -90,6 +121,8 @@ export class PushCommand extends Command {
       if (apiKey) {
         apiUrl = resolveApiUrl(this.apiUrl, env)
         client = new ApiClient({ apiUrl, token: () => apiKey })
+        // Answers 401 for a wrong key and 404 for another project's slug (deployKeyFailure says which).
+        await client.listDeployments(slug, { limit: 1 })
       } else {
         const signedIn = await requireSession(this.apiUrl, env).catch((error: unknown) => {
           if (error instanceof CommandFailure)
@@ -100,7 +133,12 @@ export class PushCommand extends Command {
         })
         client = signedIn.client
         apiUrl = client.apiUrl
-        if (!(await client.findProjectBySlug(slug))) {
+        const found = await client.lookUpSlug(slug)
+        if ('taken' in found && found.taken)
+          throw new CommandFailure(
+            `The slug "${slug}" belongs to another account's project on ${apiUrl}. Choose another slug (--project, DOCSCTL_PROJECT or "slug" in docs.json), or ask its owner for a deploy key and push with DOCSCTL_API_KEY.`,
+          )
+        if (!('project' in found)) {
           if (!isInteractive(git.isCi))
             throw new CommandFailure(
               `No project "${slug}" exists on ${apiUrl} for your account. Run \`docsctl push\` once in a terminal to create it (it asks, then prints a deploy key for CI), or fix the slug: --project, DOCSCTL_PROJECT or "slug" in docs.json.`,
@@ -118,6 +156,17 @@ export class PushCommand extends Command {
         }
       }
 
+      phases.restart()
+      const files = await this.read(dir)
+      reporter.phase(phases.end('read', `${files.size} files`))
+      const check = await this.check(dir, files)
+      reporter.phase(
+        phases.end(
+          'validate',
+          `${check.pagesChecked} pages, ${check.pagesReused} unchanged since the last check`,
+        ),
+      )
+
       const result = await deploy({
         client,
         slug,
@@ -125,18 +174,20 @@ export class PushCommand extends Command {
         branch: git.branch,
         commitMessage: git.commitMessage,
         reporter,
+        phases,
         promote: !this.preview,
         wait: !this.noWait,
       })
       const deployment = result.deployment
       if (deployment.status === 'building' || deployment.status === 'uploading') {
+        await writeCiOutputs({ deployment, url: null, slug }, env)
+        if (this.json) return this.writeJson(phases, result, null)
         stdout.write(
           `${pc.green('Started')} ${deployment.id}: uploaded ${result.uploadedFiles} of ${result.totalFiles} files (${formatBytes(result.uploadedBytes)}); building.\n`,
         )
         stdout.write(
           `${this.preview ? 'Its preview URL appears' : 'It goes live'} when the build finishes: docsctl deployments show ${deployment.id} --project ${slug}\n`,
         )
-        await writeCiOutputs({ deployment, url: null, slug }, env)
         return 0
       }
       const diagnostics = await client.allDiagnostics(slug, deployment)
@@ -153,32 +204,44 @@ export class PushCommand extends Command {
       for (const diagnostic of warnings)
         this.context.stderr.write(`${pc.yellow('warning')} ${formatDiagnostic(diagnostic)}\n`)
       const where = deployment.url ?? deployment.previewUrl
+      await writeCiOutputs({ deployment, url: where, slug }, env)
+      if (this.json) return this.writeJson(phases, result, where)
       stdout.write(
         `${pc.green('Deployed')} ${deployment.id}: uploaded ${result.uploadedFiles} of ${result.totalFiles} files (${formatBytes(result.uploadedBytes)}).\n`,
       )
       stdout.write(`${deployment.live ? 'Live at' : 'Preview at'} ${where}\n`)
       if (this.preview)
         stdout.write(`Make it live: docsctl deployments promote ${deployment.id} --project ${slug}\n`)
-      await writeCiOutputs({ deployment, url: where, slug }, env)
       return 0
     } catch (error) {
-      return reportFailure(
-        this.context,
-        apiKey ? deployKeyFailure(error, slug) : sessionFailure(error, apiUrl),
-      )
+      const failure = apiKey ? deployKeyFailure(error, slug) : sessionFailure(error, apiUrl)
+      if (this.json)
+        stdout.write(`${JSON.stringify({ ok: false, error: failureMessage(failure), phases }, null, 2)}\n`)
+      return reportFailure(this.context, failure)
     }
   }
 
-  /** Read the site and validate it strictly, exactly as `docsctl validate` reports problems. */
-  private async collect(dir: string): Promise<Map<string, Uint8Array>> {
-    const info = await stat(dir).catch((error: NodeJS.ErrnoException) => {
-      throw new CommandFailure(
-        error.code === 'ENOENT'
-          ? `The directory ${dir} does not exist.`
-          : `Cannot read ${dir}: ${error.code ?? error.message}.`,
-      )
-    })
-    if (!info.isDirectory()) throw new CommandFailure(`${dir} is not a directory.`)
+  private writeJson(phases: PushPhases, result: PushResult, url: string | null | undefined): number {
+    const { deployment } = result
+    const outcome = {
+      ok: true,
+      deploymentId: deployment.id,
+      status: deployment.status,
+      live: deployment.live,
+      url: url ?? null,
+      previewUrl: deployment.previewUrl ?? null,
+      uploadedFiles: result.uploadedFiles,
+      uploadedBytes: result.uploadedBytes,
+      totalFiles: result.totalFiles,
+      totalBytes: result.totalBytes,
+      phases,
+    }
+    this.context.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`)
+    return 0
+  }
+
+  /** Read the site's files (and the OpenAPI documents it names by URL). */
+  private async read(dir: string): Promise<Map<string, Uint8Array>> {
     const { files, problems, buildOutputs } = await readSiteFiles(dir).catch(
       (error: NodeJS.ErrnoException) => {
         throw new CommandFailure(
@@ -199,21 +262,61 @@ export class PushCommand extends Command {
     })
     for (const problem of await fetchRemoteSpecs(files, policy))
       this.context.stderr.write(`${pc.yellow('warning')} ${problem}\n`)
+    return files
+  }
+
+  /**
+   * Validate the site as `docsctl validate` does (strictly unless --lenient), rendering only the pages
+   * changed since the last push of this folder: the others' results come from the local check cache.
+   */
+  private async check(dir: string, files: Map<string, Uint8Array>): Promise<SiteCheck> {
     const [{ checkSite }, { defaultWorkers }] = await Promise.all([
       import('../../compiler/validate.js'),
       import('../../compiler/build.js'),
     ])
-    const diagnostics = sortDiagnostics((await checkSite(files, { workers: defaultWorkers() })).diagnostics)
+    const cacheFile = checkCacheFile(dir)
+    const cache = await loadCheckCache(cacheFile)
+    const check = await checkSite(files, {
+      workers: defaultWorkers(),
+      mode: this.lenient ? 'lenient' : 'strict',
+      ...(cache ? { cache } : {}),
+    })
+    // Written while the push goes on (the push waits for it before it exits): a few hundred ms saved.
+    if (check.cache)
+      this.savingCache = saveCheckCache(cacheFile, check.cache).then((unsaved) => {
+        if (unsaved)
+          this.context.stderr.write(
+            `${pc.yellow('warning')} cannot keep the check cache in ${cacheFile} (${unsaved}); the next push checks every page again. Set DOCSCTL_CACHE_DIR to a writable folder.\n`,
+          )
+      })
+    const diagnostics = sortDiagnostics(check.diagnostics)
     for (const diagnostic of diagnostics)
       this.context.stderr.write(
         `${diagnostic.severity === 'error' ? pc.red('error') : pc.yellow('warning')} ${formatDiagnostic(diagnostic)}\n`,
       )
     if (hasErrors(diagnostics))
       throw new CommandFailure(
-        `${dir} has problems; fix the ones above (\`docsctl validate\` shows the same) and push again.`,
+        `${dir} has problems; fix the ones above (\`docsctl validate\` shows the same${this.lenient ? ' with --lenient' : ''}) and push again.${this.lenient ? '' : ' With --lenient, unknown keys, broken links and unknown components are warnings, as in the build.'}`,
       )
-    return files
+    return check
   }
+}
+
+/** The site folder exists and is a folder: said before anything else is checked. */
+async function requireDirectory(dir: string): Promise<void> {
+  const info = await stat(dir).catch((error: NodeJS.ErrnoException) => {
+    throw new CommandFailure(
+      error.code === 'ENOENT'
+        ? `The directory ${dir} does not exist.`
+        : `Cannot read ${dir}: ${error.code ?? error.message}.`,
+    )
+  })
+  if (!info.isDirectory()) throw new CommandFailure(`${dir} is not a directory.`)
+  await access(dir, constants.R_OK | constants.X_OK).catch((error: NodeJS.ErrnoException) => {
+    throw new CommandFailure(
+      `Cannot read ${dir}: ${error.code === 'EACCES' ? 'permission denied' : (error.code ?? error.message)}.`,
+    )
+  })
 }
 
 /** With a deploy key, a 401 or 404 means the key or the slug is wrong, not the session. */

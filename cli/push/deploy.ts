@@ -4,6 +4,7 @@
  */
 import { type ApiClient, ApiError, type Deployment, type ManifestEntry } from '../api.js'
 import { hashSite } from './manifest.js'
+import type { PushPhases } from './phases.js'
 import type { PushReporter } from './progress.js'
 import { formatBytes } from './progress.js'
 import { planUpload, uploadMissing } from './upload.js'
@@ -27,6 +28,8 @@ export interface DeployInput {
   commitMessage?: string | undefined
   environment?: string | undefined
   reporter: PushReporter
+  /** Times the upload and build phases (and live, once it is) when given. */
+  phases?: PushPhases
   /** Make it live once built (default); false leaves the live site alone and gives a preview URL. */
   promote?: boolean
   /** Wait for the build to finish (default); false returns as soon as the build has started. */
@@ -70,6 +73,14 @@ export async function deploy(input: DeployInput): Promise<PushResult> {
     reporter.line(`Uploaded ${plan.files} file${plan.files === 1 ? '' : 's'} (${formatBytes(plan.bytes)}).`)
   }
 
+  if (input.phases)
+    reporter.phase(
+      input.phases.end(
+        'upload',
+        `${plan.files} of ${site.entries.length} files sent (${formatBytes(plan.bytes)})`,
+      ),
+    )
+
   const build = reporter.startBuild()
   try {
     const wait = input.wait ?? true
@@ -86,6 +97,16 @@ export async function deploy(input: DeployInput): Promise<PushResult> {
       current = await client.getDeployment(slug, deployment.id)
       build.update(current.status)
       answer = { status: 200, deployment: current }
+    }
+    build.stop()
+    if (input.phases && current.status !== 'building' && current.status !== 'uploading') {
+      const { stats } = current
+      const rendered = stats
+        ? `, ${stats.pagesRendered} of ${stats.pagesRendered + stats.pagesReused} pages rendered`
+        : ''
+      reporter.phase(input.phases.end('build', `${current.status}${rendered}`))
+      if (current.status === 'ready')
+        reporter.phase(input.phases.end('live', current.live ? 'live' : 'preview ready'))
     }
     return {
       deployment: current,

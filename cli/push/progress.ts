@@ -5,6 +5,7 @@
 import type { Writable } from 'node:stream'
 import { SingleBar } from 'cli-progress'
 import pc from 'picocolors'
+import { formatPhase, type PhaseTiming } from './phases.js'
 import type { UploadProgress } from './upload.js'
 
 export function formatBytes(bytes: number): string {
@@ -15,6 +16,8 @@ export function formatBytes(bytes: number): string {
 
 export interface PushReporter {
   line(text: string): void
+  /** A finished phase: one line with its time where no one watches a terminal (CI, pipes). */
+  phase(timing: PhaseTiming): void
   startUpload(files: number, bytes: number): UploadProgress & { stop(): void }
   startBuild(): { update(status: string): void; stop(): void }
 }
@@ -23,6 +26,9 @@ export function createReporter(stream: Writable & { isTTY?: boolean }, env = pro
   const tty = Boolean(stream.isTTY) && !env.CI
   return {
     line: (text) => stream.write(`${text}\n`),
+    phase: (timing) => {
+      if (!tty) stream.write(`${formatPhase(timing)}\n`)
+    },
     startUpload(files, bytes) {
       stream.write(`Uploading ${files} file${files === 1 ? '' : 's'} (${formatBytes(bytes)})…\n`)
       if (!tty || bytes === 0) return { advance: () => {}, stop: () => {} }

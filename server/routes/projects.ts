@@ -13,7 +13,7 @@ import {
   slugParams,
 } from '../../schemas/api/index.js'
 import { requireProjectAccess, requireUser } from '../auth/actor.js'
-import { badRequest, conflict, type Issue } from '../errors.js'
+import { ApiError, badRequest, conflict, type Issue } from '../errors.js'
 import { presentProject } from '../presenters.js'
 import type { ApiRoutes } from '../schemas.js'
 
@@ -78,10 +78,21 @@ export const projectRoutes: ApiRoutes = async (app) => {
       },
     },
     async (request) => {
-      const row = await requireProjectAccess(request, request.params.slug, {
-        allowDeployKey: false,
-        by: 'slug',
-      })
+      const { slug } = request.params
+      const row = await requireProjectAccess(request, slug, { allowDeployKey: false, by: 'slug' }).catch(
+        async (error: unknown) => {
+          // Creating it would answer 409 anyway: say so now, so `docsctl push` need not ask first.
+          if (
+            error instanceof ApiError &&
+            error.statusCode === 404 &&
+            (await app.repos.projects.findBySlug(slug))
+          )
+            throw new ApiError(404, `The slug "${slug}" belongs to another account's project`, [
+              { path: 'params/slug', message: 'taken' },
+            ])
+          throw error
+        },
+      )
       return presentProject(app.config, row)
     },
   )

@@ -371,7 +371,8 @@ test('bad input ends with a clear message and a non-zero exit, never a stack tra
   const withLink = join(work, 'site-with-link')
   await cp(base, withLink, { recursive: true })
   await symlink(outside, join(withLink, 'leak.txt'))
-  check(await runCli(['push', withLink], { env: env() }), /leak\.txt/)
+  // The project is checked before the site is read: push to one that exists to reach the read.
+  check(await runCli(['push', withLink, '--project', 'e2e-fixture'], { env: env() }), /leak\.txt/)
 
   const big = join(work, 'site-with-big-file')
   await cp(base, big, { recursive: true })

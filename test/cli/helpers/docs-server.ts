@@ -141,12 +141,17 @@ async function fetchWithHost(url: string, host: string): Promise<Response> {
 }
 
 /** The environment without anything that would make the CLI think it runs in CI or elsewhere. */
+/** The check cache of every docsctl a test process runs (one folder per test process, in the temp folder). */
+const testCacheDir = join(tmpdir(), `docsctl-test-cache-${process.pid}`)
+
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     LANG: 'C.UTF-8',
     NO_COLOR: '1',
+    // push keeps its check cache here, not in the user's ~/.cache.
+    DOCSCTL_CACHE_DIR: testCacheDir,
   }
   return { ...env, ...extra }
 }

@@ -46,6 +46,7 @@ const shots: [number, 'light' | 'dark'][] = update
     ]
 
 const quiet: PushReporter = {
+  phase: () => {},
   line: () => {},
   startUpload: () => ({ advance: () => {}, stop: () => {} }),
   startBuild: () => ({ update: () => {}, stop: () => {} }),

@@ -4,6 +4,24 @@ import { bearer, createProject, deploy, engines, fixtureSite, signIn, testApp } 
 
 for (const engine of engines) {
   describe(`projects (${engine})`, () => {
+    test("reading another account's slug answers 404 with a 'taken' issue, an unused one without", async (t) => {
+      const app = await testApp(t, engine)
+      const owner = await signIn(app, 'owner@example.com')
+      const other = await signIn(app, 'other@example.com')
+      await app.inject({
+        method: 'POST',
+        url: '/projects/',
+        headers: bearer(owner),
+        payload: { name: 'Owned', slug: 'owned' },
+      })
+      const taken = await app.inject({ url: '/projects/slug/owned', headers: bearer(other) })
+      assert.equal(taken.statusCode, 404)
+      assert.deepEqual(taken.json().issues, [{ path: 'params/slug', message: 'taken' }])
+      const free = await app.inject({ url: '/projects/slug/unused', headers: bearer(other) })
+      assert.equal(free.statusCode, 404)
+      assert.equal(free.json().issues, undefined)
+    })
+
     test('create, list, read by id and slug, update; slugs are checked and unique', async (t) => {
       const app = await testApp(t, engine)
       const token = await signIn(app)
