@@ -4,7 +4,7 @@ import { Command, Option, UsageError } from 'clipanion'
 import pc from 'picocolors'
 import { type Diagnostic, formatDiagnostic } from '../../compiler/diagnostics.js'
 import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
-import { BUILD_MARKER, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
+import { BUILD_MARKER, explainMissingConfig, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
 import { isInteractive } from '../push/project.js'
 import {
   ALLOW_SPEC_HOSTS_ENV,
@@ -99,7 +99,7 @@ export class BuildCommand extends Command {
       stderr.write(`${pc.red('error')} cannot write ${path ?? outDir} (${code}); check the --out folder\n`)
       return 1
     }
-    printDiagnostics(result.diagnostics, stderr)
+    printDiagnostics(explainMissingConfig(result.diagnostics, this.dir), stderr)
     const warnings = result.diagnostics.filter((diagnostic) => diagnostic.severity === 'warning').length
     const errors = result.diagnostics.length - warnings
     if (!result.ok) {

@@ -256,7 +256,7 @@ test('an unknown icon name is one warning per build, however many pages use it',
   assert.deepEqual(
     warnings.map((warning) => warning.message),
     [
-      'Unknown icon "no-such-icon-name", expected a Font Awesome free icon name such as "rocket", or a Lucide one; a neutral circle is shown',
+      'Unknown icon "no-such-icon-name", expected a Font Awesome free icon name or a Lucide one; a neutral circle is shown',
       'Unexpected Font Awesome Pro icon "rocket-launch", expected a free one; the nearest free icon "rocket" is shown',
     ],
   )
