@@ -21,16 +21,16 @@ export class DevCommand extends Command {
       private or loopback host is fetched only when named that way, and no redirect to one is followed.
     `,
     examples: [
-      ['Preview the docs in the current folder', 'docsctl dev'],
-      [
-        'Preview ./docs on port 4000 without opening a browser',
-        'docsctl dev --dir docs --port 4000 --no-open',
-      ],
+      ['Preview the docs in the current folder (or ./docs, ./apps/docs)', 'docsctl dev'],
+      ['Preview ./docs on port 4000 without opening a browser', 'docsctl dev docs --port 4000 --no-open'],
     ],
   })
 
   port = Option.String('--port', '3000', { description: 'Port to listen on (default: 3000)' })
-  dir = Option.String('--dir', { description: 'The docs folder (default: ., ./docs or ./apps/docs)' })
+  dirOption = Option.String('--dir', {
+    description: 'The docs folder, as [dir] also takes it (default: ., ./docs or ./apps/docs)',
+  })
+  dir = Option.String({ required: false, name: 'dir' })
   noOpen = Option.Boolean('--no-open', false, { description: 'Do not open a browser tab' })
   allowSpecHost = allowSpecHostOption()
 
@@ -38,7 +38,11 @@ export class DevCommand extends Command {
     const port = Number(this.port)
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new UsageError(`--port must be a whole number from 0 to 65535, not "${this.port}"`)
-    const dir = resolveSiteDir(this.dir)
+    if (this.dir !== undefined && this.dirOption !== undefined && this.dir !== this.dirOption)
+      throw new UsageError(
+        `pass the docs folder once: [dir] is "${this.dir}" and --dir is "${this.dirOption}"`,
+      )
+    const dir = resolveSiteDir(this.dir ?? this.dirOption)
     const log = (line: string) => {
       const colour = line.startsWith('error')
         ? pc.red
