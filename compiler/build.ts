@@ -95,9 +95,10 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     tailwind: assets.tailwind,
     options,
   })
+  const notices: string[] = []
   if (!wanted) {
-    const sitePages = { pages: allPages, rendered, keyOf: bodies.keyOf, ...(memo ? { memo } : {}) }
-    writeSiteOutputs(output, context, sitePages, pagePaths, reference.moved)
+    const sitePages = { pages: allPages, rendered, keyOf: bodies.keyOf, files, ...(memo ? { memo } : {}) }
+    notices.push(...writeSiteOutputs(output, context, sitePages, pagePaths, reference.moved))
   }
 
   const sorted: SiteFiles = new Map([...output.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
@@ -118,6 +119,7 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     }),
     ...(reference.playgroundOrigins.length > 0 ? { playgroundOrigins: reference.playgroundOrigins } : {}),
     diagnostics: allDiagnostics,
+    ...(notices.length > 0 ? { notices } : {}),
     cache,
     stats: {
       pages: selected.length,

@@ -123,6 +123,7 @@ export class BuildCommand extends Command {
     stdout.write(
       `${pc.green('✔')} Built ${plural(result.stats.pages, 'page')} (${plural(warnings, 'warning')}) in ${seconds} s → ${relative(process.cwd(), outDir) || '.'}/ (${plural(writer.written, 'file')})\n`,
     )
+    for (const notice of result.notices ?? []) stdout.write(`  ${notice}\n`)
     if (writer.wrote(MCP_PAGES_PATH))
       stdout.write(
         pc.dim(
