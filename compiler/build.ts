@@ -23,7 +23,7 @@ import { keepShellMemo, wrapPages } from './build/shells.js'
 import { loadConfig } from './config/index.js'
 import { capDiagnostics, type Diagnostic, failsBuild, hasErrors, sortDiagnostics } from './diagnostics.js'
 import type { SiteFiles, SourceFiles } from './files.js'
-import { expandApiReference } from './openapi/index.js'
+import { citeGeneratedSource, expandApiReference } from './openapi/index.js'
 import { compilerVersion } from './pool/cache.js'
 import { sitePagePolicy } from './security-headers.js'
 import type { BuildCache, BuildOptions, BuildResult } from './types.js'
@@ -105,7 +105,9 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
   output.clear()
   if (delivery.streaming) for (const [path, bytes] of sorted) await delivery.deliver(path, bytes)
   else for (const [path, bytes] of sorted) delivery.scan(path, bytes)
-  const allDiagnostics = sortDiagnostics(capDiagnostics(diagnostics))
+  const allDiagnostics = sortDiagnostics(
+    capDiagnostics(diagnostics.map((diagnostic) => citeGeneratedSource(diagnostic, reference.sources))),
+  )
   const cache: BuildCache = { compilerVersion: compilerVersion(), entries: bodies.entries }
   if (memo) keepShellMemo(cache, memo)
   return {

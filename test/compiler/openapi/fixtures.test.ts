@@ -153,3 +153,18 @@ test("generated pages sit at the platform's <directory>/<tag>/<operation>, and e
   assert.match(text(result.files, 'api-reference/list-things/index.html'), /class="d-api-endpoint"/)
   assert.match(text(result.files, 'api-reference/list-plants/index.html'), /<title>Moved<\/title>/)
 })
+
+test('a problem on a generated page names the spec and the operation, not the generated file', async () => {
+  const files = readFixture(fromPackageRoot('fixtures', 'api-reference'))
+  const spec = text(files, 'openapi/plants.yaml').replace(
+    'Returns the plants in the store, **newest first**.',
+    'Returns the plants in the store; see [the care guide](/care-guide).',
+  )
+  files.set('openapi/plants.yaml', new TextEncoder().encode(spec))
+  const result = await buildSite(files, { mode: 'strict' })
+  const cited = result.diagnostics.filter((diagnostic) => diagnostic.rule === 'broken-link')
+  assert.deepEqual(cited.map(formatDiagnostic), [
+    cited[0] && `openapi/plants.yaml GET /plants: ${cited[0].message}`,
+  ])
+  assert.ok(!result.diagnostics.some((diagnostic) => diagnostic.file.startsWith('api-reference/')))
+})
