@@ -13,7 +13,9 @@ export class DevCommand extends Command {
       Serves the docs folder at http://localhost:3000 (or \`--port\`), compiling each page when it is
       first opened, so even a large site is visible at once. Saving a page, snippet or docs.json
       reloads the open tab. Needs no sign-in and no network. While docs.json is invalid, the preview
-      shows its problems and recovers when the file is fixed.
+      shows its problems and recovers when the file is fixed. A page with errors shows them as
+      \`docsctl validate\` does (file:line and the fix) in a panel over the page as it last built
+      without errors.
 
       OpenAPI documents that docs.json names by URL are fetched only from hosts you allow with
       \`--allow-spec-host <host>\` (repeatable) or ${ALLOW_SPEC_HOSTS_ENV}; in a terminal docsctl asks
