@@ -3,6 +3,7 @@
  * contract), retries what is worth retrying and refreshes a session once when the server says 401.
  */
 
+import { distance } from 'fastest-levenshtein'
 import { packageVersion } from '../lib/version.js'
 import type * as schemas from '../schemas/api/index.js'
 import type { Input, Shape } from '../schemas/api/index.js'
@@ -53,12 +54,37 @@ export class NetworkError extends Error {
   constructor(
     readonly apiUrl: string,
     override readonly cause: unknown,
+    knownHosts: readonly string[] = [],
   ) {
     const reason = describeCause(cause)
+    const suggestion = misspeltApiUrl(apiUrl, knownHosts)
     super(
-      `Could not reach the docs server at ${apiUrl} (${reason}). Check that it is running and that --api-url or DOCSCTL_API_URL points at it.`,
+      `Cannot reach the docs server at ${apiUrl} (${reason}).${suggestion ? ` Did you mean ${suggestion}?` : ''} Check that it is running and that --api-url or DOCSCTL_API_URL points at it.`,
     )
   }
+}
+
+/**
+ * `http://locahost:8080` → `http://localhost:8080`: the address with its host replaced by a known one
+ * (`localhost`, or the signed-in server's) that is a letter or two away; `undefined` when none is.
+ */
+export function misspeltApiUrl(apiUrl: string, knownHosts: readonly string[] = []): string | undefined {
+  let url: URL
+  try {
+    url = new URL(apiUrl)
+  } catch {
+    return undefined
+  }
+  const host = url.hostname.toLowerCase()
+  const near = ['localhost', ...knownHosts]
+    .map((known) => known.toLowerCase())
+    .filter((known) => known !== host)
+    .map((known) => ({ known, d: distance(host, known) }))
+    .filter(({ d }) => d > 0 && d <= Math.min(2, Math.floor(host.length / 3)))
+    .sort((a, b) => a.d - b.d)[0]
+  if (!near) return undefined
+  url.hostname = near.known
+  return normaliseApiUrl(url.toString())
 }
 
 function describeCause(cause: unknown): string {

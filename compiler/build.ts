@@ -23,7 +23,7 @@ import { keepShellMemo, wrapPages } from './build/shells.js'
 import { loadConfig } from './config/index.js'
 import { capDiagnostics, type Diagnostic, failsBuild, hasErrors, sortDiagnostics } from './diagnostics.js'
 import type { SiteFiles, SourceFiles } from './files.js'
-import { expandApiReference } from './openapi/index.js'
+import { citeGeneratedSource, expandApiReference } from './openapi/index.js'
 import { compilerVersion } from './pool/cache.js'
 import { sitePagePolicy } from './security-headers.js'
 import type { BuildCache, BuildOptions, BuildResult } from './types.js'
@@ -95,16 +95,19 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     tailwind: assets.tailwind,
     options,
   })
+  const notices: string[] = []
   if (!wanted) {
-    const sitePages = { pages: allPages, rendered, keyOf: bodies.keyOf, ...(memo ? { memo } : {}) }
-    writeSiteOutputs(output, context, sitePages, pagePaths, reference.moved)
+    const sitePages = { pages: allPages, rendered, keyOf: bodies.keyOf, files, ...(memo ? { memo } : {}) }
+    notices.push(...writeSiteOutputs(output, context, sitePages, pagePaths, reference.moved))
   }
 
   const sorted: SiteFiles = new Map([...output.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   output.clear()
   if (delivery.streaming) for (const [path, bytes] of sorted) await delivery.deliver(path, bytes)
   else for (const [path, bytes] of sorted) delivery.scan(path, bytes)
-  const allDiagnostics = sortDiagnostics(capDiagnostics(diagnostics))
+  const allDiagnostics = sortDiagnostics(
+    capDiagnostics(diagnostics.map((diagnostic) => citeGeneratedSource(diagnostic, reference.sources))),
+  )
   const cache: BuildCache = { compilerVersion: compilerVersion(), entries: bodies.entries }
   if (memo) keepShellMemo(cache, memo)
   return {
@@ -118,6 +121,7 @@ export async function buildSite(sourceFiles: SourceFiles, options: BuildOptions)
     }),
     ...(reference.playgroundOrigins.length > 0 ? { playgroundOrigins: reference.playgroundOrigins } : {}),
     diagnostics: allDiagnostics,
+    ...(notices.length > 0 ? { notices } : {}),
     cache,
     stats: {
       pages: selected.length,

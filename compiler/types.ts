@@ -73,6 +73,8 @@ export interface BuildResult {
   /** Origins the API pages' "Try it" panels send requests to; the policy above lets pages connect to them. */
   playgroundOrigins?: string[]
   diagnostics: Diagnostic[]
+  /** What the build did that an author should know and that is no problem (an own llms.txt served). */
+  notices?: string[]
   cache: BuildCache
   stats: BuildStats
 }

@@ -16,6 +16,10 @@ import { type SiteValidation, validateSite } from './validate-site.js'
 /** Page problems a build only warns about (it renders around them) that an author must fix before deploying. */
 const STRICT_PAGE_RULES = new Set(['unknown-component', 'unknown-icon'])
 
+/** A page diagnostic of a strict build as `validate` reports it: an unknown component or icon is an error. */
+export const withValidateSeverity = (diagnostic: Diagnostic): Diagnostic =>
+  STRICT_PAGE_RULES.has(diagnostic.rule) ? { ...diagnostic, severity: 'error' } : diagnostic
+
 export interface SiteCheck extends SiteValidation {
   /** Pages rendered to check them (0 when docs.json cannot even be read leniently). */
   pagesChecked: number
@@ -59,11 +63,7 @@ export async function checkSite(files: SourceFiles, options: CheckSiteOptions = 
     const key = formatDiagnostic(diagnostic)
     if (seen.has(key)) continue
     seen.add(key)
-    pageDiagnostics.push(
-      mode === 'strict' && STRICT_PAGE_RULES.has(diagnostic.rule)
-        ? { ...diagnostic, severity: 'error' }
-        : diagnostic,
-    )
+    pageDiagnostics.push(mode === 'strict' ? withValidateSeverity(diagnostic) : diagnostic)
   }
   return {
     ...validation,

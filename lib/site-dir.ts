@@ -23,6 +23,37 @@ export function resolveSiteDir(arg?: string, cwd: string = process.cwd()): strin
   return resolve(cwd)
 }
 
+/**
+ * The folders `resolveSiteDir(arg)` looked in for docs.json, as shown to the user: the one given, or
+ * each candidate (`.`, `docs`, `apps/docs`).
+ */
+export function siteDirsTried(arg?: string, cwd: string = process.cwd()): string[] {
+  if (arg !== undefined && arg !== '') return [displayPath(resolve(cwd, arg), cwd)]
+  return SITE_DIR_CANDIDATES.map((candidate) => displayPath(resolve(cwd, candidate), cwd))
+}
+
+/**
+ * The compiler says docs.json is missing from the folder it was given; the command knows which
+ * folders it looked in. Rewrites that diagnostic to name them, and what to do.
+ */
+export function explainMissingConfig<T extends { rule: string; message: string }>(
+  diagnostics: readonly T[],
+  arg?: string,
+  cwd: string = process.cwd(),
+): T[] {
+  const tried = siteDirsTried(arg, cwd)
+  const where =
+    tried.length === 1 ? `in ${tried[0]}` : `in any of ${tried.slice(0, -1).join(', ')} or ${tried.at(-1)}`
+  return diagnostics.map((diagnostic) =>
+    diagnostic.rule === 'missing-config' && diagnostic.message.startsWith('docs.json not found at the root')
+      ? {
+          ...diagnostic,
+          message: `docs.json not found ${where}; pass the folder that holds it, or create one with \`docsctl new\``,
+        }
+      : diagnostic,
+  )
+}
+
 export interface SiteFilesRead {
   /** POSIX relative path → bytes. */
   files: Map<string, Uint8Array>

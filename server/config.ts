@@ -12,7 +12,7 @@ import type { CdnPurgeTarget } from './cdn/settings.js'
 import type { DomainConfig } from './domains/settings.js'
 import type { RetentionConfig } from './gc/settings.js'
 import type { GitConfig } from './git/settings.js'
-import { badCommandLine } from './settings/errors.js'
+import { badCommandLine, unknownOption } from './settings/errors.js'
 import { flagsThenEnvironment, readSettings } from './settings/read.js'
 import { type SettingValues, settings } from './settings/table.js'
 
@@ -242,6 +242,12 @@ export function loadConfig(
   try {
     parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true })
   } catch (error) {
+    const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1]
+    if (unknown)
+      throw unknownOption(
+        unknown,
+        Object.keys(options).map((flag) => `--${flag}`),
+      )
     throw badCommandLine((error as Error).message)
   }
   const config = serverConfig(readSettings(flagsThenEnvironment(parsed.values, env)))

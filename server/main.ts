@@ -57,7 +57,12 @@ async function start(config: ServerConfig): Promise<void> {
     step = `starting background work and listening on ${config.host}:${config.port}`
     app.server.requestTimeout = 120_000
     app.server.keepAliveTimeout = 72_000
-    await app.listen({ port: config.port, host: config.host })
+    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
+      throw new ConfigError(
+        `port ${config.port} on ${config.host} is in use (another docs-server, or docsctl dev?): stop what holds it, or pass another with --port / PORT`,
+      )
+    })
   } catch (error) {
     // What started already (build threads, the change feed, Redis) is stopped, briefly: the process
     // exits next either way.

@@ -2,7 +2,7 @@
  * The signed-in session as commands use it: discovery of the OAuth endpoints, the token grants, and
  * an API client that refreshes silently (before an expired token is sent, and once on a 401).
  */
-import { ApiClient, ApiError, normaliseApiUrl } from '../api.js'
+import { ApiClient, ApiError, NetworkError, normaliseApiUrl } from '../api.js'
 import { readSession, type StoredSession, writeSession } from '../credentials.js'
 import { CommandFailure } from './failure.js'
 
@@ -153,6 +153,11 @@ export async function requireSession(
 ): Promise<SignedIn> {
   const stored = await readSession(env)
   const apiUrl = resolveApiUrl(apiUrlFlag, env, stored)
+  // An address given for a server other than the signed-in one: when it is mistyped or down, say
+  // so rather than "sign in".
+  const explicit = (apiUrlFlag ?? env.DOCSCTL_API_URL) !== undefined
+  if (explicit && (!stored || normaliseApiUrl(stored.apiUrl) !== apiUrl))
+    await ensureReachable(apiUrl, stored)
   if (!stored) throw new CommandFailure(`You are not signed in. Run \`${loginHint(apiUrl)}\` first.`)
   if (normaliseApiUrl(stored.apiUrl) !== apiUrl)
     throw new CommandFailure(
@@ -191,6 +196,40 @@ export async function requireSession(
       return holder.session
     },
   }
+}
+
+/**
+ * Throws a NetworkError (with a did-you-mean for a host a letter or two off `localhost` or the
+ * signed-in server's) when nothing answers at `apiUrl`. Any HTTP answer counts as reachable.
+ */
+async function ensureReachable(apiUrl: string, stored: StoredSession | undefined): Promise<void> {
+  const client = new ApiClient({ apiUrl, attempts: 1 })
+  try {
+    await client.request('GET', '/health', { anonymous: true })
+  } catch (error) {
+    if (!(error instanceof NetworkError)) return
+    const knownHosts = stored ? [new URL(stored.apiUrl).hostname] : []
+    throw new NetworkError(apiUrl, error.cause, knownHosts)
+  }
+}
+
+/**
+ * End the sign-in on the server, as the dashboard's sign-out does: the refresh token (which ends the
+ * whole sign-in, every access token it issued) or else the access token goes to the server's
+ * RFC 7009 revocation endpoint, found by discovery.
+ */
+export async function revokeSession(session: StoredSession): Promise<void> {
+  const metadata = await discover(session.apiUrl)
+  const endpoint = metadata.revocation_endpoint
+  if (!endpoint) throw new CommandFailure(`${session.apiUrl} publishes no revocation endpoint`)
+  await new ApiClient({ apiUrl: session.apiUrl, attempts: 2 }).request('POST', endpoint, {
+    anonymous: true,
+    body: new URLSearchParams({
+      token: session.refreshToken ?? session.accessToken,
+      client_id: clientId,
+    }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  })
 }
 
 /** Translate a 401 from a session-authenticated call into "sign in again". */

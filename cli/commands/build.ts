@@ -5,7 +5,7 @@ import pc from 'picocolors'
 import { type Diagnostic, formatDiagnostic } from '../../compiler/diagnostics.js'
 import { withFileUrls } from '../../compiler/outputs/file-urls.js'
 import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
-import { BUILD_MARKER, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
+import { BUILD_MARKER, explainMissingConfig, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
 import { isInteractive } from '../push/project.js'
 import {
   ALLOW_SPEC_HOSTS_ENV,
@@ -114,7 +114,7 @@ export class BuildCommand extends Command {
       stderr.write(`${pc.red('error')} cannot write ${path ?? outDir} (${code}); check the --out folder\n`)
       return 1
     }
-    printDiagnostics(result.diagnostics, stderr)
+    printDiagnostics(explainMissingConfig(result.diagnostics, this.dir), stderr)
     const warnings = result.diagnostics.filter((diagnostic) => diagnostic.severity === 'warning').length
     const errors = result.diagnostics.length - warnings
     if (!result.ok) {
@@ -138,6 +138,7 @@ export class BuildCommand extends Command {
     stdout.write(
       `${pc.green('✔')} Built ${plural(result.stats.pages, 'page')} (${plural(warnings, 'warning')}) in ${seconds} s → ${relative(process.cwd(), outDir) || '.'}/ (${plural(writer.written, 'file')})\n`,
     )
+    for (const notice of result.notices ?? []) stdout.write(`  ${notice}\n`)
     const where = relative(process.cwd(), outDir) || '.'
     stdout.write(
       pc.dim(

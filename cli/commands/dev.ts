@@ -13,7 +13,9 @@ export class DevCommand extends Command {
       Serves the docs folder at http://localhost:3000 (or \`--port\`), compiling each page when it is
       first opened, so even a large site is visible at once. Saving a page, snippet or docs.json
       reloads the open tab. Needs no sign-in and no network. While docs.json is invalid, the preview
-      shows its problems and recovers when the file is fixed.
+      shows its problems and recovers when the file is fixed. A page with errors shows them as
+      \`docsctl validate\` does (file:line and the fix) in a panel over the page as it last built
+      without errors.
 
       OpenAPI documents that docs.json names by URL are fetched only from hosts you allow with
       \`--allow-spec-host <host>\` (repeatable) or ${ALLOW_SPEC_HOSTS_ENV}; in a terminal docsctl asks
@@ -21,16 +23,16 @@ export class DevCommand extends Command {
       private or loopback host is fetched only when named that way, and no redirect to one is followed.
     `,
     examples: [
-      ['Preview the docs in the current folder', 'docsctl dev'],
-      [
-        'Preview ./docs on port 4000 without opening a browser',
-        'docsctl dev --dir docs --port 4000 --no-open',
-      ],
+      ['Preview the docs in the current folder (or ./docs, ./apps/docs)', 'docsctl dev'],
+      ['Preview ./docs on port 4000 without opening a browser', 'docsctl dev docs --port 4000 --no-open'],
     ],
   })
 
   port = Option.String('--port', '3000', { description: 'Port to listen on (default: 3000)' })
-  dir = Option.String('--dir', { description: 'The docs folder (default: ., ./docs or ./apps/docs)' })
+  dirOption = Option.String('--dir', {
+    description: 'The docs folder, as [dir] also takes it (default: ., ./docs or ./apps/docs)',
+  })
+  dir = Option.String({ required: false, name: 'dir' })
   noOpen = Option.Boolean('--no-open', false, { description: 'Do not open a browser tab' })
   allowSpecHost = allowSpecHostOption()
 
@@ -38,7 +40,11 @@ export class DevCommand extends Command {
     const port = Number(this.port)
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new UsageError(`--port must be a whole number from 0 to 65535, not "${this.port}"`)
-    const dir = resolveSiteDir(this.dir)
+    if (this.dir !== undefined && this.dirOption !== undefined && this.dir !== this.dirOption)
+      throw new UsageError(
+        `pass the docs folder once: [dir] is "${this.dir}" and --dir is "${this.dirOption}"`,
+      )
+    const dir = resolveSiteDir(this.dir ?? this.dirOption)
     const log = (line: string) => {
       const colour = line.startsWith('error')
         ? pc.red

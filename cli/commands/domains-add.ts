@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { domainAddress, recordsTable } from '../domains/format.js'
+import { apexAdvice, domainAddress, recordsTable } from '../domains/format.js'
 import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 
 export class DomainsAddCommand extends Command {
@@ -44,6 +44,7 @@ export class DomainsAddCommand extends Command {
           '',
           recordsTable(domain.records, false),
           '',
+          ...[apexAdvice(domain.hostname, domain.records)].flatMap((advice) => (advice ? [advice, ''] : [])),
           `Then run: docsctl domains verify ${address} --project ${project.slug}`,
           '',
         ].join('\n'),

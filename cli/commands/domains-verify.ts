@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { domainAddress, findDomain, recordsTable } from '../domains/format.js'
+import { apexAdvice, domainAddress, findDomain, recordsTable } from '../domains/format.js'
 import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
 
 export class DomainsVerifyCommand extends Command {
@@ -41,7 +41,10 @@ export class DomainsVerifyCommand extends Command {
           : domain.failure
             ? `${pc.yellow('Verified, but failing')}: ${address} keeps serving until ${domain.graceEndsAt}. ${problem}`
             : `${pc.green('Verified')}: ${address} serves ${project.slug} at ${domain.url}`
-      this.context.stdout.write(`${headline}\n\n${recordsTable(domain.records, true)}\n`)
+      const advice = domain.status === 'verified' ? undefined : apexAdvice(domain.hostname, domain.records)
+      this.context.stdout.write(
+        `${headline}\n\n${recordsTable(domain.records, true)}\n${advice ? `\n${advice}\n` : ''}`,
+      )
       return exitCode
     })
   }

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
-import { displayPath, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
+import { displayPath, explainMissingConfig, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
 import { isInteractive } from '../push/project.js'
 import {
   ALLOW_SPEC_HOSTS_ENV,
@@ -81,7 +81,7 @@ export class ValidateCommand extends Command {
         const [file = '', ...reason] = problem.split(': ')
         return { severity: 'warning', file, rule: 'skipped-file', message: reason.join(': ') }
       }),
-      ...result.diagnostics,
+      ...explainMissingConfig(result.diagnostics, this.dir),
     ]
     const ok = !hasErrors(diagnostics)
     // Pages rendered (API pages generated from specs included), or those docs.json lists when none were.

@@ -32,6 +32,7 @@ import { themeFiles } from '../../compiler/theme/assets.js'
 import { scopeRootStylesheetBytes } from '../../compiler/theme/scope-stylesheet.js'
 import { siteStylesheets } from '../../compiler/theme/tailwind.js'
 import type { BuildCache, BuildResult } from '../../compiler/types.js'
+import { withValidateSeverity } from '../../compiler/validate.js'
 import { loadSiteFileFilter, readSiteFiles } from '../../lib/site-dir.js'
 import { contentTypeOf } from '../../serving/content-type.js'
 import { answerMcp, MCP_PATH, sendJsonRpcError } from '../../serving/mcp.js'
@@ -46,6 +47,7 @@ import {
 import { fetchRemoteSpecs, type SpecFetchPolicy } from '../remote-specs.js'
 import { renderErrorPage } from './error-page.js'
 import { EVENTS_PATH, injectLiveReload, LiveReload, liveReloadSource } from './live-reload.js'
+import { injectErrorOverlay } from './overlay.js'
 
 export interface DevServerOptions {
   dir: string
@@ -71,12 +73,19 @@ class DevSite {
   #full: Promise<BuildResult> | undefined
   #queue: Promise<unknown> = Promise.resolve()
   #reported = new Set<string>()
+  /** Each page's HTML as it last built without errors: what the error overlay sits on. */
+  readonly lastGood = new Map<string, Uint8Array>()
 
   constructor(private readonly log: (line: string) => void) {}
 
   /** Errors that stop the preview: docs.json missing or structurally invalid. */
   configErrors(): Diagnostic[] {
     return loadConfig(this.files, { mode: 'lenient' }).diagnostics.filter((d) => d.severity === 'error')
+  }
+
+  /** docs.json's problems as `validate` reports them (strictly, with its did-you-means), for the error page. */
+  configDiagnostics(): Diagnostic[] {
+    return loadConfig(this.files, { mode: 'strict' }).diagnostics
   }
 
   firstPage(): string | undefined {
@@ -142,13 +151,16 @@ class DevSite {
 
   async page(slug: string): Promise<BuildResult> {
     return this.#serial(async () => {
+      // Pages are checked as `validate` checks them (an unknown component is an error), docs.json as
+      // leniently as the rest of the preview: a docs.json warning never hides the site.
       const result = await buildSite(this.files, {
-        mode: 'lenient',
+        mode: 'strict',
+        configMode: 'lenient',
         only: [slug],
         ...(this.#cache ? { cache: this.#cache } : {}),
       })
       this.#cache = result.cache
-      this.#report(result.diagnostics)
+      this.#report(result.diagnostics.map((d) => (d.file.endsWith('.json') ? d : withValidateSeverity(d))))
       return result
     })
   }
@@ -335,7 +347,7 @@ async function handle(site: DevSite, reload: LiveReload, request: IncomingMessag
       response,
       500,
       'text/html; charset=utf-8',
-      renderErrorPage('docs.json has errors', configErrors),
+      renderErrorPage('docs.json has errors', site.configDiagnostics()),
     )
   }
   // A site without an index page: go straight to the first page (a deployment's index.html does the
@@ -391,11 +403,18 @@ async function sendPage(
     if (markdown) return send(response, 200, contentTypeOf(route.markdown), markdown)
   }
   const page = result.files.get(route.path)
-  if (!page) {
+  // The page's own problems, as validate reports them (docs.json's have their own page and log lines).
+  const problems = result.diagnostics.filter((d) => !d.file.endsWith('.json')).map(withValidateSeverity)
+  const failing = hasErrors(problems)
+  if (page && !failing) site.lastGood.set(slug, page)
+  const shown = failing ? (site.lastGood.get(slug) ?? page) : page
+  if (!shown) {
     const own = result.diagnostics.filter((d) => d.severity === 'error')
     return send(response, 500, 'text/html; charset=utf-8', renderErrorPage(`${slug} could not be built`, own))
   }
-  const html = new TextDecoder().decode(page)
+  const built = new TextDecoder().decode(shown)
+  // A page with errors shows them over the page, as validate words them; warnings go with them.
+  const html = failing ? injectErrorOverlay(built, problems, shown === page ? 'current' : 'last-good') : built
   return send(
     response,
     200,

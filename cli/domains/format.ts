@@ -3,6 +3,7 @@
  * columns a person copies straight into a DNS console.
  */
 import { toASCII } from 'tr46'
+import { isApexDomain } from '../../lib/apex-domain.js'
 import type { ApiClient, DnsRecord, Domain, Project } from '../api.js'
 import { CommandFailure } from '../auth/failure.js'
 
@@ -31,18 +32,48 @@ const useNote: Record<DnsRecord['use'], string> = {
   apex: 'for an apex, instead of the CNAME',
 }
 
-/** The records to create; with `withStatus`, what the last check found for each. */
+/**
+ * The records to create; with `withStatus`, what the last check found for each. At an apex, where
+ * DNS allows no CNAME, a CNAME the server offers (it has no apex addresses) is shown as the ALIAS
+ * record (or CNAME flattening) that does the same.
+ */
 export function recordsTable(records: readonly DnsRecord[], withStatus: boolean): string {
-  const withNote = records.some((record) => record.use !== 'always')
+  const aliased = (record: DnsRecord) =>
+    record.type === 'CNAME' && isApexDomain(record.name) && record.use === 'always'
+  const withNote = records.some((record) => record.use !== 'always' || aliased(record))
   const header = ['TYPE', 'NAME', 'VALUE', ...(withStatus ? ['CHECK'] : []), ...(withNote ? ['NOTE'] : [])]
   const rows = records.map((record) => [
-    record.type,
+    aliased(record) ? 'ALIAS' : record.type,
     record.name,
     record.value,
     ...(withStatus ? [record.status.replace(/_/g, ' ')] : []),
-    ...(withNote ? [useNote[record.use]] : []),
+    ...(withNote
+      ? [
+          aliased(record)
+            ? 'or ANAME / CNAME flattening: a CNAME is not allowed at an apex'
+            : useNote[record.use],
+        ]
+      : []),
   ])
   return table([header, ...rows])
+}
+
+/**
+ * What to say under the records of an apex domain: none when the server gives A/AAAA addresses for
+ * it; otherwise that DNS allows no CNAME there, what to use instead, and the setting that would give
+ * A/AAAA records.
+ */
+export function apexAdvice(hostname: string, records: readonly DnsRecord[]): string | undefined {
+  if (!isApexDomain(hostname) || records.some((record) => record.type === 'A' || record.type === 'AAAA'))
+    return undefined
+  const target = records.find((record) => record.type === 'CNAME')?.value ?? 'the site'
+  return [
+    `${hostname} is an apex domain, where DNS allows no CNAME. Point it at ${target} with your DNS`,
+    "provider's ALIAS or ANAME record, or CNAME flattening (Cloudflare, DNSimple, Route 53 alias…), or",
+    `serve the docs at a subdomain such as docs.${hostname} instead.`,
+    'This server gives no addresses for A/AAAA records at an apex: its operator can list them with',
+    '--apex-addresses (DOCS_APEX_ADDRESSES).',
+  ].join('\n')
 }
 
 /**

@@ -10,7 +10,7 @@
 import escapeHtml from 'escape-html'
 import { mcpEnabled } from '../config/mcp.js'
 import type { RenderedPage } from '../content/render-page.js'
-import type { SiteFiles } from '../files.js'
+import type { SiteFiles, SourceFiles } from '../files.js'
 import { type LlmsPage, renderLlmsFullTxt, renderLlmsTxt } from '../outputs/llms.js'
 import { renderMarkdownExport } from '../outputs/markdown-export.js'
 import { MCP_PAGES_PATH, type McpPage, renderMcpPages } from '../outputs/mcp-pages.js'
@@ -39,15 +39,21 @@ export interface SitePages {
   /** This build's outputs per page cache key, and the cache key of each page (by slug). */
   memo?: ShellMemo
   keyOf?: ReadonlyMap<string, string>
+  /** The site's own files: an author's `llms.txt` or `llms-full.txt` at the root replaces the generated one. */
+  files?: SourceFiles
 }
+
+/** The files the build makes for AI tools that an author may write instead, at the site's root. */
+const AUTHORED_LLMS_FILES = ['llms.txt', 'llms-full.txt'] as const
 
 export function writeSiteOutputs(
   output: SiteFiles,
   context: SiteContext,
-  { pages, rendered, memo, keyOf }: SitePages,
+  { pages, rendered, memo, keyOf, files }: SitePages,
   pagePaths: ReadonlySet<string>,
   movedPages: readonly RedirectRule[],
-): void {
+): string[] {
+  const notices: string[] = []
   const { config } = context
   const listed: LlmsPage[] = []
   const search: string[] = []
@@ -92,8 +98,17 @@ export function writeSiteOutputs(
     if (outputs) outputs.search = record
     search.push(record)
   }
-  output.set('llms.txt', encoder.encode(renderLlmsTxt(config, listed)))
-  output.set('llms-full.txt', encoder.encode(renderLlmsFullTxt(config, listed)))
+  const generated = { 'llms.txt': renderLlmsTxt, 'llms-full.txt': renderLlmsFullTxt }
+  for (const path of AUTHORED_LLMS_FILES) {
+    // As on the format's own platform, an author's file is served as written, in place of ours.
+    const own = files?.get(path)
+    if (own) {
+      output.set(path, own)
+      notices.push(
+        `${path}: serving your own ${path} in place of the generated one (delete it to get the generated one)`,
+      )
+    } else output.set(path, encoder.encode(generated[path](config, listed)))
+  }
   output.set('robots.txt', encoder.encode(renderRobotsTxt(disallowed)))
   output.set(SEARCH_INDEX_PATH, renderSearchIndexOf(search))
   if (mcpEnabled(config))
@@ -137,4 +152,5 @@ export function writeSiteOutputs(
       ),
     )
   }
+  return notices
 }

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module'
 import type { Element } from 'hast'
 import { PRO_DIGIT, PRO_ONLY_ICONS } from './fontawesome-pro.js'
 import { h } from './html.js'
-import { lucideIcon } from './lucide.js'
+import { lucideIcon, lucideIconNames } from './lucide.js'
 
 const require = createRequire(import.meta.url)
 
@@ -107,6 +107,31 @@ function fontAwesome(clean: string, iconType: string | undefined): ResolvedIcon 
     if (definition) return { id: `${style}/${definition.iconName}`, svg: toSvg(definition) }
   }
   return undefined
+}
+
+/** Every icon name Font Awesome's free sets answer to (aliases included), read once on first use. */
+let fontAwesomeNames: readonly string[] | undefined
+
+/**
+ * The icon names `resolveIcon` knows, for a did-you-mean on an unknown one: the free Font Awesome
+ * names and aliases, then Lucide's. Loading the packages' indexes is costly, so only an unknown
+ * icon asks for it, once per process.
+ */
+export function knownIconNames(): readonly string[] {
+  if (!fontAwesomeNames) {
+    const names = new Set<string>()
+    for (const name of Object.values(PACKAGES)) {
+      const exports = require(name) as Record<string, unknown>
+      for (const value of Object.values(exports)) {
+        if (typeof value !== 'object' || value === null || !('iconName' in value)) continue
+        const definition = value as IconDefinition
+        names.add(definition.iconName)
+        for (const alias of definition.icon[2]) if (typeof alias === 'string') names.add(alias)
+      }
+    }
+    fontAwesomeNames = [...names]
+  }
+  return [...fontAwesomeNames, ...lucideIconNames()]
 }
 
 function toSvg(definition: IconDefinition): Element {

@@ -15,6 +15,12 @@ let shapesByName: IconShapes | undefined
 /** Icons drawn, by name: bounded by the set. */
 const icons = new Map<string, Element>()
 
+/** Every Lucide icon name, for a did-you-mean on an unknown icon. */
+export function lucideIconNames(): readonly string[] {
+  shapesByName ??= JSON.parse(readVendored('lucide/icons.json').toString('utf8')) as IconShapes
+  return Object.keys(shapesByName)
+}
+
 /** The Lucide icon `name` (`rocket`, `square-pen`) as an `<svg>` element, or `undefined`. */
 export function lucideIcon(name: string): Element | undefined {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) return undefined

@@ -10,7 +10,7 @@ export interface MdxRepair {
   source: string
   line: number
   column: number
-  rule: 'html-comment' | 'unescaped-less-than'
+  rule: 'html-comment' | 'unescaped-less-than' | 'unclosed-component'
   message: string
 }
 
@@ -32,8 +32,8 @@ export function repairMdx(source: string, error: unknown): MdxRepair | undefined
     (lineStarts[line - 1] ?? source.length) + column - 1
 
   let lessThan: number | undefined
-  const unclosed = /Expected a closing tag for `<[^`]*>` \((\d+):(\d+)-/.exec(reason)
-  if (unclosed) lessThan = offsetOf(Number(unclosed[1]), Number(unclosed[2]))
+  const unclosed = /Expected a closing tag for `<([^`\s>]*)[^`]*>` \((\d+):(\d+)-/.exec(reason)
+  if (unclosed) lessThan = offsetOf(Number(unclosed[2]), Number(unclosed[3]))
   else if (/before name|after name|in name|before attribute|before closing slash/.test(reason)) {
     const line = typeof failure.line === 'number' ? failure.line : undefined
     const column = typeof failure.column === 'number' ? failure.column : undefined
@@ -62,8 +62,18 @@ export function repairMdx(source: string, error: unknown): MdxRepair | undefined
     .slice(lessThan, source.indexOf('\n', lessThan) === -1 ? undefined : source.indexOf('\n', lessThan))
     .slice(0, 30)
   // `\<` is one character wider than `<`: later columns on this line shift by one, lines do not.
+  const escaped = `${source.slice(0, lessThan)}\\<${source.slice(lessThan + 1)}`
+  const name = unclosed?.[1]
+  if (name && /^[A-Z]/.test(name))
+    return {
+      source: escaped,
+      line,
+      column,
+      rule: 'unclosed-component',
+      message: `Unclosed \`<${name}>\`: missing \`</${name}>\`, expected after its content (or write \`<${name} />\`); the tag is shown as text`,
+    }
   return {
-    source: `${source.slice(0, lessThan)}\\<${source.slice(lessThan + 1)}`,
+    source: escaped,
     line,
     column,
     rule: 'unescaped-less-than',

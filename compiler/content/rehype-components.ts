@@ -7,10 +7,11 @@
 import type { Element, ElementContent, Root, RootContent } from 'hast'
 import type { VFile } from 'vfile'
 import { asJsx, h } from '../components/html.js'
-import { neutralIcon } from '../components/icons.js'
+import { knownIconNames, neutralIcon } from '../components/icons.js'
 import { components, htmlElement, resolveIcon } from '../components/index.js'
 import { isMarkup, markupToHast, propContent, renderedProp } from '../components/markup.js'
 import type { ComponentContext, JsxNode } from '../components/types.js'
+import { didYouMean } from '../config/schema-errors.js'
 import { uniqueId } from '../platform-ids.js'
 import { type PageContext, placeOf, report } from './context.js'
 import type { StaticValue } from './static-value.js'
@@ -81,11 +82,14 @@ function renderJsx(page: PageContext, node: JsxNode): ElementContent[] {
   if (!component) {
     if (!page.unknownComponents.has(name)) {
       page.unknownComponents.add(name)
+      const suggestion = didYouMean(name, [...components.keys()])
       report(
         page,
         'warning',
         'unknown-component',
-        `Unknown component <${name}>, expected a built-in component (Card, Tabs, Note…); its content is shown without it`,
+        suggestion
+          ? `Unknown component <${name}>; did you mean <${suggestion}>? Its content is shown without it`
+          : `Unknown component <${name}>, expected a built-in component (Card, Tabs, Note…); its content is shown without it`,
         place,
       )
     }
@@ -143,11 +147,14 @@ function renderIcon(
     // One warning per name on a page (the build keeps one per name across pages, see build.ts).
     if (!page.unknownIcons.has(icon)) {
       page.unknownIcons.add(icon)
+      const suggestion = didYouMean(icon.trim().toLowerCase().replace(/^fa-/, ''), knownIconNames())
       report(
         page,
         'warning',
         'unknown-icon',
-        `Unknown icon "${icon}", expected a Font Awesome free icon name such as "rocket", or a Lucide one; a neutral circle is shown`,
+        suggestion
+          ? `Unknown icon "${icon}"; did you mean "${suggestion}"? A neutral circle is shown`
+          : `Unknown icon "${icon}", expected a Font Awesome free icon name or a Lucide one; a neutral circle is shown`,
         place,
       )
     }

@@ -114,9 +114,7 @@ export async function renderPage(input: RenderPageInput): Promise<RenderedPage> 
       // Earlier `\<` repairs on the same line pushed this spot one column right each; report the original.
       repair.column -= repairs.filter(
         (earlier) =>
-          earlier.rule === 'unescaped-less-than' &&
-          earlier.line === repair.line &&
-          earlier.column < repair.column,
+          earlier.rule !== 'html-comment' && earlier.line === repair.line && earlier.column < repair.column,
       ).length
       repairs.push(repair)
       source = repair.source

@@ -17,10 +17,25 @@ import type { SourceFiles } from '../files.js'
 import { GENERATED_REDIRECTS_FILE, type RedirectRule } from '../redirects.js'
 import { FRAGMENTS_FOLDER } from './fragments.js'
 import { apiFrontMatterPages, completeFrontMatterPages } from './front-matter-pages.js'
-import { expandNavigation, hasOperationEntries } from './navigation.js'
+import { expandNavigation, type GeneratedSource, hasOperationEntries } from './navigation.js'
 import { pageSettings } from './settings.js'
 import { configSpecSources, isRecord, type Json, rawConfig, sourceList } from './sources.js'
 import { specLookup } from './spec-index.js'
+
+/**
+ * A diagnostic about a generated page names what the author wrote, the spec and the operation
+ * (`openapi.yaml GET /plants: …`), not a file they never saw; the line of the generated page means
+ * nothing to them, so it is left out.
+ */
+export function citeGeneratedSource(
+  diagnostic: Diagnostic,
+  sources: ReadonlyMap<string, GeneratedSource>,
+): Diagnostic {
+  const source = sources.get(diagnostic.file)
+  if (!source) return diagnostic
+  const { line: _line, column: _column, ...rest } = diagnostic
+  return { ...rest, file: source.file, path: source.entry }
+}
 
 export interface ApiReference {
   /** The site's files with generated pages added and front-matter API pages completed. */
@@ -30,6 +45,8 @@ export interface ApiReference {
   diagnostics: Diagnostic[]
   /** Slugs of generated operation pages. */
   generated: string[]
+  /** The spec and operation each generated page's file was made from, for diagnostics that name them. */
+  sources: ReadonlyMap<string, GeneratedSource>
   /** Origins (`https://api.example.com`) of the servers that generated "Try it" panels send requests to. */
   playgroundOrigins: string[]
   /** Redirects from where earlier builds put generated pages to where they are now. */
@@ -53,7 +70,15 @@ export async function expandApiReference(
   const frontPages = apiFrontMatterPages(files)
   const sources = configSpecSources(config)
   if (sources.length === 0 && frontPages.length === 0 && !hasOperationEntries(rawConfig(config).navigation))
-    return { files, navigation, diagnostics, generated: [], playgroundOrigins: [], moved: [] }
+    return {
+      files,
+      navigation,
+      diagnostics,
+      generated: [],
+      sources: new Map(),
+      playgroundOrigins: [],
+      moved: [],
+    }
 
   const output = new Map(files)
   const origins = new Set<string>()
@@ -99,6 +124,7 @@ export async function expandApiReference(
     navigation: expanded.navigation,
     diagnostics,
     generated: expanded.generated,
+    sources: expanded.sources,
     playgroundOrigins: [...origins].sort(),
     moved: expanded.moved,
   }

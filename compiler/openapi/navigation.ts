@@ -63,8 +63,16 @@ export interface ExpandedNavigation {
   navigation: NavigationTree
   /** Slugs of generated operation and channel pages. */
   generated: string[]
+  /** What each generated page's file was made from: `api-reference/list-plants.mdx` → its spec and operation. */
+  sources: Map<string, GeneratedSource>
   /** Redirects from where earlier builds put generated pages to where they are now. */
   moved: RedirectRule[]
+}
+
+/** Where a generated page comes from: the spec file and the operation (`GET /plants`) or channel in it. */
+export interface GeneratedSource {
+  file: string
+  entry: string
 }
 
 interface Section {
@@ -79,6 +87,7 @@ export async function expandNavigation(
   const { files, output, config, settings, defaultSources, specFor, diagnostics, mode, origins } = context
   // Navigation: operation entries become the slugs of generated pages.
   const generated: string[] = []
+  const sources = new Map<string, GeneratedSource>()
   const taken = new Set(
     [...files.keys()].filter((path) => /\.mdx?$/.test(path)).map((path) => path.replace(/\.mdx?$/, '')),
   )
@@ -113,6 +122,7 @@ export async function expandNavigation(
     output.set(`${slug}.mdx`, encoder.encode(page.source))
     output.set(fragmentsPath(`${slug}.mdx`), page.index)
     generated.push(slug)
+    sources.set(`${slug}.mdx`, { file: index.file, entry: operationKey(operation.method, operation.path) })
     addPlaygroundOrigins(origins, operation, settings)
     return slug
   }
@@ -135,6 +145,7 @@ export async function expandNavigation(
       ),
     )
     generated.push(slug)
+    sources.set(`${slug}.mdx`, { file: index.file, entry: channel.name })
     return slug
   }
 
@@ -241,6 +252,7 @@ export async function expandNavigation(
   return {
     navigation: changed && isRecord(rewritten) ? normalizeNavigation(rewritten) : navigation,
     generated,
+    sources,
     // A page (authored or generated) now at an earlier URL keeps it.
     moved: [...moved]
       .filter(([from]) => !taken.has(from))

@@ -57,7 +57,11 @@ export async function checkDomainDns(
   }
 }
 
-/** A CNAME to this service's base domain (any name under it), else A/AAAA among the apex addresses. */
+/**
+ * A CNAME to this service's base domain (any name under it), else A/AAAA among the apex addresses;
+ * without apex addresses, A/AAAA among the base domain's own (what an ALIAS record or CNAME
+ * flattening at the apex answers).
+ */
 async function checkRouting(
   resolver: Resolver,
   hostname: string,
@@ -80,7 +84,15 @@ async function checkRouting(
     if ('check' in lookup && lookup.check !== 'missing') return { check: lookup.check, found: [] }
   const found = [v4, v6].flatMap((lookup) => ('answer' in lookup ? lookup.answer : []))
   if (found.length === 0) return { check: 'missing', found }
-  const allowed = new Set(apexAddresses.map(canonicalAddress))
+  let targets = apexAddresses
+  if (targets.length === 0) {
+    const [base4, base6] = await Promise.all([
+      ask(() => resolver.resolve4(baseHost)),
+      ask(() => resolver.resolve6(baseHost)),
+    ])
+    targets = [base4, base6].flatMap((lookup) => ('answer' in lookup ? lookup.answer : []))
+  }
+  const allowed = new Set(targets.map(canonicalAddress))
   const ours = found.every((address) => allowed.has(canonicalAddress(address)))
   return { check: ours ? 'ok' : 'points_elsewhere', found }
 }

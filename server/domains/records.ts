@@ -2,6 +2,7 @@
  * The DNS records a custom domain needs: an ownership TXT record holding the claim's own random value,
  * and a routing record that sends the host to this service (a CNAME, or A/AAAA for an apex).
  */
+import { isApexDomain } from '../../lib/apex-domain.js'
 import type { DomainConfig } from './settings.js'
 
 export type RecordPurpose = 'ownership' | 'routing'
@@ -43,6 +44,9 @@ export function domainRecords(
 ): DnsRecord[] {
   const routing = checks.routing ?? 'unchecked'
   const apex = config.domains.apexAddresses
+  // An apex takes no CNAME: with addresses to point at, only A/AAAA are offered. Without any, the
+  // CNAME's target is what an ALIAS record or CNAME flattening at the DNS provider points at.
+  const knownApex = isApexDomain(domain.hostname) && apex.length > 0
   const records: DnsRecord[] = [
     {
       type: 'TXT',
@@ -61,13 +65,14 @@ export function domainRecords(
       status: routing,
     },
   ]
+  if (knownApex) records.pop()
   for (const address of apex)
     records.push({
       type: address.includes(':') ? 'AAAA' : 'A',
       name: domain.hostname,
       value: address,
       purpose: 'routing',
-      use: 'apex',
+      use: knownApex ? 'always' : 'apex',
       status: routing,
     })
   return records

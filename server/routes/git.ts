@@ -121,6 +121,13 @@ export const gitRoutes: ApiRoutes<{ webhookKey: string }> = async (app, { webhoo
       const docsDirectory =
         request.body.docsDirectory === null ? null : request.body.docsDirectory.replace(/\/+$/, '') || '.'
       const issues: Issue[] = []
+      // GitHub sends pushes to the App's webhook, which needs its secret: without it nothing would arrive.
+      if (provider === 'github' && !config.git.github.webhookSecret)
+        issues.push({
+          path: 'body/provider',
+          message:
+            "this server has no GitHub App set up, so GitHub's pushes would never reach it: a server administrator sets --github-app-id, --github-app-private-key and --github-webhook-secret (DOCS_GITHUB_APP_ID, DOCS_GITHUB_APP_PRIVATE_KEY, DOCS_GITHUB_WEBHOOK_SECRET); until then deploy with `docsctl push`",
+        })
       const urlProblem = repositoryUrlProblem(repositoryUrl)
       const host = urlProblem ? undefined : hostAccess(repositoryUrl, provider, config.git)
       if (urlProblem) issues.push({ path: 'body/repositoryUrl', message: urlProblem })

@@ -3,6 +3,7 @@
  * environment variable (`--port / PORT: …`) and says what to write instead. Parsers and rules describe
  * the problem; this module turns it into the sentence an operator reads.
  */
+import { distance } from 'fastest-levenshtein'
 
 /** A setting with a bad value, or settings that do not fit together; the message says what to fix. */
 export class ConfigError extends Error {}
@@ -52,3 +53,16 @@ export const conflicting = (first: string, second: string, what: string): Config
 /** A command-line that parseArgs refuses (an unknown option, a flag without its value). */
 export const badCommandLine = (reason: string): ConfigError =>
   new ConfigError(`${reason}. Run docs-server --help for the options.`)
+
+/** An option docs-server does not have: `Unknown option --prot (did you mean --port?)`. */
+export function unknownOption(option: string, flags: readonly string[]): ConfigError {
+  const name = option.replace(/=.*/, '')
+  let best: string | undefined
+  let bestDistance = Number.POSITIVE_INFINITY
+  for (const flag of flags) {
+    const d = distance(name, flag)
+    if (d < bestDistance) [best, bestDistance] = [flag, d]
+  }
+  const near = best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3))
+  return badCommandLine(`Unknown option ${name}${near ? ` (did you mean ${best}?)` : ''}`)
+}

@@ -406,7 +406,7 @@ test('bad input ends with a clear message and a non-zero exit, never a stack tra
     await runCli(['push', base, '--api-url', `http://127.0.0.1:${await freePort()}`, '--api-key', 'dk_x'], {
       env: env(),
     }),
-    /Could not reach the docs server/,
+    /Cannot reach the docs server/,
   )
 })
 

@@ -3,7 +3,13 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
-import { loadSiteFileFilter, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
+import {
+  explainMissingConfig,
+  loadSiteFileFilter,
+  readSiteFiles,
+  resolveSiteDir,
+  siteDirsTried,
+} from '../../lib/site-dir.js'
 
 async function tempTree(t: { after: (fn: () => Promise<void>) => void }, files: Record<string, string>) {
   const root = await mkdtemp(join(tmpdir(), 'site-dir-'))
@@ -76,4 +82,18 @@ test('readSiteFiles follows symlinks inside the root and refuses those pointing 
     'leak-dir: skipped, a symlink pointing outside the docs directory',
     'leak.txt: skipped, a symlink pointing outside the docs directory',
   ])
+})
+
+test('a missing docs.json names the folders looked in: the one given, or each candidate', () => {
+  const missing = [
+    { rule: 'missing-config', message: 'docs.json not found at the root of the docs directory' },
+  ]
+  assert.deepEqual(siteDirsTried(undefined, '/site'), ['.', 'docs', join('apps', 'docs')])
+  assert.match(
+    explainMissingConfig(missing, undefined, '/site')[0]!.message,
+    /not found in any of \., docs or apps\/docs;/,
+  )
+  assert.match(explainMissingConfig(missing, 'guide', '/site')[0]!.message, /^docs\.json not found in guide;/)
+  const other = [{ rule: 'unknown-key', message: 'x' }]
+  assert.deepEqual(explainMissingConfig(other, undefined, '/site'), other)
 })

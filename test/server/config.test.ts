@@ -67,7 +67,9 @@ test('bad values stop start-up with a message naming the flag and variable', () 
     [[], { DATABASE_URL: 'mysql://x' }, /--database-url \/ DATABASE_URL: expected a postgres:\/\/ URL/],
     [['--base-domain', 'bad domain'], {}, /--base-domain \/ DOCS_BASE_DOMAIN/],
     [['--log-level', 'loud'], {}, /--log-level \/ LOG_LEVEL: expected one of/],
-    [['--nope'], {}, /Unknown option '--nope'.*--help/],
+    [['--frobnicate'], {}, /^Unknown option --frobnicate\. Run docs-server --help/],
+    [['--prot', '3000'], {}, /^Unknown option --prot \(did you mean --port\?\)\. Run docs-server --help/],
+    [['--databse-url=x'], {}, /^Unknown option --databse-url \(did you mean --database-url\?\)/],
   ]
   for (const [args, env, message] of cases) {
     assert.throws(

@@ -413,7 +413,10 @@ test('a port in use stops the start with exit 1 and the reason, on PostgreSQL to
   ])
   assert.equal(run.killed, false, 'the process hung after failing to listen')
   assert.equal(run.code, 1)
-  assert.match(run.stderr, /^docs-server: listen EADDRINUSE: address already in use 127\.0\.0\.1:\d+$/m)
+  assert.match(
+    run.stderr,
+    /^docs-server: port \d+ on 127\.0\.0\.1 is in use \(another docs-server, or docsctl dev\?\): stop what holds it, or pass another with --port \/ PORT$/m,
+  )
 })
 
 test('an unreachable database stops the start with exit 1, naming the database without its password', {

@@ -4,6 +4,7 @@ import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { misspeltApiUrl, NetworkError } from '../../../cli/api.js'
 import { CommandFailure } from '../../../cli/auth/failure.js'
 import { defaultApiUrl, discover, requireSession, resolveApiUrl } from '../../../cli/auth/session.js'
 import { type StoredSession, writeSession } from '../../../cli/credentials.js'
@@ -40,9 +41,16 @@ test('no session, a session for another server, an expired one without refresh: 
   const env = { DOCSCTL_CONFIG_DIR: dir }
   await assert.rejects(requireSession(undefined, env), /You are not signed in\. Run `docsctl login` first\./)
   await writeSession(session, env)
+  // Another server that answers: the session is not for it.
+  const other = createServer((_request, response) => response.end('{}'))
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  t.after(() => new Promise<void>((resolve) => other.close(() => resolve())))
+  const otherUrl = `http://127.0.0.1:${(other.address() as { port: number }).port}`
   await assert.rejects(
-    requireSession('https://docs-api.example.com', env),
-    /signed in to http:\/\/127\.0\.0\.1:9, not https:\/\/docs-api\.example\.com\. Run `docsctl login --api-url https:\/\/docs-api\.example\.com` first/,
+    requireSession(otherUrl, env),
+    new RegExp(
+      `signed in to http://127\\.0\\.0\\.1:9, not ${otherUrl.replaceAll('.', '\\.')}\\. Run \`docsctl login --api-url ${otherUrl.replaceAll('.', '\\.')}\` first`,
+    ),
   )
   await writeSession({ ...session, expiresAt: '2000-01-01T00:00:00.000Z' }, env)
   await assert.rejects(
@@ -139,4 +147,35 @@ test('parallel requests refused with one expired token refresh the session once,
   assert.equal(refreshes, 1)
   assert.equal(replays, 0)
   assert.equal(signedIn.session.refreshToken, 'dsr_2')
+})
+
+test('an --api-url nothing answers at says it cannot be reached, with a did-you-mean for a misspelt host, not "sign in"', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'docsctl-session-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  const env = { DOCSCTL_CONFIG_DIR: dir }
+  await writeSession(session, env)
+  await assert.rejects(requireSession('http://locahost:8080', env), (error: Error) => {
+    assert.ok(error instanceof NetworkError)
+    assert.match(
+      error.message,
+      /^Cannot reach the docs server at http:\/\/locahost:8080 \(\w+\)\. Did you mean http:\/\/localhost:8080\?/,
+    )
+    return true
+  })
+  // Nothing signed in and nothing listening: still "cannot reach", not "you are not signed in".
+  await rm(join(dir, 'credentials.json'))
+  await assert.rejects(
+    requireSession('http://127.0.0.1:9', env),
+    /Cannot reach the docs server at http:\/\/127\.0\.0\.1:9 /,
+  )
+})
+
+test('misspeltApiUrl suggests localhost or the signed-in host only for a near miss', () => {
+  assert.equal(misspeltApiUrl('http://locahost:8080'), 'http://localhost:8080')
+  assert.equal(
+    misspeltApiUrl('https://docs-api.exmaple.com/', ['docs-api.example.com']),
+    'https://docs-api.example.com',
+  )
+  assert.equal(misspeltApiUrl('http://localhost:8080'), undefined)
+  assert.equal(misspeltApiUrl('https://api.example.org'), undefined)
 })

@@ -179,17 +179,13 @@ test('docsctl dev shows the first page of a 1,000-page site at once', async (t) 
   assert.match(body, /href="\.\.\/\.\.\/s19\/page-999\/"/, 'the sidebar lists every page')
 })
 
-test('the docsctl dev command prints its address, serves without a browser and stops on SIGINT', {
+test('the docsctl dev command takes the folder as [dir], prints its address, serves without a browser and stops on SIGINT', {
   skip: needs('a built binary'),
 }, async (t) => {
   const dir = siteCopy(t)
-  const child = spawn(
-    process.execPath,
-    [builtBinary('docsctl'), 'dev', '--dir', dir, '--port', '0', '--no-open'],
-    {
-      env: { ...process.env, NO_COLOR: '1' },
-    },
-  )
+  const child = spawn(process.execPath, [builtBinary('docsctl'), 'dev', dir, '--port', '0', '--no-open'], {
+    env: { ...process.env, NO_COLOR: '1' },
+  })
   t.after(() => child.kill('SIGKILL'))
   let output = ''
   const url = await new Promise<string>((resolve, reject) => {

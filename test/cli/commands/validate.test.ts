@@ -76,7 +76,7 @@ test('page problems are errors with file:line:col and a fix, in text and --json'
     'error other.mdx:6:1',
     'error other.mdx:8:1',
   ])
-  assert.match(run.stderr, /`<Callout type="tip">`.*expected a component/)
+  assert.match(run.stderr, /index\.mdx:5:1 Unclosed `<Callout>`: missing `<\/Callout>`/)
   assert.match(run.stderr, /no page guide\/missing/)
   assert.match(run.stderr, /import of "node:fs", expected a file inside the site/)
   assert.match(run.stderr, /Unknown component <Fancy>, expected a built-in component/)
@@ -87,7 +87,7 @@ test('page problems are errors with file:line:col and a fix, in text and --json'
   assert.deepEqual(
     report.diagnostics.map((diagnostic) => `${diagnostic.severity} ${diagnostic.rule}`),
     [
-      'error unescaped-less-than',
+      'error unclosed-component',
       'error broken-link',
       'error import-not-allowed',
       'error unknown-component',
@@ -155,8 +155,10 @@ test('warnings alone still pass; a missing directory or docs.json fails with a f
   assert.equal(noConfig.status, 1)
   assert.match(
     noConfig.stderr,
-    /^error docs\.json docs\.json not found at the root of the docs directory; create one with `docsctl new`\n/,
+    /^error docs\.json docs\.json not found in any of \., docs or apps\/docs; pass the folder that holds it, or create one with `docsctl new`\n/,
   )
+  const named = runCli(['validate', '.'], bare)
+  assert.match(named.stderr, /^error docs\.json docs\.json not found in \.; pass the folder/)
 })
 
 test('validate --help describes the command with examples', { skip: needs('a built binary') }, async (t) => {

@@ -102,3 +102,51 @@ test('dev answers the site MCP server at /mcp, as a deployment does', async (t) 
   const get = await fetchPath('/mcp')
   assert.equal(get.status, 405, 'GET: stateless, no stream to open')
 })
+
+test('a page with errors shows them over its last good version, worded as validate words them', async (t) => {
+  const { dir, fetchPath } = await serveCopy(t)
+  const good = await (await fetchPath('/guide/setup/')).text()
+  assert.match(good, /Create a project/)
+  assert.doesNotMatch(good, /docsctl-errors/)
+  writeFileSync(
+    join(dir, 'guide', 'setup.mdx'),
+    '---\ntitle: Setup\n---\n\n## Half-written heading\n\n<Calout>Careful.</Calout>\n\n<Callout>\nNever closed.\n',
+  )
+  let body = ''
+  for (let attempt = 0; attempt < 200 && !body.includes('docsctl-errors'); attempt++) {
+    body = await (await fetchPath('/guide/setup/')).text()
+    if (!body.includes('docsctl-errors')) await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  assert.match(body, /<dialog open id="docsctl-errors"/)
+  assert.match(body, /docsctl dev: 2 errors/)
+  assert.match(body, /guide\/setup\.mdx:7:1 Unknown component &lt;Calout&gt;; did you mean &lt;Callout&gt;\?/)
+  assert.match(body, /guide\/setup\.mdx:9:1 Unclosed `&lt;Callout&gt;`: missing `&lt;\/Callout&gt;`/)
+  // Under the overlay: the page as it last built, not the half-written one.
+  assert.match(body, /Create a project/)
+  assert.doesNotMatch(body, /Half-written heading/)
+  assert.match(body, /the page as it last built without errors/)
+})
+
+test('a page that never built without errors shows its errors over the page as it is', async (t) => {
+  const { fetchPath } = await serveCopy(t, {
+    'unlisted.mdx': '---\ntitle: Draft\n---\n\nStart.\n\n<Calout>x</Calout>\n',
+  })
+  const body = await (await fetchPath('/unlisted/')).text()
+  assert.match(body, /docsctl dev: 1 error/)
+  assert.match(body, /Start\./)
+  assert.match(body, /the page as it builds now/)
+})
+
+test("docs.json's error page lists its problems as validate does, did-you-mean included", async (t) => {
+  const { fetchPath } = await serveCopy(t, {
+    'docs.json': '{ "name": "Acme", "navigaton": { "pages": ["index"] } }\n',
+  })
+  const page = await fetchPath('/')
+  assert.equal(page.status, 500)
+  const body = await page.text()
+  assert.match(body, /missing required key &quot;navigation&quot;/)
+  assert.match(
+    body,
+    /docs\.json:1:19 unknown key &quot;navigaton&quot;; did you mean &quot;navigation&quot;\?/,
+  )
+})

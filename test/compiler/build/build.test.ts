@@ -256,9 +256,24 @@ test('an unknown icon name is one warning per build, however many pages use it',
   assert.deepEqual(
     warnings.map((warning) => warning.message),
     [
-      'Unknown icon "no-such-icon-name", expected a Font Awesome free icon name such as "rocket", or a Lucide one; a neutral circle is shown',
+      'Unknown icon "no-such-icon-name", expected a Font Awesome free icon name or a Lucide one; a neutral circle is shown',
       'Unexpected Font Awesome Pro icon "rocket-launch", expected a free one; the nearest free icon "rocket" is shown',
     ],
   )
   assert.match(text(result.files, 'guide/deploy/index.html'), /Shipping <span class="d-icon"><svg/)
+})
+
+test("an author's own llms.txt is served as written, and the build says so; llms-full.txt is still generated", async () => {
+  const files = readFixture(shellSiteDir)
+  const own = '# Acme\n\nOur own curated list for AI tools.\n'
+  files.set('llms.txt', encode(own))
+  const result = await buildSite(files, { mode: 'strict' })
+  assert.equal(result.ok, true, JSON.stringify(result.diagnostics, null, 2))
+  assert.equal(text(result.files, 'llms.txt'), own)
+  assert.match(text(result.files, 'llms-full.txt'), /^# Acme Docs/)
+  assert.deepEqual(result.notices, [
+    'llms.txt: serving your own llms.txt in place of the generated one (delete it to get the generated one)',
+  ])
+  const generated = await buildSite(readFixture(shellSiteDir), { mode: 'strict' })
+  assert.equal(generated.notices, undefined)
 })

@@ -178,3 +178,36 @@ test('front matter without a title keeps its other keys; the title comes from th
     [['warning', 'missing-title']],
   )
 })
+
+test('an unknown component or icon suggests the closest name; an unclosed component names its missing end tag at the opening line', async () => {
+  const page = await renderPage(
+    await input(
+      '---\ntitle: T\n---\n\n<Calout>hi</Calout>\n\n<Card title="x" icon="chevron-rigth">y</Card>\n\n<Card title="y" icon="not-an-icon-name">z</Card>\n\n<Callout>\nNever closed.\n',
+    ),
+  )
+  assert.deepEqual(
+    page.diagnostics.map((d) => [d.rule, d.line, d.message]),
+    [
+      [
+        'unknown-component',
+        5,
+        'Unknown component <Calout>; did you mean <Callout>? Its content is shown without it',
+      ],
+      [
+        'unknown-icon',
+        7,
+        'Unknown icon "chevron-rigth"; did you mean "chevron-right"? A neutral circle is shown',
+      ],
+      [
+        'unknown-icon',
+        9,
+        'Unknown icon "not-an-icon-name", expected a Font Awesome free icon name or a Lucide one; a neutral circle is shown',
+      ],
+      [
+        'unclosed-component',
+        11,
+        'Unclosed `<Callout>`: missing `</Callout>`, expected after its content (or write `<Callout />`); the tag is shown as text',
+      ],
+    ],
+  )
+})

@@ -173,3 +173,18 @@ test('a link to an earlier operation URL is no broken link: it goes to where the
   )
   assert.equal(result.files.has('_openapi/redirects.json'), false, 'the generated rules are not published')
 })
+
+test('a problem on a generated page names the spec and the operation, not the generated file', async () => {
+  const files = readFixture(fromPackageRoot('fixtures', 'api-reference'))
+  const spec = text(files, 'openapi/plants.yaml').replace(
+    'Returns the plants in the store, **newest first**.',
+    'Returns the plants in the store; see [the care guide](/care-guide).',
+  )
+  files.set('openapi/plants.yaml', new TextEncoder().encode(spec))
+  const result = await buildSite(files, { mode: 'strict' })
+  const cited = result.diagnostics.filter((diagnostic) => diagnostic.rule === 'broken-link')
+  assert.deepEqual(cited.map(formatDiagnostic), [
+    cited[0] && `openapi/plants.yaml GET /plants: ${cited[0].message}`,
+  ])
+  assert.ok(!result.diagnostics.some((diagnostic) => diagnostic.file.startsWith('api-reference/')))
+})

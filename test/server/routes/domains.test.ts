@@ -572,6 +572,18 @@ test('the background re-check runs on its own at the configured interval', async
   assert.fail('the background round never verified the domain')
 })
 
+test("an apex on a server without apex addresses verifies through an ALIAS or flattening: the base domain's addresses", async (t) => {
+  const { dns, domains } = await testDns(t, { dnsTimeoutMs: 400, recheckSeconds: 0 })
+  const { app, token: owner, project } = await appWithProject(t, 'acme', 'sqlite', { domains })
+  const domain = await added(app, owner, project.id, { hostname: 'example.test' })
+  dns.set('_docs-challenge.example.test', 'TXT', [domain.records[0]!.value])
+  dns.set('localhost', 'A', ['203.0.113.5'])
+  dns.set('example.test', 'A', ['198.51.100.7'])
+  assert.equal((await verify(app, owner, project.id, domain.id)).failure?.reason, 'points_elsewhere')
+  dns.set('example.test', 'A', ['203.0.113.5'])
+  assert.equal((await verify(app, owner, project.id, domain.id)).status, 'verified')
+})
+
 test('an apex name routes with A/AAAA records to the configured addresses', async (t) => {
   const { dns, domains } = await testDns(t, {
     dnsTimeoutMs: 400,
@@ -584,9 +596,19 @@ test('an apex name routes with A/AAAA records to the configured addresses', asyn
     domain.records.map((record) => [record.type, record.name, record.value, record.use]),
     [
       ['TXT', '_docs-challenge.example.test', domain.records[0]!.value, 'always'],
-      ['CNAME', 'example.test', 'acme.localhost', 'subdomain'],
-      ['A', 'example.test', '192.0.2.10', 'apex'],
-      ['AAAA', 'example.test', '2001:db8::10', 'apex'],
+      ['A', 'example.test', '192.0.2.10', 'always'],
+      ['AAAA', 'example.test', '2001:db8::10', 'always'],
+    ],
+  )
+  // A name that may be a subdomain keeps the CNAME beside the addresses.
+  const sub = await added(app, owner, project.id, { hostname: 'docs.example.test' })
+  assert.deepEqual(
+    sub.records.map((record) => [record.type, record.use]),
+    [
+      ['TXT', 'always'],
+      ['CNAME', 'subdomain'],
+      ['A', 'apex'],
+      ['AAAA', 'apex'],
     ],
   )
   dns.set('_docs-challenge.example.test', 'TXT', [domain.records[0]!.value])

@@ -32,6 +32,18 @@ test('a Git connection with bad input is refused with its issues', async (t) => 
     },
   ])
 
+  // GitHub on a server without a GitHub App: its pushes would never arrive, so the connection is refused.
+  const github = await put({ provider: 'github', repositoryUrl: 'https://github.com/acme/docs' })
+  assert.equal(github.statusCode, 400)
+  assert.deepEqual(
+    github.json().issues.map((issue: { path: string }) => issue.path),
+    ['body/provider'],
+  )
+  assert.match(
+    github.json().issues[0].message,
+    /no GitHub App set up.*--github-app-id, --github-app-private-key and --github-webhook-secret/,
+  )
+
   const ok = await put({
     provider: 'gitlab',
     repositoryUrl: 'https://gitlab.com/acme/docs.git',
