@@ -147,7 +147,7 @@ export const MIGRATION_LOCK_ID = 0x646f6373
  * lock, and a column another schema's migration drops meanwhile fails that read ("column … does not
  * exist"): seen with parallel test schemas, possible with tenants sharing a database.
  */
-async function underMigrationLock<T>(
+export async function underMigrationLock<T>(
   db: Kysely<Database>,
   schema: string | undefined,
   work: () => Promise<T>,

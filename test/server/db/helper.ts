@@ -1,20 +1,28 @@
 /** Helpers for tests of the database layer: a database stopped at one migration, and rows made through the repositories. */
 import type { TestContext } from 'node:test'
 import { Migrator } from 'kysely'
-import { openDatabase } from '../../../server/db/index.js'
+import { openDatabase, underMigrationLock } from '../../../server/db/index.js'
 import { StaticMigrationProvider } from '../../../server/db/migrations/index.js'
 import { createRepositories, type Repositories } from '../../../server/db/repositories/index.js'
 import { type Engine, testConfig } from '../helper.js'
 
-/** A fresh database migrated up to and including `migration`, so a test can add rows as they were then. */
+/**
+ * A fresh database migrated up to and including `migration`, so a test can add rows as they were then.
+ * Its migrator takes the migration lock as docs-server does (server/db/index.ts): parallel test schemas
+ * share one PostgreSQL database.
+ */
 export async function databaseAt(t: TestContext, engine: Engine, migration: string) {
   const { db, schema } = openDatabase(await testConfig(t, engine))
   t.after(() => db.destroy())
-  const migrator = new Migrator({
+  const kysely = new Migrator({
     db,
     provider: new StaticMigrationProvider(),
     ...(schema ? { migrationTableSchema: schema } : {}),
   })
+  const migrator = {
+    migrateTo: (name: string) => underMigrationLock(db, schema, () => kysely.migrateTo(name)),
+    migrateToLatest: () => underMigrationLock(db, schema, () => kysely.migrateToLatest()),
+  }
   const { error } = await migrator.migrateTo(migration)
   if (error) throw error
   return { db, schema, migrator, repos: createRepositories(db) }
