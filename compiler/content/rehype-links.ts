@@ -1,12 +1,15 @@
 /**
  * rehype plugin: check and relativise every site-internal URL in the page (links, images, media).
  * A link to a page that does not exist is a problem at its place (an error in strict mode); a missing
- * image or file is a warning. Assets found are listed in `page.assets` for the build to copy.
+ * image or file is a warning. Assets found are listed in `page.assets` for the build to copy, and
+ * referenced with their content's version (`?v=…`, compiler/asset-version.ts) so a reader never mixes
+ * this deployment's page with the next one's file.
  */
 import type { Element, Root } from 'hast'
 import type { VFile } from 'vfile'
 import { siteRedirects } from '../config/index.js'
 import { urlPropertyProblem } from '../url-policy.js'
+import { versionedUrl } from './asset-version.js'
 import { type PageContext, placeOf, report } from './context.js'
 import { isExternal, pageSlugFor, relativeAssetUrl, relativePageUrl, siteTarget } from './links.js'
 import { walkElements } from './walk-elements.js'
@@ -55,7 +58,11 @@ export default function rehypeLinks() {
           }
           if (page.files.has(target.path)) {
             page.assets.add(target.path)
-            node.properties[attribute] = relativeAssetUrl(page.slug, target.path) + target.suffix
+            node.properties[attribute] = versionedUrl(
+              relativeAssetUrl(page.slug, target.path),
+              target.suffix,
+              page.files.get(target.path),
+            )
             continue
           }
           const looksLikeFile = /\.[a-z0-9]+$/i.test(target.path) && !/\.mdx?$/.test(target.path)
@@ -94,7 +101,11 @@ export default function rehypeLinks() {
             place,
           )
         } else page.assets.add(target.path)
-        node.properties[attribute] = relativeAssetUrl(page.slug, target.path) + target.suffix
+        node.properties[attribute] = versionedUrl(
+          relativeAssetUrl(page.slug, target.path),
+          target.suffix,
+          page.files.get(target.path),
+        )
       }
     })
   }
