@@ -481,7 +481,7 @@ export class SiteServer {
     version: string,
   ): Promise<SiteFileEntry | undefined> {
     const matches = (entry: SiteFileEntry | undefined): entry is SiteFileEntry =>
-      entry !== undefined && entry.sha256.startsWith(version)
+      entry?.sha256.startsWith(version) === true
     const current = live[key]
     if (matches(current)) return current
     const { deployments } = await this.repos.deployments.list(site.projectId, versionedLookback)
