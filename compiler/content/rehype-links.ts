@@ -35,11 +35,40 @@ function movedTo(page: PageContext, path: string, suffix: string): string | unde
   return slug === undefined ? undefined : relativePageUrl(page.slug, slug) + (target?.suffix || suffix)
 }
 
+/**
+ * An `img` or `source` srcset with each candidate that names a file of the site versioned (and listed
+ * in `page.assets`, so the file is published); other candidates, and the descriptors, stay as written.
+ */
+function versionSrcset(node: Element, page: PageContext): void {
+  const value = node.properties.srcSet
+  const candidates = Array.isArray(value)
+    ? value.map(String)
+    : typeof value === 'string'
+      ? value.split(',')
+      : []
+  // A data URL's payload holds commas: such a srcset is not split, and names no file of the site anyway.
+  if (candidates.length === 0 || candidates.some((candidate) => /^\s*data:/i.test(candidate))) return
+  if (urlPropertyProblem(node.tagName, 'srcSet', candidates.join(', '))) return
+  let versioned = false
+  const rewritten = candidates.map((candidate) => {
+    const [url = '', ...descriptor] = candidate.trim().split(/\s+/)
+    const target = siteTarget(url, page.file)
+    const bytes = target && page.files.get(target.path)
+    if (!target || !bytes) return candidate.trim()
+    page.assets.add(target.path)
+    versioned = true
+    const path = url.slice(0, url.length - target.suffix.length)
+    return [versionedUrl(path, target.suffix, bytes), ...descriptor].join(' ')
+  })
+  if (versioned) node.properties.srcSet = rewritten.join(', ')
+}
+
 export default function rehypeLinks() {
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
     if (!page) return
     walkElements(tree, (node: Element) => {
+      if (node.tagName === 'img' || node.tagName === 'source') versionSrcset(node, page)
       // Own keys only: an author's `<constructor>` must not find Object.prototype's members.
       const attributes = Object.hasOwn(URL_ATTRIBUTES, node.tagName) ? URL_ATTRIBUTES[node.tagName]! : []
       for (const attribute of attributes) {
