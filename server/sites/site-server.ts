@@ -470,8 +470,9 @@ export class SiteServer {
 
   /**
    * The file at `key` whose sha256 starts with `version`: the live deployment's, else the newest of the
-   * project's recent ready deployments that has it and whose bytes the blob store still holds. Only this
-   * project's deployments are read, so no URL reaches another project's files. Undefined: none has it,
+   * project's recent deployments that were once live that has it and whose bytes the blob store still
+   * holds. Only this project's deployments are read, so no URL reaches another project's files, and no
+   * preview's (which may be behind a preview token). Undefined: none has it,
    * and the request is answered as if it had no version (the live file, revalidated, never immutable).
    */
   async #versionedFile(
@@ -486,7 +487,8 @@ export class SiteServer {
     if (matches(current)) return current
     const { deployments } = await this.repos.deployments.list(site.projectId, versionedLookback)
     for (const deployment of deployments) {
-      if (deployment.id === site.deploymentId || deployment.status !== 'ready') continue
+      // Only deployments that were live: a preview's files may be behind a preview token.
+      if (deployment.id === site.deploymentId || deployment.live_at === null) continue
       const earlier = (await this.#manifest(deployment.id))?.files[key]
       if (matches(earlier) && (await this.blobs.has(earlier.sha256))) return earlier
     }

@@ -269,6 +269,13 @@ test('a page of the previous deployment loads its own images and stylesheet afte
   assert.equal(crossed.statusCode, 200)
   assert.equal(crossed.body, 'second png')
   assert.equal(crossed.headers['cache-control'], revalidated)
+  // Nor a deployment of this project that never went live: a preview may be behind a preview token.
+  const unpromoted = await deploy(app, token, 'acme', versionedSite('preview png', 'p { color: red; }'), {
+    promote: false,
+  })
+  assert.equal(unpromoted.finalized.statusCode, 200, unpromoted.finalized.body)
+  const previewVersion = sha256('preview png').slice(0, 12)
+  assert.equal((await get(`/images/shot.png?v=${previewVersion}`)).body, 'second png')
   // A version no deployment has, or a malformed one, is the live file too.
   assert.equal((await get('/images/shot.png?v=000000000000')).body, 'second png')
   assert.equal((await get('/images/shot.png?v=ZZ')).body, 'second png')
