@@ -5,13 +5,14 @@
  * Out, into the site's files: the Tailwind stylesheet of the class names authors wrote, the theme's
  * hashed script and stylesheet, KaTeX and mermaid only for sites that use them, the author's static
  * files (never in place of a hashed asset) and the site's stylesheets scoped to the article. The
- * context learns the stylesheets' paths; out too: the hashed paths (cached for a year) and a warning
+ * context learns the stylesheets' paths and the versions the shell links author files with; out too: the hashed paths (cached for a year) and a warning
  * per stylesheet rule dropped.
  */
+import { assetVersion } from '../content/asset-version.js'
 import type { RenderedPage } from '../content/render-page.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { SiteFiles, SourceFiles } from '../files.js'
-import { collectStaticAssets } from '../outputs/static-assets.js'
+import { collectStaticAssets, configAssetPaths } from '../outputs/static-assets.js'
 import { themeFiles } from '../theme/assets.js'
 import type { SiteContext } from '../theme/context.js'
 import { diagramFiles } from '../theme/diagram-assets.js'
@@ -104,5 +105,12 @@ export async function writeSiteAssets(
         message,
       })
   }
+  // The shell links the site's stylesheets, logo and favicon with the version of the bytes published.
+  const versions: Record<string, string> = {}
+  for (const path of [...stylesheets, ...configAssetPaths(context.config)]) {
+    const bytes = hashedAssets.has(path) ? undefined : output.get(path)
+    if (bytes) versions[path] = assetVersion(bytes)
+  }
+  if (Object.keys(versions).length > 0) context.assets.versions = versions
   return { hashedAssets, tailwind, diagnostics }
 }

@@ -1,12 +1,15 @@
 /**
  * rehype plugin: check and relativise every site-internal URL in the page (links, images, media).
  * A link to a page that does not exist is a problem at its place (an error in strict mode); a missing
- * image or file is a warning. Assets found are listed in `page.assets` for the build to copy.
+ * image or file is a warning. Assets found are listed in `page.assets` for the build to copy, and
+ * referenced with their content's version (`?v=…`, compiler/asset-version.ts) so a reader never mixes
+ * this deployment's page with the next one's file.
  */
 import type { Element, Root } from 'hast'
 import type { VFile } from 'vfile'
 import { siteRedirects } from '../config/index.js'
 import { urlPropertyProblem } from '../url-policy.js'
+import { versionedUrl } from './asset-version.js'
 import { type PageContext, placeOf, report } from './context.js'
 import { isExternal, pageSlugFor, relativeAssetUrl, relativePageUrl, siteTarget } from './links.js'
 import { walkElements } from './walk-elements.js'
@@ -32,11 +35,40 @@ function movedTo(page: PageContext, path: string, suffix: string): string | unde
   return slug === undefined ? undefined : relativePageUrl(page.slug, slug) + (target?.suffix || suffix)
 }
 
+/**
+ * An `img` or `source` srcset with each candidate that names a file of the site versioned (and listed
+ * in `page.assets`, so the file is published); other candidates, and the descriptors, stay as written.
+ */
+function versionSrcset(node: Element, page: PageContext): void {
+  const value = node.properties.srcSet
+  const candidates = Array.isArray(value)
+    ? value.map(String)
+    : typeof value === 'string'
+      ? value.split(',')
+      : []
+  // A data URL's payload holds commas: such a srcset is not split, and names no file of the site anyway.
+  if (candidates.length === 0 || candidates.some((candidate) => /^\s*data:/i.test(candidate))) return
+  if (urlPropertyProblem(node.tagName, 'srcSet', candidates.join(', '))) return
+  let versioned = false
+  const rewritten = candidates.map((candidate) => {
+    const [url = '', ...descriptor] = candidate.trim().split(/\s+/)
+    const target = siteTarget(url, page.file)
+    const bytes = target && page.files.get(target.path)
+    if (!target || !bytes) return candidate.trim()
+    page.assets.add(target.path)
+    versioned = true
+    const path = url.slice(0, url.length - target.suffix.length)
+    return [versionedUrl(path, target.suffix, bytes), ...descriptor].join(' ')
+  })
+  if (versioned) node.properties.srcSet = rewritten.join(', ')
+}
+
 export default function rehypeLinks() {
   return (tree: Root, file: VFile): void => {
     const page = file.data.page
     if (!page) return
     walkElements(tree, (node: Element) => {
+      if (node.tagName === 'img' || node.tagName === 'source') versionSrcset(node, page)
       // Own keys only: an author's `<constructor>` must not find Object.prototype's members.
       const attributes = Object.hasOwn(URL_ATTRIBUTES, node.tagName) ? URL_ATTRIBUTES[node.tagName]! : []
       for (const attribute of attributes) {
@@ -55,7 +87,11 @@ export default function rehypeLinks() {
           }
           if (page.files.has(target.path)) {
             page.assets.add(target.path)
-            node.properties[attribute] = relativeAssetUrl(page.slug, target.path) + target.suffix
+            node.properties[attribute] = versionedUrl(
+              relativeAssetUrl(page.slug, target.path),
+              target.suffix,
+              page.files.get(target.path),
+            )
             continue
           }
           const looksLikeFile = /\.[a-z0-9]+$/i.test(target.path) && !/\.mdx?$/.test(target.path)
@@ -94,7 +130,11 @@ export default function rehypeLinks() {
             place,
           )
         } else page.assets.add(target.path)
-        node.properties[attribute] = relativeAssetUrl(page.slug, target.path) + target.suffix
+        node.properties[attribute] = versionedUrl(
+          relativeAssetUrl(page.slug, target.path),
+          target.suffix,
+          page.files.get(target.path),
+        )
       }
     })
   }

@@ -65,8 +65,12 @@ export function dependencyFingerprint(page: RenderedPage, files: SourceFiles): R
     const bytes = files.get(path)
     dependencies[path] = bytes ? sha256(bytes) : 'absent'
   }
-  for (const path of page.assets)
-    if (!(path in dependencies)) dependencies[path] = files.has(path) ? 'present' : 'absent'
+  // An asset's bytes, not only its presence: the page references it by its content's version.
+  for (const path of page.assets) {
+    if (path in dependencies) continue
+    const bytes = files.get(path)
+    dependencies[path] = bytes ? sha256(bytes) : 'absent'
+  }
   return dependencies
 }
 

@@ -29,6 +29,11 @@ export interface ThemeAssetPaths {
   tailwindCss?: string
   /** The site's stylesheets (`style.css`, `styles/route.css`), linked by every page after the theme's. */
   stylesheets?: readonly string[]
+  /**
+   * The version (`?v=`, content/asset-version.ts) of each author file the shell links, by site path: the
+   * site's stylesheets, logo and favicon, so a page never loads the next deployment's copy of them.
+   */
+  versions?: Readonly<Record<string, string>>
 }
 
 export interface SiteContext {

@@ -1,6 +1,7 @@
 /** The `<head>`: title, meta, favicon, the hashed stylesheet and script, the no-flash colour mode, analytics. */
 
 import escapeHtml from 'escape-html'
+import { versionQuery } from '../content/asset-version.js'
 import type { AnalyticsSettings } from '../types.js'
 import type { SiteContext } from './context.js'
 import { diagramFiles } from './diagram-assets.js'
@@ -63,7 +64,8 @@ export function renderHead(site: SiteContext, options: HeadOptions): string {
       site.assets.tailwindCss &&
       `<link rel="stylesheet" href="${escapeHtml(siteHref(slug, site.assets.tailwindCss))}">`,
     ...(site.assets.stylesheets ?? []).map(
-      (path) => `<link rel="stylesheet" href="${escapeHtml(siteHref(slug, path))}">`,
+      (path) =>
+        `<link rel="stylesheet" href="${escapeHtml(siteHref(slug, path) + versionQuery(site.assets.versions?.[path]))}">`,
     ),
     `<script>${colourModeScript}</script>`,
     `<script src="${escapeHtml(siteHref(slug, site.assets.js))}" defer></script>`,
@@ -78,8 +80,9 @@ export function renderHead(site: SiteContext, options: HeadOptions): string {
 function renderFavicon(site: SiteContext, slug: string): string {
   const favicon = site.config.favicon
   if (!favicon) return ''
-  if (typeof favicon === 'string') return `<link rel="icon" href="${escapeHtml(configAsset(slug, favicon))}">`
-  return `<link rel="icon" href="${escapeHtml(configAsset(slug, favicon.light))}" media="(prefers-color-scheme: light)"><link rel="icon" href="${escapeHtml(configAsset(slug, favicon.dark))}" media="(prefers-color-scheme: dark)">`
+  if (typeof favicon === 'string')
+    return `<link rel="icon" href="${escapeHtml(configAsset(slug, favicon, site.assets.versions))}">`
+  return `<link rel="icon" href="${escapeHtml(configAsset(slug, favicon.light, site.assets.versions))}" media="(prefers-color-scheme: light)"><link rel="icon" href="${escapeHtml(configAsset(slug, favicon.dark, site.assets.versions))}" media="(prefers-color-scheme: dark)">`
 }
 
 /** JSON for inline scripts: `<` escaped so a value can never close the script element. */

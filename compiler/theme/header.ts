@@ -5,6 +5,7 @@
 
 import escapeHtml from 'escape-html'
 import type { NavLink } from '../config/types.js'
+import { versionQuery } from '../content/asset-version.js'
 import { urlProblem } from '../url-policy.js'
 import type { SiteContext } from './context.js'
 import { join } from './html.js'
@@ -46,7 +47,7 @@ function renderLogo(site: SiteContext, slug: string): string {
   const themed = typeof logo === 'string' ? { light: logo, dark: logo } : logo
   const alt = typeof logo === 'string' ? config.name : (logo.alt ?? config.name)
   const href = typeof logo === 'string' || !logo.href ? home : configHref(slug, logo.href)
-  const source = (path: string) => escapeHtml(configAsset(slug, path))
+  const source = (path: string) => escapeHtml(configAsset(slug, path, site.assets.versions))
   const images =
     themed.light === themed.dark
       ? `<img src="${source(themed.light)}" alt="${escapeHtml(alt)}" height="28">`
@@ -54,11 +55,18 @@ function renderLogo(site: SiteContext, slug: string): string {
   return `<a class="d-logo" href="${escapeHtml(href)}">${images}</a>`
 }
 
-/** A docs.json asset path (`/logo/light.svg`, `logo/light.svg` or a URL) relative to the page. */
-export function configAsset(slug: string, path: string): string {
+/**
+ * A docs.json asset path (`/logo/light.svg`, `logo/light.svg` or a URL) relative to the page, with the
+ * file's version when `versions` has one.
+ */
+export function configAsset(slug: string, path: string, versions?: Readonly<Record<string, string>>): string {
   if (urlProblem(path, 'image')) return ''
   if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) return path
-  return siteHref(slug, path.replace(/^\/+/, ''))
+  const sitePath = path.replace(/^\/+/, '')
+  return (
+    siteHref(slug, sitePath) +
+    versionQuery(versions && Object.hasOwn(versions, sitePath) ? versions[sitePath] : undefined)
+  )
 }
 
 function renderDropdown(label: string, links: readonly NavLink[], slug: string): string {

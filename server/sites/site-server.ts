@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { LRUCache } from 'lru-cache'
+import { requestedAssetVersion } from '../../compiler/content/asset-version.js'
 import {
   createRedirectMatcher,
   isAbsoluteUrl,
@@ -37,6 +38,13 @@ import { disallowedPaths, pageUrlPath, renderRobots, renderSitemap } from './sit
 
 /** Files bigger than this are streamed from the blob store instead of cached in memory. */
 const maxCachedFile = 1024 * 1024
+
+/**
+ * How many of a project's newest deployments a versioned URL (`?v=`) is looked up in when the live one
+ * has other bytes at that path: a page a reader loaded before the last few promotions still gets its
+ * own images and stylesheets. Older than that, or kept no longer by garbage collection, the live file.
+ */
+const versionedLookback = 10
 
 const policies = new WeakMap<SiteManifest, string>()
 
@@ -261,6 +269,14 @@ export class SiteServer {
       return this.#hostFile(request, response, site, manifest, base, key)
 
     const files = manifest.files
+    // An author file a page references with its content's version: the bytes of that version, from the
+    // live deployment or one of the project's recent ones, so a page never mixes in the next one's file.
+    const version = requestedAssetVersion(query)
+    if (version !== undefined) {
+      const versioned = await this.#versionedFile(site, files, key, version)
+      if (versioned)
+        return this.#file(request, response, site, versioned, fileHeaders(versioned), 200, 'immutable')
+    }
     const redirects = await this.#redirectsOf(manifest)
     const route = routeSitePath(key, query, { has: (file) => files[file] !== undefined }, redirects)
     switch (route.type) {
@@ -316,6 +332,7 @@ export class SiteServer {
     entry: SiteFileEntry,
     extra: Record<string, string>,
     status = 200,
+    lifetime: 'immutable' | 'revalidate' = status === 200 && entry.immutable ? 'immutable' : 'revalidate',
   ): Promise<void> {
     const encoding = preferredEncoding(request.headers['accept-encoding'], entry)
     const variant = encoding === 'identity' ? entry : (entry[encoding] ?? entry)
@@ -325,11 +342,7 @@ export class SiteServer {
       'x-content-type-options': 'nosniff',
       etag,
       ...cacheTags(site),
-      'cache-control': siteCacheControl(
-        this.config,
-        site,
-        status === 200 && entry.immutable ? 'immutable' : 'revalidate',
-      ),
+      'cache-control': siteCacheControl(this.config, site, lifetime),
     }
     if (site.preview) headers['x-robots-tag'] = 'noindex'
     const vary = extra.vary ?? (entry.br || entry.gzip ? 'Accept-Encoding' : undefined)
@@ -453,6 +466,33 @@ export class SiteServer {
     response.setHeader('content-length', sitemap.body.length)
     response.writeHead(200)
     response.end(request.method === 'HEAD' ? undefined : sitemap.body)
+  }
+
+  /**
+   * The file at `key` whose sha256 starts with `version`: the live deployment's, else the newest of the
+   * project's recent deployments that were once live that has it and whose bytes the blob store still
+   * holds. Only this project's deployments are read, so no URL reaches another project's files, and no
+   * preview's (which may be behind a preview token). Undefined: none has it,
+   * and the request is answered as if it had no version (the live file, revalidated, never immutable).
+   */
+  async #versionedFile(
+    site: SiteTarget,
+    live: SiteManifest['files'],
+    key: string,
+    version: string,
+  ): Promise<SiteFileEntry | undefined> {
+    const matches = (entry: SiteFileEntry | undefined): entry is SiteFileEntry =>
+      entry?.sha256.startsWith(version) === true
+    const current = live[key]
+    if (matches(current)) return current
+    const { deployments } = await this.repos.deployments.list(site.projectId, versionedLookback)
+    for (const deployment of deployments) {
+      // Only deployments that were live: a preview's files may be behind a preview token.
+      if (deployment.id === site.deploymentId || deployment.live_at === null) continue
+      const earlier = (await this.#manifest(deployment.id))?.files[key]
+      if (matches(earlier) && (await this.blobs.has(earlier.sha256))) return earlier
+    }
+    return undefined
   }
 
   async #manifest(deploymentId: string): Promise<SiteManifest | undefined> {

@@ -110,8 +110,12 @@ test('--template starter writes the full file list, links AGENTS.md to CLAUDE.md
   const build = runCli(['build', 'site', '--out', 'out'], dir)
   assert.equal(build.status, 0, build.stderr)
   const page = await readFile(join(dir, 'out', 'index.html'), 'utf8')
-  assert.match(page, /<img class="d-only-light" src="images\/hero-light\.svg"/)
-  assert.match(page, /<img class="d-only-dark" src="images\/hero-dark\.svg"/, 'dark mode has its own hero')
+  assert.match(page, /<img class="d-only-light" src="images\/hero-light\.svg\?v=[0-9a-f]{12}"/)
+  assert.match(
+    page,
+    /<img class="d-only-dark" src="images\/hero-dark\.svg\?v=[0-9a-f]{12}"/,
+    'dark mode has its own hero',
+  )
 })
 
 test('--name still works but warns that it is deprecated', { skip: needs('a built binary') }, async (t) => {

@@ -55,8 +55,12 @@ test('the shell marks the current page, leaves hidden groups out and shows the s
   assert.match(setup, />How it works<span class="d-badge d-badge-deprecated">/)
   assert.match(setup, /<a class="d-tab" href="\.\.\/\.\.\/api\/overview\/">API reference<\/a>/)
   assert.match(setup, /<a class="d-tab" href="\.\.\/\.\.\/" aria-current="true">Guides<\/a>/)
-  assert.match(setup, /<img class="d-only-light" src="\.\.\/\.\.\/logo\/light\.svg" alt="Acme"/)
-  assert.match(setup, /<link rel="icon" href="\.\.\/\.\.\/favicon\.svg">/)
+  // The logo and favicon carry their content's version, so a page never shows the next deployment's.
+  assert.match(
+    setup,
+    /<img class="d-only-light" src="\.\.\/\.\.\/logo\/light\.svg\?v=[0-9a-f]{12}" alt="Acme"/,
+  )
+  assert.match(setup, /<link rel="icon" href="\.\.\/\.\.\/favicon\.svg\?v=[0-9a-f]{12}">/)
   assert.match(setup, /data-theme="light"/, 'appearance.default is applied before any script runs')
   assert.match(setup, /data-theme-toggle/)
   assert.match(

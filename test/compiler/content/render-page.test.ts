@@ -55,7 +55,7 @@ test('a page renders to body HTML with its title, description, toc, assets, icon
   assert.deepEqual(page.icons, ['solid/rocket'])
   assert.deepEqual(page.dependencies, ['snippets/note.mdx'])
   assert.deepEqual(page.diagnostics, [])
-  assert.match(page.html, /<img src="\.\.\/\.\.\/images\/shot\.png" alt="Shot">/)
+  assert.match(page.html, /<img src="\.\.\/\.\.\/images\/shot\.png\?v=[0-9a-f]{12}" alt="Shot">/)
   assert.match(page.html, /<a href="\.\.\/\.\.\/quickstart\/" class="d-card d-card-interactive">/)
   assert.match(page.html, /<p>Snippet for you\.<\/p>/)
   assert.equal(page.text, 'Install\nFrom npm\nSnippet for you.\nNext\nGo on.')

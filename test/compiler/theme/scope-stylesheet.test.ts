@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 import { buildSite } from '../../../compiler/build.js'
+import { assetVersion } from '../../../compiler/content/asset-version.js'
 import {
   type StylesheetWarning,
   scopeRootStylesheet,
@@ -47,7 +48,9 @@ test('a build publishes the scoped root stylesheet, never the author bytes', asy
     text(built.files, 'style.css'),
     ':where(.d-prose) nav, :where(.d-prose) .d-sidebar { display: none }\n:where(.d-prose) .tag { color: red }\n',
   )
-  assert.match(text(built.files, 'index.html'), /<link rel="stylesheet" href="[^"]*style\.css">/)
+  // Linked with the version of the scoped bytes, the ones the site serves.
+  const version = assetVersion(built.files.get('style.css')!)
+  assert.ok(text(built.files, 'index.html').includes(`<link rel="stylesheet" href="style.css?v=${version}">`))
 })
 
 test('an @scope rule keeps its root inside the article, whatever root it names', () => {

@@ -100,7 +100,7 @@ test('hideFooterPagination removes previous/next; a favicon pair switches with t
   assert.doesNotMatch(deploy, /class="d-pagination"/)
   assert.match(
     deploy,
-    /<link rel="icon" href="\.\.\/\.\.\/logo\/light\.svg" media="\(prefers-color-scheme: light\)"><link rel="icon" href="\.\.\/\.\.\/logo\/dark\.svg" media="\(prefers-color-scheme: dark\)">/,
+    /<link rel="icon" href="\.\.\/\.\.\/logo\/light\.svg\?v=[0-9a-f]{12}" media="\(prefers-color-scheme: light\)"><link rel="icon" href="\.\.\/\.\.\/logo\/dark\.svg\?v=[0-9a-f]{12}" media="\(prefers-color-scheme: dark\)">/,
   )
 })
 

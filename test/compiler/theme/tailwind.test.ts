@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { buildSite } from '../../../compiler/build.js'
+import { assetVersion } from '../../../compiler/content/asset-version.js'
 import { compileTailwind } from '../../../compiler/theme/tailwind.js'
 import { text } from '../build/helpers.js'
 
@@ -95,9 +96,9 @@ test('stylesheets in sub-folders are served scoped and linked after the root one
   assert.equal(text(built.files, 'styles/route.css'), ':where(.d-prose) .route-badge { color: red }\n')
   assert.equal(text(built.files, 'snippets/widgets/card.css'), ':where(.d-prose) .widget { display: grid }\n')
   const page = text(built.files, 'guide/setup/index.html')
-  const style = page.indexOf('href="../../style.css"')
-  const card = page.indexOf('href="../../snippets/widgets/card.css"')
-  const route = page.indexOf('href="../../styles/route.css"')
+  const style = page.indexOf('href="../../style.css?v=')
+  const card = page.indexOf('href="../../snippets/widgets/card.css?v=')
+  const route = page.indexOf('href="../../styles/route.css?v=')
   assert.ok(style > 0 && style < route && route < card, 'root first, then by depth and path')
 })
 
@@ -118,13 +119,15 @@ test('style.css and other stylesheets at the root are served and linked after th
   const page = text(built.files, 'guide/setup/index.html')
   const theme = page.indexOf('href="../../_assets/site.')
   const tailwind = page.indexOf('href="../../_assets/tailwind.')
-  const brand = page.indexOf('href="../../brand.css"')
-  const style = page.indexOf('href="../../style.css"')
+  const brand = page.indexOf('href="../../brand.css?v=')
+  const style = page.indexOf('href="../../style.css?v=')
   assert.ok(
     theme > 0 && theme < tailwind && tailwind < brand && brand < style,
     'theme, Tailwind, then the root stylesheets',
   )
-  assert.ok(text(built.files, 'index.html').includes('<link rel="stylesheet" href="style.css">'))
+  // Linked with the version of the scoped bytes it serves (content/asset-version.ts).
+  const version = assetVersion(built.files.get('style.css')!)
+  assert.ok(text(built.files, 'index.html').includes(`<link rel="stylesheet" href="style.css?v=${version}">`))
 })
 
 test('an arbitrary variant that names the shell compiles to a rule that matches only inside the content', async () => {

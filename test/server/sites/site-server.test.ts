@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { gunzipSync } from 'node:zlib'
 import { verifiedDomain } from '../domains/dns-server.js'
-import { createProject, signIn, testApp } from '../helper.js'
+import { createProject, deploy, sha256, signIn, testApp } from '../helper.js'
 import { hashedCss, page, publish } from './publish.js'
 
 const site = {
@@ -195,4 +195,88 @@ test('the API is never reachable on a site host, and a promotion switches the si
   await publish(app, 'acme', { 'index.html': page('Second') })
   const after = await get('/')
   assert.match(after.body, /<title>Second/)
+})
+
+/** A built site: one page that shows two images, and a stylesheet every page links. */
+function versionedSite(shot: string, style: string): Map<string, Uint8Array> {
+  const docs = { name: 'Acme', navigation: { groups: [{ group: 'Start', pages: ['index'] }] } }
+  return new Map<string, Uint8Array>([
+    ['docs.json', Buffer.from(JSON.stringify(docs))],
+    [
+      'index.mdx',
+      Buffer.from('---\ntitle: Home\n---\n\n![Shot](/images/shot.png)\n\n![Kept](/images/kept.png)\n'),
+    ],
+    ['images/shot.png', Buffer.from(shot)],
+    ['images/kept.png', Buffer.from('kept png bytes')],
+    ['style.css', Buffer.from(style)],
+  ])
+}
+
+/** The versioned URLs of the author files a page loads: its images and its own stylesheet. */
+function authorAssetUrls(html: string): string[] {
+  const urls = [...html.matchAll(/(?:src|href)="([^"]+\?v=[0-9a-f]{12})"/g)].map((match) => `/${match[1]}`)
+  return urls.sort()
+}
+
+test('a page of the previous deployment loads its own images and stylesheet after the next is promoted', async (t) => {
+  const app = await testApp(t)
+  const token = await signIn(app)
+  await createProject(app, token, 'acme')
+  await createProject(app, token, 'other')
+  const get = (url: string, host = 'acme.localhost:8080') =>
+    app.inject({ method: 'GET', url, headers: { host } })
+
+  const first = await deploy(app, token, 'acme', versionedSite('first png', 'p { color: red; }'))
+  assert.equal(first.finalized.statusCode, 200, first.finalized.body)
+  const pageOfFirst = (await get('/')).body
+  const urls = authorAssetUrls(pageOfFirst)
+  assert.deepEqual(
+    urls.map((url) => url.replace(/\?v=.*/, '')),
+    ['/images/kept.png', '/images/shot.png', '/style.css'],
+  )
+  const bytesOfFirst = new Map<string, Buffer>()
+  for (const url of urls) bytesOfFirst.set(url, (await get(url)).rawPayload)
+  assert.equal(bytesOfFirst.get(urls[1]!)!.toString(), 'first png')
+
+  // The next deployment changes the image and the stylesheet, and is promoted while the page is open.
+  const second = await deploy(app, token, 'acme', versionedSite('second png', 'p { color: blue; }'))
+  assert.equal(second.finalized.statusCode, 200, second.finalized.body)
+  const pageOfSecond = (await get('/')).body
+  assert.notDeepEqual(authorAssetUrls(pageOfSecond), urls)
+  for (const url of urls) {
+    const answer = await get(url)
+    assert.equal(answer.statusCode, 200, url)
+    assert.deepEqual(answer.rawPayload, bytesOfFirst.get(url), `${url} is the first deployment's`)
+    assert.equal(answer.headers['cache-control'], 'public, max-age=31536000, immutable', url)
+  }
+  for (const url of authorAssetUrls(pageOfSecond)) {
+    const answer = await get(url)
+    assert.equal(answer.headers['cache-control'], 'public, max-age=31536000, immutable', url)
+    if (url.startsWith('/images/shot.png')) assert.equal(answer.body, 'second png')
+    if (url.startsWith('/style.css')) assert.match(answer.body, /blue/)
+  }
+  // Without a version, the path is the live deployment's file, revalidated as before.
+  const plain = await get('/images/shot.png')
+  assert.equal(plain.body, 'second png')
+  assert.equal(plain.headers['cache-control'], revalidated)
+
+  // Another project's file is never served, whatever version is asked for: the live file, not immutable.
+  const other = await deploy(app, token, 'other', versionedSite('secret png of other', 'p { color: green; }'))
+  assert.equal(other.finalized.statusCode, 200, other.finalized.body)
+  const otherVersion = sha256('secret png of other').slice(0, 12)
+  assert.ok((await get(`/images/shot.png?v=${otherVersion}`, 'other.localhost:8080')).statusCode === 200)
+  const crossed = await get(`/images/shot.png?v=${otherVersion}`)
+  assert.equal(crossed.statusCode, 200)
+  assert.equal(crossed.body, 'second png')
+  assert.equal(crossed.headers['cache-control'], revalidated)
+  // Nor a deployment of this project that never went live: a preview may be behind a preview token.
+  const unpromoted = await deploy(app, token, 'acme', versionedSite('preview png', 'p { color: red; }'), {
+    promote: false,
+  })
+  assert.equal(unpromoted.finalized.statusCode, 200, unpromoted.finalized.body)
+  const previewVersion = sha256('preview png').slice(0, 12)
+  assert.equal((await get(`/images/shot.png?v=${previewVersion}`)).body, 'second png')
+  // A version no deployment has, or a malformed one, is the live file too.
+  assert.equal((await get('/images/shot.png?v=000000000000')).body, 'second png')
+  assert.equal((await get('/images/shot.png?v=ZZ')).body, 'second png')
 })
