@@ -93,7 +93,7 @@ test('a server that does not answer is named before the site is read or checked'
     env: ci({ DOCSCTL_API_URL: `http://127.0.0.1:${await freePort()}`, DOCSCTL_API_KEY: 'dk_x' }),
   })
   assert.equal(run.code, 1)
-  assert.match(run.stderr, /Could not reach the docs server at http:\/\/127\.0\.0\.1:\d+/)
+  assert.match(run.stderr, /Cannot reach the docs server at http:\/\/127\.0\.0\.1:\d+/)
   assert.ok(!checked(run.stderr), `the site was checked first:\n${run.stderr}`)
 })
 
