@@ -133,6 +133,11 @@ test('the dashboard: sign-in, projects, deployments, keys, domains, isolation an
     baseDomain: host,
     apiHost: host,
     domains: { ...defaultConfig().domains, dnsResolver: dns.address },
+    // A server that takes GitHub's pushes (one without refuses a GitHub connection, naming the settings).
+    git: {
+      ...defaultConfig().git,
+      github: { ...defaultConfig().git.github, webhookSecret: 'dashboard-test-github-secret' },
+    },
   })
   await app.listen({ port, host: '127.0.0.1' })
   const origin = `http://127.0.0.1:${port}`
