@@ -196,3 +196,15 @@ export function displayPath(dir: string, cwd: string = process.cwd()): string {
   const shown = relative(cwd, dir)
   return shown === '' ? '.' : shown.startsWith('..') ? dir : shown
 }
+
+/** The docs folder a command was given (or the first found), how to show it, and whether it is a folder. */
+export async function locateSiteDir(
+  given: string | undefined,
+): Promise<{ dir: string; shown: string; isDirectory: boolean }> {
+  const dir = resolveSiteDir(given)
+  const isDirectory = await stat(dir).then(
+    (info) => info.isDirectory(),
+    () => false,
+  )
+  return { dir, shown: displayPath(dir), isDirectory }
+}

@@ -1,8 +1,8 @@
-import { readFile, stat } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
 import type { Diagnostic } from '../../compiler/diagnostics.js'
-import { displayPath, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
+import { locateSiteDir, readSiteFiles } from '../../lib/site-dir.js'
 
 /** The theme stylesheet whose colours are checked, as the package holds it. */
 const THEME_STYLESHEET = 'compiler/theme/assets/site.css'
@@ -37,12 +37,7 @@ export class A11yCommand extends Command {
 
   override async execute(): Promise<number> {
     const { stdout, stderr } = this.context
-    const dir = resolveSiteDir(this.dir)
-    const shown = displayPath(dir)
-    const isDirectory = await stat(dir).then(
-      (info) => info.isDirectory(),
-      () => false,
-    )
+    const { dir, shown, isDirectory } = await locateSiteDir(this.dir)
     if (!isDirectory) {
       const message = `docs directory "${shown}" not found; pass the folder that holds docs.json`
       if (this.json) stdout.write(`${JSON.stringify({ ok: false, dir, error: message }, null, 2)}\n`)

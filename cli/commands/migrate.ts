@@ -1,8 +1,8 @@
-import { rm, stat, writeFile } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { displayPath, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
+import { locateSiteDir, readSiteFiles } from '../../lib/site-dir.js'
 import { unifiedDiff } from '../../lib/unified-diff.js'
 
 export class MigrateCommand extends Command {
@@ -32,12 +32,7 @@ export class MigrateCommand extends Command {
 
   override async execute(): Promise<number> {
     const { stdout, stderr } = this.context
-    const dir = resolveSiteDir(this.dir)
-    const shown = displayPath(dir)
-    const isDirectory = await stat(dir).then(
-      (info) => info.isDirectory(),
-      () => false,
-    )
+    const { dir, shown, isDirectory } = await locateSiteDir(this.dir)
     const { files } = isDirectory ? await readSiteFiles(dir) : { files: new Map<string, Uint8Array>() }
     if (!files.has('docs.json') && !files.has('mint.json')) {
       stderr.write(

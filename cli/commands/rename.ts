@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
-import { mkdir, rename, rmdir, stat, writeFile } from 'node:fs/promises'
+import { mkdir, rename, rmdir, writeFile } from 'node:fs/promises'
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { displayPath, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
+import { locateSiteDir, readSiteFiles } from '../../lib/site-dir.js'
 import { unifiedDiff } from '../../lib/unified-diff.js'
 
 export class RenameCommand extends Command {
@@ -39,12 +39,7 @@ export class RenameCommand extends Command {
       stderr.write(`${pc.red('error')} ${message}\n`)
       return 1
     }
-    const dir = resolveSiteDir(this.dir)
-    const shown = displayPath(dir)
-    const isDirectory = await stat(dir).then(
-      (info) => info.isDirectory(),
-      () => false,
-    )
+    const { dir, shown, isDirectory } = await locateSiteDir(this.dir)
     if (!isDirectory || !existsSync(join(dir, 'docs.json')))
       return fail(`no docs.json in "${shown}"; run in the docs directory or pass --dir`)
 

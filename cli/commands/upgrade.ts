@@ -1,8 +1,8 @@
-import { rm, stat, writeFile } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
-import { displayPath, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
+import { locateSiteDir, readSiteFiles } from '../../lib/site-dir.js'
 import { unifiedDiff } from '../../lib/unified-diff.js'
 
 export class UpgradeCommand extends Command {
@@ -31,12 +31,7 @@ export class UpgradeCommand extends Command {
 
   override async execute(): Promise<number> {
     const { stdout, stderr } = this.context
-    const dir = resolveSiteDir(this.dir)
-    const shown = displayPath(dir)
-    const isDirectory = await stat(dir).then(
-      (info) => info.isDirectory(),
-      () => false,
-    )
+    const { dir, shown, isDirectory } = await locateSiteDir(this.dir)
     const { files } = isDirectory ? await readSiteFiles(dir) : { files: new Map<string, Uint8Array>() }
     if (files.has('docs.json')) {
       const leftOver = files.has('mint.json') ? '; mint.json is no longer read and can be deleted' : ''

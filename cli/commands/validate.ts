@@ -1,8 +1,7 @@
-import { stat } from 'node:fs/promises'
 import { Command, Option } from 'clipanion'
 import pc from 'picocolors'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../compiler/diagnostics.js'
-import { displayPath, explainMissingConfig, readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
+import { explainMissingConfig, locateSiteDir, readSiteFiles } from '../../lib/site-dir.js'
 import { isInteractive } from '../push/project.js'
 import {
   ALLOW_SPEC_HOSTS_ENV,
@@ -51,12 +50,7 @@ export class ValidateCommand extends Command {
 
   override async execute(): Promise<number> {
     const { stdout, stderr } = this.context
-    const dir = resolveSiteDir(this.dir)
-    const shown = displayPath(dir)
-    const isDirectory = await stat(dir).then(
-      (info) => info.isDirectory(),
-      () => false,
-    )
+    const { dir, shown, isDirectory } = await locateSiteDir(this.dir)
     if (!isDirectory) {
       const message = `docs directory "${shown}" not found; pass the folder that holds docs.json`
       if (this.json) stdout.write(`${JSON.stringify({ ok: false, dir, error: message }, null, 2)}\n`)
