@@ -1,12 +1,14 @@
 /**
- * CI's supply-chain check: the lockfile and installed tree (offline), and what `npm audit signatures`
- * answered, told apart into verified, unreachable (CI goes on, saying so) and failed.
+ * CI's supply-chain check: the lockfile and installed tree (offline), what `npm audit signatures`
+ * answered, told apart into verified, unreachable (CI goes on, saying so) and failed, and what
+ * `npm audit --omit=dev` answered: checked, high or critical advisories (CI fails), or refused.
  */
 import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
 import { test } from 'node:test'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import {
+  classifyAdvisories,
   classifyAudit,
   type InstalledPackage,
   installedIn,
@@ -103,6 +105,39 @@ Someone might have tampered with this package since it was published on the regi
     'failed',
   )
   assert.equal(classifyAudit(1, 'npm error code ELOCKVERIFY\nnpm error lockfile out of date').kind, 'failed')
+})
+
+test('what npm audit --omit=dev answered: checked, high or critical (fail), or refused (go on, saying so)', () => {
+  const report = (vulnerabilities: Record<string, { severity: string }>, counts: Record<string, number>) =>
+    JSON.stringify({ auditReportVersion: 2, vulnerabilities, metadata: { vulnerabilities: counts } })
+  assert.deepEqual(classifyAdvisories(0, report({}, { low: 0, high: 0, critical: 0, total: 0 }), ''), {
+    kind: 'checked',
+    counts: { low: 0, high: 0, critical: 0, total: 0 },
+  })
+  const moderate = report({ marked: { severity: 'moderate' } }, { moderate: 1, high: 0, total: 1 })
+  assert.equal(classifyAdvisories(1, moderate, '').kind, 'checked')
+  const high = report(
+    { marked: { severity: 'moderate' }, tar: { severity: 'high' }, ws: { severity: 'critical' } },
+    { moderate: 1, high: 1, critical: 1, total: 3 },
+  )
+  assert.deepEqual(classifyAdvisories(1, high, ''), {
+    kind: 'high',
+    counts: { moderate: 1, high: 1, critical: 1, total: 3 },
+    packages: ['tar (high)', 'ws (critical)'],
+  })
+  // What this workplace's registry answers: the advisory endpoint refuses the call.
+  const refused = classifyAdvisories(
+    1,
+    JSON.stringify({ message: 'audit endpoint returned an error', error: {} }),
+    'npm warn audit 405 Method Not Allowed - POST https://registry.npmjs.org/-/npm/v1/security/advisories/bulk\nnpm error audit endpoint returned an error\n',
+  )
+  assert.deepEqual(refused, {
+    kind: 'refused',
+    reason:
+      'audit 405 Method Not Allowed - POST https://registry.npmjs.org/-/npm/v1/security/advisories/bulk',
+  })
+  assert.equal(classifyAdvisories(null, '', '').kind, 'refused')
+  assert.equal(classifyAdvisories(1, 'not json', 'npm error code ENOTFOUND').kind, 'refused')
 })
 
 test('.ci/run runs the check after npm ci and before npm test', async () => {
