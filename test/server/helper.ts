@@ -63,7 +63,8 @@ export async function testConfig(
   overrides: Partial<ServerConfig> = {},
 ): Promise<ServerConfig> {
   const dataDir = await mkdtemp(join(tmpdir(), 'docs-server-'))
-  t.after(() => rm(dataDir, { recursive: true, force: true }))
+  // Retried: a blob write the app let finish after close (seen once, fair-queue test) made rmdir ENOTEMPTY.
+  t.after(() => rm(dataDir, { recursive: true, force: true, maxRetries: 5 }))
   const database =
     engine === 'postgres' ? { databaseUrl: postgresUrl, databaseSchema: await freshSchema(t) } : {}
   return defaultConfig({ dataDir, buildWorkers: 1, ...database, ...overrides })
