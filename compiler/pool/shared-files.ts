@@ -4,13 +4,6 @@ import type { ValidationMode } from '../config/types.js'
 import type { SourceFiles } from '../files.js'
 import type { SharedSite, SiteChanges, SiteIndex } from './protocol.js'
 
-/**
- * Images, video, audio, fonts and archives: a page's render only checks that they exist (links and
- * `<img src>`), never reads them, so render threads get them empty (see `shareSite`).
- */
-const MEDIA =
-  /\.(?:png|jpe?g|gif|webp|avif|ico|bmp|tiff?|mp4|m4v|webm|mov|mp3|m4a|wav|ogg|woff2?|ttf|otf|eot|pdf|zip|gz)$/i
-
 /** The files in one SharedArrayBuffer; `withBytes(path)` false packs a file empty (it still exists). */
 export function packFiles(
   files: SourceFiles,
@@ -46,15 +39,16 @@ export function unpackFiles(
 }
 
 /**
- * A site for render threads, packed once: its media empty, so the copy holds the site's text (pipecat:
- * 3.5 MB of its 19), and a build's memory grows with its pages, not with its images.
+ * A site for render threads, packed once, every byte: pages reference an author's files with the
+ * version of their bytes (`?v=`, content/asset-version.ts), so media must be the real bytes here, as in
+ * the server's build (packed empty, a CLI build versioned every image as the empty file's hash).
  */
 export function shareSite(
   files: SourceFiles,
   pageSlugs: ReadonlySet<string>,
   mode: ValidationMode,
 ): SharedSite {
-  const { buffer, layout } = packFiles(files, (path) => !MEDIA.test(path))
+  const { buffer, layout } = packFiles(files)
   return sharedSite(buffer, layout, pageSlugs, mode)
 }
 
