@@ -4,17 +4,12 @@ import type { ValidationMode } from '../config/types.js'
 import type { SourceFiles } from '../files.js'
 import type { SharedSite, SiteChanges, SiteIndex } from './protocol.js'
 
-/** The files in one SharedArrayBuffer; `withBytes(path)` false packs a file empty (it still exists). */
-export function packFiles(
-  files: SourceFiles,
-  withBytes: (path: string) => boolean = () => true,
-): {
+/** The files in one SharedArrayBuffer, every byte. */
+export function packFiles(files: SourceFiles): {
   buffer: SharedArrayBuffer
   layout: [string, number, number][]
 } {
-  const entries = [...files].map(
-    ([path, bytes]) => [path, withBytes(path) ? bytes : bytes.subarray(0, 0)] as const,
-  )
+  const entries = [...files]
   let total = 0
   for (const [, bytes] of entries) total += bytes.byteLength
   const buffer = new SharedArrayBuffer(Math.max(total, 1))
