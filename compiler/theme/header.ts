@@ -43,8 +43,12 @@ function renderLogo(site: SiteContext, slug: string): string {
   const { config } = site
   const logo = config.logo
   const home = pageHref(slug, homePage(site))
-  if (!logo) return `<a class="d-logo d-logo-text" href="${escapeHtml(home)}">${escapeHtml(config.name)}</a>`
-  const themed = typeof logo === 'string' ? { light: logo, dark: logo } : logo
+  // A lenient build keeps a logo object docs.json got wrong (`"logo": {}`): without a light image, the name.
+  const light = typeof logo === 'string' ? logo : logo?.light
+  if (!logo || typeof light !== 'string')
+    return `<a class="d-logo d-logo-text" href="${escapeHtml(home)}">${escapeHtml(config.name)}</a>`
+  const dark = typeof logo === 'string' || typeof logo.dark !== 'string' ? light : logo.dark
+  const themed = { light, dark }
   const alt = typeof logo === 'string' ? config.name : (logo.alt ?? config.name)
   const href = typeof logo === 'string' || !logo.href ? home : configHref(slug, logo.href)
   const source = (path: string) => escapeHtml(configAsset(slug, path, site.assets.versions))
