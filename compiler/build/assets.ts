@@ -4,7 +4,8 @@
  * is built (a partial build publishes only the assets its pages use) and has "Try it" panels.
  * Out, into the site's files: the Tailwind stylesheet of the class names authors wrote, the theme's
  * hashed script and stylesheet, KaTeX and mermaid only for sites that use them, the author's static
- * files (never in place of a hashed asset) and the site's stylesheets scoped to the article. The
+ * files (never in place of a hashed asset) and the site's stylesheets scoped to the article, the files
+ * they load versioned. The
  * context learns the stylesheets' paths and the versions the shell links author files with; out too: the hashed paths (cached for a year) and a warning
  * per stylesheet rule dropped.
  */
@@ -17,7 +18,8 @@ import { themeFiles } from '../theme/assets.js'
 import type { SiteContext } from '../theme/context.js'
 import { diagramFiles } from '../theme/diagram-assets.js'
 import { mathFiles } from '../theme/math-assets.js'
-import { type StylesheetWarning, scopeRootStylesheetBytes } from '../theme/scope-stylesheet.js'
+import { type StylesheetWarning, scopeRootStylesheet } from '../theme/scope-stylesheet.js'
+import { stylesheetSiteFiles, versionStylesheetUrls } from '../theme/stylesheet-urls.js'
 import { compileTailwind, siteStylesheets, type TailwindStylesheet } from '../theme/tailwind.js'
 import type { SitePage } from './discover.js'
 
@@ -84,17 +86,29 @@ export async function writeSiteAssets(
     }
   }
   if (tailwind) hashedAssets.add(tailwind.path)
-  // The site's stylesheets are linked by every page, so they are published.
-  for (const path of stylesheets) assetPaths.add(path)
+  // The site's stylesheets are linked by every page, so they are published, with the images and fonts they load.
+  for (const path of stylesheets) {
+    assetPaths.add(path)
+    const bytes = files.get(path)
+    if (bytes)
+      for (const file of stylesheetSiteFiles(new TextDecoder().decode(bytes), path)) assetPaths.add(file)
+  }
   // An author's file never takes the place of the theme's hashed assets (nor their year-long caching).
   for (const [path, bytes] of collectStaticAssets(files, context.config, assetPaths, wholeSite))
     if (!hashedAssets.has(path)) output.set(path, bytes)
   // The site's stylesheets style the article only: they cannot restyle the shell (compiler/theme/scope-stylesheet.ts).
+  const decoder = new TextDecoder()
+  const encoder = new TextEncoder()
   for (const path of stylesheets) {
     const bytes = output.get(path)
     if (!bytes) continue
     const warnings: StylesheetWarning[] = []
-    output.set(path, scopeRootStylesheetBytes(bytes, stylesheets, warnings))
+    const scoped = scopeRootStylesheet(decoder.decode(bytes), stylesheets, warnings)
+    // The files it loads carry their versions, so a reader never mixes two deployments' images and fonts.
+    const versioned = versionStylesheetUrls(scoped, path, (file) =>
+      hashedAssets.has(file) ? undefined : output.get(file),
+    )
+    output.set(path, encoder.encode(versioned))
     for (const { line, column, message } of warnings)
       diagnostics.push({
         severity: 'warning',
