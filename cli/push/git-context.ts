@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import envCi from 'env-ci'
+import type envCi from 'env-ci'
 
 const run = promisify(execFile)
 
@@ -23,7 +23,7 @@ export async function detectGitContext(input: {
   env?: NodeJS.ProcessEnv
 }): Promise<GitContext> {
   const env = input.env ?? process.env
-  const ci = safeEnvCi(env, input.cwd)
+  const ci = await safeEnvCi(env, input.cwd)
   // A pull request's own branch, not the one it merges into.
   const detected = (ci.isPr ? ci.prBranch : undefined) ?? ci.branch
   const branch = input.branch ?? env.DOCSCTL_BRANCH ?? cleanBranch(detected) ?? 'main'
@@ -31,9 +31,11 @@ export async function detectGitContext(input: {
   return { branch, commitMessage, isCi: ci.isCi, ciService: ci.service }
 }
 
-function safeEnvCi(env: NodeJS.ProcessEnv, cwd: string): ReturnType<typeof envCi> {
+/** env-ci (and the execa it brings) loads only when a push asks: every other command starts without it. */
+async function safeEnvCi(env: NodeJS.ProcessEnv, cwd: string): Promise<ReturnType<typeof envCi>> {
+  const { default: detect } = await import('env-ci')
   try {
-    return envCi({ env, cwd })
+    return detect({ env, cwd })
   } catch {
     // Not a git checkout, or git is not installed: nothing to detect.
     return { isCi: Boolean(env.CI) }
