@@ -16,7 +16,6 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify'
 import fp from 'fastify-plugin'
-import { Redis } from 'ioredis'
 import { apiSchemas } from '../schemas/api/index.js'
 import { actor } from './auth/actor.js'
 import { readOnlyReason } from './blobs/disk-space.js'
@@ -154,7 +153,7 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
     await app.register(database, { config, readOnly: readOnly ?? undefined })
     if (!readOnly) await app.repos.deployments.failInterrupted()
     onStep('loading the services')
-    const blobs = openBlobStore(config)
+    const blobs = await openBlobStore(config)
     app.decorate('blobs', blobs)
     // Registered after the database, so it runs before it: nothing reads blobs once this closes.
     app.addHook('onClose', () => blobs.close())
@@ -275,9 +274,9 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
     sites.observer = app.metrics.siteAnswers
 
     await app.register(actor)
-    // Shared by every replica when Redis is configured; per process otherwise.
+    // Shared by every replica when Redis is configured; per process otherwise (ioredis loads only then).
     const redis = config.redisUrl
-      ? new Redis(config.redisUrl, {
+      ? new (await import('ioredis')).Redis(config.redisUrl, {
           maxRetriesPerRequest: 1,
           enableOfflineQueue: false,
           connectTimeout: 2000,

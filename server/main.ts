@@ -156,7 +156,7 @@ async function collectGarbage(config: ServerConfig, dryRun: boolean): Promise<vo
   const { db, schema } = openDatabase(config)
   // Its own spool and no read cache: a running server's cache in the data dir stays as it is.
   const localRoot = await mkdtemp(join(tmpdir(), 'docs-gc-'))
-  const blobs = openBlobStore(config, { localRoot })
+  const blobs = await openBlobStore(config, { localRoot })
   const say = (details: object, message: string) =>
     process.stderr.write(`${message} ${JSON.stringify(details)}\n`)
   // Purges are jobs in the database: one this run cannot send is finished by a running server.

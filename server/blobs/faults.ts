@@ -4,10 +4,26 @@
  * carry the server's layout or credentials. The whole error goes to the log. And which of its faults
  * are an outage that passes (the bucket unreachable, timing out or answering 5xx), worth trying again.
  */
-import { S3ServiceException } from '@aws-sdk/client-s3'
+
+/** What an answer of the bucket carries (the AWS SDK's ServiceException). */
+interface ServiceAnswer extends Error {
+  $fault: 'client' | 'server'
+  $metadata: { httpStatusCode?: number }
+}
+
+/**
+ * An error the bucket answered with, told by the shape the AWS SDK's own `ServiceException.isInstance`
+ * checks (`$fault` and `$metadata`), so that this module, which every server imports, does not load the
+ * S3 client: a server on its local folder never does.
+ */
+function isServiceAnswer(error: unknown): error is ServiceAnswer {
+  if (!(error instanceof Error)) return false
+  const { $fault, $metadata } = error as Partial<ServiceAnswer>
+  return ($fault === 'client' || $fault === 'server') && typeof $metadata === 'object' && $metadata !== null
+}
 
 export function describeStoreFault(error: unknown): string {
-  if (error instanceof S3ServiceException) {
+  if (isServiceAnswer(error)) {
     const status = error.$metadata.httpStatusCode
     return `S3 answered ${status === undefined ? 'without a status' : `HTTP ${status}`} (${error.name})`
   }
@@ -26,7 +42,7 @@ const networkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
  * Never a refusal that would answer the same again (403, 404, a bad request).
  */
 export function isBlobStoreUnavailable(error: unknown): boolean {
-  if (error instanceof S3ServiceException) {
+  if (isServiceAnswer(error)) {
     const status = error.$metadata.httpStatusCode ?? 0
     return status >= 500 || status === 429 || error.name === 'SlowDown'
   }

@@ -2,18 +2,19 @@
 import { join } from 'node:path'
 import type { ServerConfig } from '../config.js'
 import { FilesystemBlobStore } from './filesystem.js'
-import { S3BlobStore } from './s3.js'
 import type { BlobStore } from './store.js'
 
 /**
  * `localRoot` moves an S3 store's read cache and upload spool out of the data dir (a one-off command
  * beside a running server must not empty the server's cache) and turns the cache off.
  */
-export function openBlobStore(
+export async function openBlobStore(
   config: Pick<ServerConfig, 'dataDir' | 'blobStore' | 'blobCacheBytes'>,
   options: { localRoot?: string } = {},
-): BlobStore {
+): Promise<BlobStore> {
   if (config.blobStore.kind === 's3') {
+    // The AWS SDK loads only for a bucket: a server on its local folder starts without it.
+    const { S3BlobStore } = await import('./s3.js')
     const localRoot = options.localRoot ?? join(config.dataDir, 's3-blobs')
     return new S3BlobStore(config.blobStore, localRoot, options.localRoot ? 0 : config.blobCacheBytes)
   }
