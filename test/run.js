@@ -28,6 +28,8 @@ const slowTier = [
   join(root, 'e2e', 'readme-walkthrough.test.js'),
   // Two of the largest corpus sites built by `docsctl build` and pushed through a server, every file compared.
   join(root, 'e2e', 'corpus-api-sites.test.js'),
+  // One page of 15,000 components in one thread under the command-line heap limit: fifteen seconds of CPU.
+  join(root, 'compiler', 'build', 'page-heap.test.js'),
 ]
 /** @param {string} file */
 const inUnitTier = (file) =>
@@ -67,7 +69,11 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.exit(1)
 }
 const timingFile = join(mkdtempSync(join(tmpdir(), 'docs-test-timing-')), 'timing.json')
+const cpuFile = join(dirname(timingFile), 'cpu.jsonl')
 const runnerArgs = [
+  // Each test file's process reports the CPU seconds it and its children used (test/cpu-usage.js).
+  '--import',
+  new URL('./cpu-usage.js', import.meta.url).href,
   '--test',
   '--test-reporter=spec',
   '--test-reporter-destination=stdout',
@@ -81,27 +87,55 @@ const started = Date.now()
 const cacheDir = dirname(timingFile)
 const result = spawnSync(process.execPath, runnerArgs, {
   stdio: 'inherit',
-  env: { ...process.env, DOCS_TEST_CACHE: cacheDir, ...(unit ? { DOCS_TEST_TIER: 'unit' } : {}) },
+  env: {
+    ...process.env,
+    DOCS_TEST_CACHE: cacheDir,
+    DOCS_TEST_CPU_FILE: cpuFile,
+    ...(unit ? { DOCS_TEST_TIER: 'unit' } : {}),
+  },
 })
-printSlowest(timingFile, (Date.now() - started) / 1000)
+printSlowest(timingFile, cpuFile, (Date.now() - started) / 1000)
 rmSync(cacheDir, { recursive: true, force: true })
 process.exit(result.status ?? 1)
 
-/** The slowest 15 files by the time of their tests, and the run's wall time. @param {string} file @param {number} seconds */
-function printSlowest(file, seconds) {
+/**
+ * The 15 test files that cost most CPU (their process and the children it waited for), with the time of
+ * their tests, and the run's wall time and CPU. CPU ranks them because it does not depend on what else the
+ * machine runs; the wall time is what a developer waits.
+ * @param {string} timing @param {string} cpu @param {number} seconds
+ */
+function printSlowest(timing, cpu, seconds) {
   /** @type {Record<string, number>} */
-  let perFile = {}
+  let wallMs = {}
+  /** @type {Map<string, number>} */
+  const cpuSeconds = new Map()
   try {
-    perFile = JSON.parse(readFileSync(file, 'utf8'))
+    wallMs = JSON.parse(readFileSync(timing, 'utf8'))
   } catch {
     return
   }
-  const slowest = Object.entries(perFile)
-    .sort((a, b) => b[1] - a[1])
+  try {
+    for (const line of readFileSync(cpu, 'utf8').split('\n')) {
+      if (!line) continue
+      const { file, seconds: used } = JSON.parse(line)
+      cpuSeconds.set(file, (cpuSeconds.get(file) ?? 0) + used)
+    }
+  } catch {
+    // No file finished (or none reported): the wall times alone.
+  }
+  const files = [...new Set([...Object.keys(wallMs), ...cpuSeconds.keys()])]
+  const slowest = files
+    .sort(
+      (a, b) => (cpuSeconds.get(b) ?? 0) - (cpuSeconds.get(a) ?? 0) || (wallMs[b] ?? 0) - (wallMs[a] ?? 0),
+    )
     .slice(0, 15)
+  const totalCpu = [...cpuSeconds.values()].reduce((sum, used) => sum + used, 0)
   console.log(
-    `\nSlowest test files (of ${Object.keys(perFile).length}; ${seconds.toFixed(0)} s wall in all):`,
+    `\nCostliest test files (of ${files.length}; ${seconds.toFixed(0)} s wall and ${totalCpu.toFixed(0)} CPU-s in all):`,
   )
-  for (const [path, ms] of slowest)
-    console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${relative(process.cwd(), path)}`)
+  console.log('  CPU s   wall s  file')
+  for (const path of slowest)
+    console.log(
+      `${(cpuSeconds.get(path) ?? 0).toFixed(1).padStart(7)} ${((wallMs[path] ?? 0) / 1000).toFixed(1).padStart(8)}  ${relative(process.cwd(), path)}`,
+    )
 }
