@@ -4,6 +4,11 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { migrateSite } from '../../../compiler/config/migrate.js'
+import { formatDiagnostic } from '../../../compiler/diagnostics.js'
+import { validateSite } from '../../../compiler/validate-site.js'
+import { readSiteFiles } from '../../../lib/site-dir.js'
+import { unifiedDiff } from '../../../lib/unified-diff.js'
 import { corpusRoot, corpusSites } from '../../corpus.js'
 import { needs } from '../../tier.js'
 import { runCli } from './cli-run.js'
@@ -16,27 +21,50 @@ async function workspace(t: { after: (fn: () => Promise<void>) => void }): Promi
 
 const errorLines = (output: string) => output.split('\n').filter((line) => line.startsWith('error '))
 
+/** docs.json's strict errors, as `docsctl validate --config-only` reports them. */
+const configErrors = (files: Map<string, Uint8Array>) =>
+  validateSite(files, { mode: 'strict' }).diagnostics.filter((diagnostic) => diagnostic.severity === 'error')
+
+// Every corpus site through the functions `docsctl migrate` and `validate --config-only` run, in this
+// process; the binary itself runs on one of them below (each start of docsctl costs a quarter second of CPU).
 for (const site of corpusSites) {
-  test(`corpus ${site}: after migrate, docs.json has no strict errors left`, {
-    skip: needs('a built binary'),
-  }, async (t) => {
-    const dir = join(await workspace(t), site)
-    await cp(join(corpusRoot, site), dir, { recursive: true })
-    const before = runCli(['validate', '.', '--config-only'], dir)
-    assert.equal(before.status, 1)
-    const migrate = runCli(['migrate', '.'], dir)
-    assert.equal(migrate.status, 0, migrate.stderr)
-    assert.match(migrate.stdout, /^--- a\/docs\.json\n\+\+\+ b\/docs\.json\n@@ /)
-    assert.match(migrate.stdout, /^-\s+"theme": /m)
-    const after = runCli(['validate', '.', '--config-only'], dir)
-    assert.deepEqual(errorLines(after.stderr), [])
-    assert.equal(after.status, 0, after.stderr)
+  test(`corpus ${site}: after migrate, docs.json has no strict errors left`, async () => {
+    const { files } = await readSiteFiles(join(corpusRoot, site))
+    assert.notDeepEqual(configErrors(files), [])
+    const migrated = migrateSite(files)
+    const config = migrated.find((file) => file.path === 'docs.json')
+    assert.ok(config, 'docs.json is migrated')
+    assert.match(unifiedDiff(config.path, config.before, config.after), /^-\s+"theme": /m)
+    const encoder = new TextEncoder()
+    for (const file of migrated) {
+      files.set(file.path, encoder.encode(file.after))
+      if (file.from) files.delete(file.from)
+    }
+    assert.deepEqual(configErrors(files).map(formatDiagnostic), [])
     // A second run finds nothing left to do.
-    const again = runCli(['migrate', '.'], dir)
-    assert.equal(again.stdout, '')
-    assert.match(again.stderr, /nothing to migrate/)
+    assert.deepEqual(migrateSite(files), [])
   })
 }
+
+test('docsctl migrate rewrites a corpus site in place, prints the diff, and validate then passes', {
+  skip: needs('a built binary'),
+}, async (t) => {
+  const dir = join(await workspace(t), 'rallly')
+  await cp(join(corpusRoot, 'rallly'), dir, { recursive: true })
+  const before = runCli(['validate', '.', '--config-only'], dir)
+  assert.equal(before.status, 1)
+  const migrate = runCli(['migrate', '.'], dir)
+  assert.equal(migrate.status, 0, migrate.stderr)
+  assert.match(migrate.stdout, /^--- a\/docs\.json\n\+\+\+ b\/docs\.json\n@@ /)
+  assert.match(migrate.stdout, /^-\s+"theme": /m)
+  const after = runCli(['validate', '.', '--config-only'], dir)
+  assert.deepEqual(errorLines(after.stderr), [])
+  assert.equal(after.status, 0, after.stderr)
+  // A second run finds nothing left to do.
+  const again = runCli(['migrate', '.'], dir)
+  assert.equal(again.stdout, '')
+  assert.match(again.stderr, /nothing to migrate/)
+})
 
 test('mint.json becomes docs.json, case-only key typos are fixed, and validate then passes', {
   skip: needs('a built binary'),
