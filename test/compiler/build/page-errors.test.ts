@@ -7,7 +7,6 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { buildSite } from '../../../compiler/build.js'
 import { MAX_BLOCK_BYTES } from '../../../compiler/content/remark-jsx-limit.js'
-import { renderWithTemporaryPool } from '../../../compiler/pool/render-pool.js'
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -32,29 +31,4 @@ test('a page with a block over the size limit is an error on that page; the leni
   assert.ok(lenient.files.has('reference/index.html'), 'the page keeps its place, with an empty body')
   const strict = await buildSite(files, { mode: 'strict' })
   assert.equal(strict.ok, false)
-})
-
-test('a reference page of 30,000 sibling JSX tags builds under the command-line build thread heap', async (t) => {
-  const field = (n: number) =>
-    `<ParamField path="field${n}" type="string" required>\n  Field ${n} of the request.\n</ParamField>\n\n`
-  const files = new Map(
-    Object.entries({
-      'docs.json': JSON.stringify({ name: 'Long', navigation: { pages: ['index', 'reference'] } }),
-      'index.mdx': '---\ntitle: Home\n---\n\nHome.\n',
-      'reference.mdx': `---\ntitle: Reference\n---\n\n${Array.from({ length: 15_000 }, (_, n) => field(n)).join('')}`,
-    }).map(([path, text]) => [path, encoder.encode(text)]),
-  )
-  const started = performance.now()
-  // One thread with the heap limit `docsctl build` gives each of its threads (TEMPORARY_POOL_HEAP_MB).
-  const result = await buildSite(files, {
-    mode: 'strict',
-    renderer: (tasks, site) => renderWithTemporaryPool(tasks, site, 1),
-  })
-  t.diagnostic(`built in ${Math.round(performance.now() - started)} ms`)
-  assert.deepEqual(
-    result.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
-    [],
-  )
-  const page = decoder.decode(result.files.get('reference/index.html'))
-  assert.equal(page.split('id="param-field').length - 1, 15_000)
 })
