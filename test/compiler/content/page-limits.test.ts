@@ -55,18 +55,7 @@ test('a page of 100,000 <i onclick> in one paragraph ends with an error that nam
   assert.equal(page.title, 'Starve', 'front matter is kept')
 })
 
-test('a long reference page of 30,000 sibling JSX tags renders every field', async (t) => {
-  const field = (n: number) =>
-    `<ParamField path="field${n}" type="string" required>\n  Field ${n}, see [the guide][guide].\n</ParamField>\n\n`
-  const body = `## Fields\n\n${Array.from({ length: 15_000 }, (_, n) => field(n)).join('')}[guide]: /guide/page\n`
-  const { page, ms } = await render(body)
-  t.diagnostic(`15,000 <ParamField> (30,000 tags, ${body.length} bytes) rendered in ${Math.round(ms)} ms`)
-  assert.deepEqual(page.diagnostics, [])
-  // Not assert.match: a failure would print the whole 6 MB page.
-  assert.ok(page.html.includes('Field 0, see <a href="../../guide/page/">the guide</a>'))
-  assert.ok(page.html.includes('Field 14999, see <a href="../../guide/page/">the guide</a>'))
-  assert.equal(page.html.split('id="param-field').length - 1, 15_000)
-})
+// A long reference page of 15,000 components renders every field: test/compiler/build/page-heap.test.ts (slow tier).
 
 for (const [name, body] of [
   [
