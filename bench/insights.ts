@@ -7,7 +7,8 @@
  * count. It prints figures; it does not assert.
  *
  * `--seconds N` (or `BENCH_SECONDS=N`) sets each run's length (default 30); `--rate N` the events a
- * second (default 1000). Run as `node dist/bench/insights.js`.
+ * second (default 1000); `BENCH_CPU_PROF=DIR` writes docs-server's CPU profile there. Run as
+ * `node dist/bench/insights.js`.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -321,7 +322,17 @@ async function main(): Promise<void> {
       .at(-1)!
     server = spawn(
       process.execPath,
-      [serverMain, ...settings, '--api-host', apiHost, '--trust-proxy', '127.0.0.1', '--log-level', 'warn'],
+      [
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+        serverMain,
+        ...settings,
+        '--api-host',
+        apiHost,
+        '--trust-proxy',
+        '127.0.0.1',
+        '--log-level',
+        'warn',
+      ],
       { stdio: 'inherit' },
     )
     for (let attempt = 0; ; attempt++) {

@@ -12,6 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LRUCache } from 'lru-cache'
+import { READER_EVENTS_PATH } from '../../serving/reader-events.js'
 import { parseSiteUrl, routeSitePath } from '../../serving/router.js'
 import type { SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'
@@ -25,7 +26,7 @@ import { type DailySalt, utcDay } from './daily-salt.js'
 import { maxEventBytes, parseReaderEvent, type ReaderEvent } from './event.js'
 
 /** The endpoint's path under a site's root. */
-export const EVENTS_PATH = '_docs/events'
+export const EVENTS_PATH = READER_EVENTS_PATH
 
 /** A cheap first look on the hot path: only URLs whose path ends in `/_docs/events` go further here. */
 export function mayBeEventsRequest(url: string | undefined): boolean {
