@@ -338,7 +338,7 @@ async function main(): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const answer = await call(port, 'GET', '/health', { host: apiHost }).catch(() => undefined)
       if (answer && answer.status < 500) break
-      if (attempt > 400) throw new Error('docs-server did not start')
+      if (attempt > 1200) throw new Error('docs-server did not start')
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }

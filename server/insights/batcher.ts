@@ -79,7 +79,12 @@ export function batchOf(events: readonly AcceptedEvent[]): InsightBatch {
         break
     }
   }
-  batch.counts = [...counts.values()]
+  // In one order on every replica, so two transactions adding to the same rows never deadlock.
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+  batch.counts = [...counts.entries()].sort(([a], [b]) => order(a, b)).map(([, count]) => count)
+  batch.visitors.sort((a, b) =>
+    order(`${a.projectId}\n${a.day}\n${a.visitor}`, `${b.projectId}\n${b.day}\n${b.visitor}`),
+  )
   return batch
 }
 
