@@ -172,9 +172,7 @@ test('reader insights in Chromium: collected, counted, shown in the API, dashboa
         const axe = (
           window as unknown as {
             axe: {
-              run: (
-                context: Document,
-              ) => Promise<{
+              run: (context: Document) => Promise<{
                 violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[]
               }>
             }
