@@ -24,18 +24,20 @@ export class DailySalt {
     if (day !== this.#day || !this.#salt) {
       this.#day = day
       const name = `${prefix}${day}` as const
-      this.#salt = this.repos.sharedSecrets
+      const salt = this.repos.sharedSecrets
         .findOrStore(name, () => randomBytes(32).toString('base64url'))
-        .then(async (salt) => {
+        .then(async (stored) => {
           // Yesterday's is kept for events a slow replica still hashes for it; older ones go.
           const yesterday = utcDay(Date.parse(`${day}T00:00:00Z`) - 86_400_000)
           await this.repos.sharedSecrets.removeBefore(prefix, `${prefix}${yesterday}`)
-          return salt
+          return stored
         })
+      this.#salt = salt
       // A failed lookup is tried again by the next event, not remembered.
-      this.#salt.catch(() => {
-        this.#salt = undefined
+      salt.catch(() => {
+        if (this.#salt === salt) this.#salt = undefined
       })
+      return salt
     }
     return this.#salt
   }
