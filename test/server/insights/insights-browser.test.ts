@@ -215,6 +215,13 @@ test('reader insights in Chromium: collected, counted, shown in the API, dashboa
     assert.equal(text.code, 0, text.stderr)
     assert.match(text.stdout, /2 page views, 1 daily visitors/)
     assert.match(text.stdout, /Searches without results\n.*\nkubernetes +1 +-\n/)
+    const bad = await runCli(['insights', '--project', 'acme', '--days', '0'], { env, cwd: work })
+    assert.equal(bad.code, 1)
+    assert.match(bad.stdout + bad.stderr, /--days must be a whole number from 1 to 366/)
+    const off = await runCli(['insights', '--project', 'acme', '--off'], { env, cwd: work })
+    assert.equal(off.code, 0, off.stderr)
+    assert.match(off.stdout, /Insights of acme are off/)
+    assert.equal((await report()).enabled, false)
     assert.match(
       text.stdout,
       /\/guide\/setpu\/ +1 +\{"source": "\/guide\/setpu\/", "destination": "\/guide\/setup\/"\}/,
