@@ -30,6 +30,7 @@ type DeployKeyCreated = Shape<typeof schemas.DeployKeyCreated>
 export type Domain = Shape<typeof schemas.Domain>
 export type DomainStatus = Domain['status']
 export type DnsRecord = Shape<typeof schemas.DnsRecord>
+export type InsightsReport = Shape<typeof schemas.InsightsReport>
 
 /** The server answered with an error status; `message` is the server's `error` text. */
 export class ApiError extends Error {
@@ -353,6 +354,25 @@ export class ApiClient {
   }
   unsetAnalytics = async (projectId: string): Promise<void> => {
     await this.request<unknown>('DELETE', analyticsPath(projectId))
+  }
+
+  // Reader insights
+  getInsights = async (
+    projectId: string,
+    range: { from?: string; to?: string; limit?: number } = {},
+  ): Promise<InsightsReport> => {
+    const query = new URLSearchParams()
+    if (range.from !== undefined) query.set('from', range.from)
+    if (range.to !== undefined) query.set('to', range.to)
+    if (range.limit !== undefined) query.set('limit', String(range.limit))
+    const path = `/projects/${encodeURIComponent(projectId)}/insights${query.size ? `?${query}` : ''}`
+    return (await this.request<InsightsReport>('GET', path)).body
+  }
+  setInsightsEnabled = async (projectId: string, enabled: boolean): Promise<void> => {
+    const body: Input<typeof schemas.InsightsSettings> = { enabled }
+    await this.request<unknown>('PUT', `/projects/${encodeURIComponent(projectId)}/insights/settings`, {
+      json: body,
+    })
   }
 
   // Git connection

@@ -18,6 +18,7 @@ import { DomainsVerifyCommand } from './commands/domains-verify.js'
 import { GitConnectCommand } from './commands/git/connect.js'
 import { GitDisconnectCommand } from './commands/git/disconnect.js'
 import { GitStatusCommand } from './commands/git/status.js'
+import { InsightsCommand } from './commands/insights.js'
 import { KeysCreateCommand } from './commands/keys-create.js'
 import { KeysListCommand } from './commands/keys-list.js'
 import { KeysRevokeCommand } from './commands/keys-revoke.js'
@@ -68,6 +69,7 @@ cli.register(OpenCommand)
 cli.register(AnalyticsGetCommand)
 cli.register(AnalyticsSetCommand)
 cli.register(AnalyticsUnsetCommand)
+cli.register(InsightsCommand)
 cli.register(DomainsListCommand)
 cli.register(DomainsAddCommand)
 cli.register(DomainsRemoveCommand)

@@ -41,6 +41,7 @@ import {
 import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
+import { InsightsService } from './insights/service.js'
 import { SiteMcp } from './mcp/site-mcp.js'
 import { ConnectionDrain } from './ops/connection-drain.js'
 import { metrics, metricsRoutes } from './ops/metrics.js'
@@ -54,6 +55,7 @@ import { domainRoutes } from './routes/domains.js'
 import { gitRoutes } from './routes/git.js'
 import { gitWebhookRoutes } from './routes/git-webhooks.js'
 import { healthRoutes } from './routes/health.js'
+import { insightsRoutes } from './routes/insights.js'
 import { meRoutes } from './routes/me.js'
 import { oauthRoutes } from './routes/oauth.js'
 import { openapiRoutes } from './routes/openapi.js'
@@ -80,6 +82,8 @@ declare module 'fastify' {
     /** The one call for "a site changed": tells every replica and purges the CDN. */
     siteChanged: SiteChanged
     gc: GarbageCollector
+    /** Reader events in (each site's `/_docs/events`), daily aggregates and reports out. */
+    insights: InsightsService
     /** Why the server refuses changes (its disk was full at start), or null. */
     readOnly: string | null
   }
@@ -157,7 +161,16 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
     app.decorate('blobs', blobs)
     // Registered after the database, so it runs before it: nothing reads blobs once this closes.
     app.addHook('onClose', () => blobs.close())
-    const sites = new SiteServer(config, app.repos, blobs, (lookup) => new SiteMcp(config, lookup, blobs))
+    const insights = new InsightsService(config, app.repos, blobs)
+    insights.batcher.onError = (error) => app.log.warn({ err: error }, 'reader insights not written yet')
+    app.decorate('insights', insights)
+    if (!readOnly) app.addHook('onReady', async () => insights.start())
+    // Registered after the database, so it runs before it: what is waiting is written first.
+    app.addHook('onClose', () => insights.close())
+    const sites = new SiteServer(config, app.repos, blobs, (lookup) => [
+      new SiteMcp(config, lookup, blobs),
+      insights.endpoint(lookup),
+    ])
     sites.onError = (error, request) =>
       app.log.error({ err: error, host: request.headers.host, url: request.url }, 'site request failed')
     app.decorate('sites', sites)
@@ -331,6 +344,7 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
     await app.register(meRoutes)
     await app.register(deployKeyRoutes)
     await app.register(analyticsRoutes)
+    await app.register(insightsRoutes)
     await app.register(domainRoutes)
     await app.register(gitDeploys)
     await app.register(gitRoutes, { webhookKey: app.gitWebhookKey })

@@ -53,6 +53,10 @@ export interface ServerConfig {
   rateLimitPerMinute: number
   /** Requests a minute each client address may send to a site's MCP endpoint (`<site>/mcp`). */
   mcpRateLimitPerMinute: number
+  /** Reader events a minute each client address may send to a site's `/_docs/events`. */
+  insightsRateLimitPerMinute: number
+  /** Days raw reader events are kept before only their daily counts remain. */
+  insightsKeepDays: number
   /**
    * Proxies whose `X-Forwarded-For` is believed (addresses, CIDRs or proxy-addr's names), so rate
    * limits key on the real client; empty: the socket's address is the client, whatever the headers say.
@@ -145,6 +149,8 @@ export function serverConfig(values: SettingValues): ServerConfig {
     tokenTtlSeconds: values.tokenTtlSeconds,
     rateLimitPerMinute: values.rateLimitPerMinute,
     mcpRateLimitPerMinute: values.mcpRateLimitPerMinute,
+    insightsRateLimitPerMinute: values.insightsRateLimitPerMinute,
+    insightsKeepDays: values.insightsKeepDays,
     trustProxy: values.trustProxy ?? [],
     cdnMaxAgeSeconds: values.cdnMaxAgeSeconds,
     cdnStaleWhileRevalidateSeconds: values.cdnStaleWhileRevalidateSeconds,

@@ -37,6 +37,7 @@ import { loadSiteFileFilter, readSiteFiles } from '../../lib/site-dir.js'
 import { contentTypeOf } from '../../serving/content-type.js'
 import { answerMcp, MCP_PATH, sendJsonRpcError } from '../../serving/mcp.js'
 import { withBaseHref } from '../../serving/not-found.js'
+import { READER_EVENTS_PATH } from '../../serving/reader-events.js'
 import {
   pageSlugOf,
   parseSiteUrl,
@@ -336,6 +337,12 @@ async function handle(site: DevSite, reload: LiveReload, request: IncomingMessag
         -32601,
         'This docs site has turned its MCP server off (mcp.enabled)',
       )
+  }
+  // Reader insights are kept by docs-server only: the preview takes the page's events and keeps none.
+  if (url.path === `/${READER_EVENTS_PATH}` && request.method === 'POST') {
+    request.resume()
+    response.writeHead(204, { 'cache-control': 'no-store' })
+    return void response.end()
   }
   if (request.method !== 'GET' && request.method !== 'HEAD')
     return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed')

@@ -110,7 +110,7 @@ export function writeSiteOutputs(
     } else output.set(path, encoder.encode(generated[path](config, listed)))
   }
   output.set('robots.txt', encoder.encode(renderRobotsTxt(disallowed)))
-  output.set(SEARCH_INDEX_PATH, renderSearchIndexOf(search))
+  output.set(SEARCH_INDEX_PATH, renderSearchIndexOf(search, config.search?.synonyms))
   if (mcpEnabled(config))
     output.set(
       MCP_PAGES_PATH,

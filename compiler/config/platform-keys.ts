@@ -17,7 +17,7 @@ export const IGNORED_PLATFORM_KEYS: readonly IgnoredKey[] = [
   { path: 'api.playground.proxy', does: 'the playground proxy' },
   { path: 'api.spec', does: 'a download of the OpenAPI document' },
   { path: '**.boost', does: 'search ranking weight' },
-  { path: 'search.*', does: 'search settings other than "prompt"' },
+  { path: 'search.*', does: 'search settings other than "prompt" and "synonyms"' },
   { path: 'metadata.*', does: 'page metadata such as the last-modified timestamp' },
 ]
 

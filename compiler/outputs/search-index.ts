@@ -46,13 +46,31 @@ export function searchRecord(entry: SearchEntry): string {
   return JSON.stringify(record).replace(/</g, '\\u003c')
 }
 
-export function renderSearchIndex(entries: readonly SearchEntry[]): Uint8Array {
-  return renderSearchIndexOf(entries.map(searchRecord))
+export function renderSearchIndex(entries: readonly SearchEntry[], synonyms?: unknown): Uint8Array {
+  return renderSearchIndexOf(entries.map(searchRecord), synonyms)
 }
 
-/** The index script from the pages' records (`searchRecord`), in site order. */
-export function renderSearchIndexOf(records: readonly string[]): Uint8Array {
-  return new TextEncoder().encode(`${SCRIPT_START}{"pages":[${records.join(',')}]};\n`)
+/**
+ * docs.json `search.synonyms` as the index keeps them: lowercase, string lists only (a lenient build
+ * may hold anything there), keys sorted so the index stays byte-for-byte the same.
+ */
+export function searchSynonyms(value: unknown): Record<string, string[]> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  const synonyms: Record<string, string[]> = {}
+  for (const key of Object.keys(value).sort()) {
+    const list = (value as Record<string, unknown>)[key]
+    if (!Array.isArray(list) || !key.trim()) continue
+    const words = list.filter((item): item is string => typeof item === 'string' && item.trim() !== '')
+    if (words.length) synonyms[key.trim().toLowerCase()] = words.map((word) => word.trim().toLowerCase())
+  }
+  return Object.keys(synonyms).length ? synonyms : undefined
+}
+
+/** The index script from the pages' records (`searchRecord`), in site order, and docs.json synonyms. */
+export function renderSearchIndexOf(records: readonly string[], synonyms?: unknown): Uint8Array {
+  const kept = searchSynonyms(synonyms)
+  const extra = kept ? `,"synonyms":${JSON.stringify(kept).replace(/</g, '\\u003c')}` : ''
+  return new TextEncoder().encode(`${SCRIPT_START}{"pages":[${records.join(',')}]${extra}};\n`)
 }
 
 /** The index a `_search/index.js` holds (what the browser gets by running it), for the MCP server. */
@@ -61,5 +79,6 @@ export function parseSearchIndex(script: string): SearchIndex {
   const end = script.lastIndexOf(';')
   if (start !== 0 || end === -1) return { pages: [] }
   const parsed = JSON.parse(script.slice(SCRIPT_START.length, end)) as Partial<SearchIndex>
-  return { pages: Array.isArray(parsed.pages) ? parsed.pages : [] }
+  const synonyms = searchSynonyms(parsed.synonyms)
+  return { pages: Array.isArray(parsed.pages) ? parsed.pages : [], ...(synonyms ? { synonyms } : {}) }
 }

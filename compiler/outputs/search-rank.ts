@@ -23,6 +23,8 @@ export interface IndexedPage {
 
 export interface SearchIndex {
   pages: IndexedPage[]
+  /** docs.json `search.synonyms`: a word → the words or phrases searched with it (and it with them). */
+  synonyms?: Record<string, string[]>
 }
 
 export interface SearchHit {
@@ -164,38 +166,102 @@ function wordScore(fields: PreparedPage, word: string): number {
   return score + (fields.body.includes(word) ? 1 : 0)
 }
 
+/** A query word's forms to look for: the word, then each synonym (a phrase is several words, all needed). */
+type Alternatives = string[][]
+
+const synonymTables = new WeakMap<Record<string, string[]>, Map<string, Alternatives>>()
+
+/** docs.json synonyms as stems, both ways (a phrase is found from its key, its key from a one-word value). */
+function synonymTable(synonyms: Record<string, string[]>): Map<string, Alternatives> {
+  let table = synonymTables.get(synonyms)
+  if (table) return table
+  const built = new Map<string, Alternatives>()
+  const add = (word: string, alternative: string[]) => {
+    const list = built.get(word) ?? []
+    if (!list.some((known) => known.join(' ') === alternative.join(' '))) list.push(alternative)
+    built.set(word, list)
+  }
+  for (const [key, values] of Object.entries(synonyms)) {
+    if (!Array.isArray(values)) continue
+    const keyStem = stem(key.toLowerCase())
+    for (const value of values) {
+      if (typeof value !== 'string') continue
+      const words = queryWords(value)
+      if (!words.length || (words.length === 1 && words[0] === keyStem)) continue
+      add(keyStem, words)
+      if (words.length === 1 && words[0]) add(words[0], [keyStem])
+    }
+  }
+  table = built
+  synonymTables.set(synonyms, table)
+  return table
+}
+
+/** The forms of each query word to look for, the word itself first. */
+function alternativesOf(index: SearchIndex, words: readonly string[]): Alternatives[] {
+  const table = index.synonyms ? synonymTable(index.synonyms) : undefined
+  return words.map((word) => [[word], ...(table?.get(word) ?? [])])
+}
+
+/** The best score of a word's forms in a page: a form counts when all its words are found. */
+function termScore(fields: PreparedPage, alternatives: Alternatives): number {
+  let best = 0
+  for (const form of alternatives) {
+    let score = 0
+    for (const word of form) {
+      const found = wordScore(fields, word)
+      if (found === 0) {
+        score = 0
+        break
+      }
+      score += found
+    }
+    best = Math.max(best, score)
+  }
+  return best
+}
+
 /**
  * The 20 best pages for `query`, ranked the same in the browser and by the site's MCP server. Pages
  * holding every word come first (when none holds them all, those holding the most); among them, a
  * word counts most in the title, then the URL and keywords, headings, description and section, body.
  * A title made mostly of the query's words ("Graph Memory" for "graph memory") gains up to 8.
+ * A word with synonyms (docs.json `search.synonyms`) is found by any of them.
  */
 export function search(index: SearchIndex, query: string): SearchHit[] {
   const words = queryWords(query)
   if (!words.length) return []
+  const terms = alternativesOf(index, words)
+  // Highlighted too: a page found by a synonym shows where.
+  const shown = [...new Set(terms.flat(2))]
   // Every word first, leaving a page at its first missing word (the common, fast case).
-  let scored = scorePages(index, words, words.length)
+  let scored = scorePages(index, words, terms, words.length)
   if (!scored.length && words.length > 1) {
-    scored = scorePages(index, words, 1)
+    scored = scorePages(index, words, terms, 1)
     const best = scored.reduce((most, hit) => Math.max(most, hit.matched), 0)
     scored = scored.filter((hit) => hit.matched === best)
   }
   return scored
     .sort((a, b) => b.score - a.score)
     .slice(0, 20)
-    .map(({ page, score }) => ({ page, score, words }))
+    .map(({ page, score }) => ({ page, score, words: shown }))
 }
 
 /** Pages holding at least `needed` of `words`, scored, with how many they hold. */
-function scorePages(index: SearchIndex, words: readonly string[], needed: number) {
+function scorePages(
+  index: SearchIndex,
+  words: readonly string[],
+  terms: readonly Alternatives[],
+  needed: number,
+) {
   const scored: { page: IndexedPage; score: number; matched: number }[] = []
   for (const page of index.pages) {
     const fields = prepare(page)
     let score = 0
     let matched = 0
     let missing = 0
-    for (const word of words) {
-      const found = wordScore(fields, word)
+    for (const alternatives of terms) {
+      const found = termScore(fields, alternatives)
       if (found > 0) matched += 1
       else if (++missing > words.length - needed) break
       score += found

@@ -7,6 +7,7 @@ import escapeHtml from 'escape-html'
 import { renderBanner } from './banner.js'
 import type { ShellPage, SiteContext } from './context.js'
 import { renderContextual } from './contextual.js'
+import { feedbackForm } from './feedback.js'
 import { renderFooter } from './footer.js'
 import { renderHead } from './head.js'
 import { renderHeader } from './header.js'
@@ -56,7 +57,10 @@ export function renderShell(site: SiteContext, page: ShellPage): string {
         )
   const pagination =
     front.hideFooterPagination === true || mode === 'custom' ? '' : renderPagination(site, page.slug)
-  const article = `<article class="d-article">${pageHeader}<div class="d-prose">${page.html}</div>${pagination}</article>`
+  // The 404 page is marked, so the script reports the missing path; other pages ask for feedback.
+  const notFound = page.slug === ROOT_FILE_SLUG
+  const feedback = notFound || mode === 'custom' ? '' : feedbackForm
+  const article = `<article class="d-article"${notFound ? ' data-not-found' : ''}>${pageHeader}<div class="d-prose">${page.html}</div>${feedback}${pagination}</article>`
   const toc = hasToc ? renderToc(page, contextualInToc ? contextualHtml : '') : ''
   const sidebar = hasSidebar
     ? `<aside class="d-sidebar" id="d-sidebar"><button type="button" class="d-icon-button d-sidebar-close" data-nav-close aria-label="Close navigation"><svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18"><path d="M6 6l12 12M18 6 6 18" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg></button>${renderSidebar(site, page.slug, tabIndex)}</aside><div class="d-sidebar-backdrop" data-nav-close></div>`

@@ -24,6 +24,7 @@ import {
 } from './deployments.js'
 import { DnsRecord, Domain, DomainCreate, DomainList, DomainVerification, TlsAsk } from './domains.js'
 import { GitConnection, GitConnectionUpdate, GitDelivery, GitSettings, WebhookAccepted } from './git.js'
+import { InsightEvent, InsightsReport, InsightsSettings } from './insights.js'
 import {
   OAuthError,
   OAuthRevokeRequest,
@@ -41,6 +42,7 @@ export * from './deployment-files.js'
 export * from './deployments.js'
 export * from './domains.js'
 export * from './git.js'
+export * from './insights.js'
 export * from './oauth.js'
 export * from './projects.js'
 export * from './users.js'
@@ -75,6 +77,9 @@ export const apiSchemas = [
   GitDelivery,
   GitSettings,
   Health,
+  InsightEvent,
+  InsightsReport,
+  InsightsSettings,
   ManifestEntry,
   Me,
   OAuthError,

@@ -219,6 +219,16 @@ search?: {
  * Placeholder text of the search box.
  */
 prompt?: string
+/**
+ * Words a search treats alike, both ways: {"k8s": ["kubernetes"]} finds Kubernetes pages for "k8s" and the reverse. Keys are single words; a value may be a phrase, found when all its words are. Used by the site search and the MCP search.
+ */
+synonyms?: {
+/**
+ * @minItems 1
+ * @maxItems 20
+ */
+[k: string]: [string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]
+}
 [k: string]: unknown
 }
 /**

@@ -152,6 +152,18 @@ export const dashboardRoutes: ApiRoutes = async (app) => {
     (request, reply) => showPage(request, reply, 'domains', request.params),
   )
   app.get(
+    '/dashboard/projects/:projectId/insights',
+    {
+      schema: {
+        tags,
+        summary: 'Dashboard: a project’s reader insights (views, searches, feedback, 404s)',
+        params: projectPage,
+        ...html,
+      },
+    },
+    (request, reply) => showPage(request, reply, 'insights', request.params),
+  )
+  app.get(
     '/dashboard/projects/:projectId/git',
     {
       schema: {

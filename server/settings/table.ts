@@ -370,6 +370,14 @@ export const settings = {
     default: '120',
     parse: wholeNumber(1, 1_000_000),
   },
+  insightsRateLimitPerMinute: {
+    flag: 'insights-rate-limit',
+    env: 'DOCS_INSIGHTS_RATE_LIMIT',
+    group: 'limits',
+    help: "reader events a minute per client address to a site's /_docs/events endpoint",
+    default: '120',
+    parse: wholeNumber(1, 1_000_000),
+  },
   redisUrl: {
     flag: 'redis-url',
     env: 'DOCS_REDIS_URL',
@@ -590,6 +598,14 @@ export const settings = {
     help: 'seconds an unreferenced blob is kept before garbage collection deletes it',
     default: '3600',
     parse: wholeNumber(1, year),
+  },
+  insightsKeepDays: {
+    flag: 'insights-keep-days',
+    env: 'DOCS_INSIGHTS_KEEP_DAYS',
+    group: 'retention',
+    help: 'days raw reader events are kept; the daily counts of insights stay with the project',
+    default: '30',
+    parse: wholeNumber(1, 3650),
   },
   gcIntervalSeconds: {
     flag: 'gc-interval',

@@ -104,7 +104,8 @@ export interface SiteAnswerObserver {
 
 /**
  * An endpoint every site answers on its own path before its files: each site's MCP server
- * (server/mcp). app.ts hands it over, so this module never imports what it serves.
+ * (server/mcp), the reader-events endpoint (server/insights). app.ts hands them over, so this module
+ * never imports what it serves.
  */
 export interface SiteEndpoint {
   /** A cheap first look at the URL alone, on the hot path: false leaves the request to the site's files. */
@@ -137,21 +138,21 @@ export class SiteServer {
   onError: (error: unknown, request: IncomingMessage) => void = () => {}
   /** sitemap.xml and robots.txt, made per deployment and request host. */
   readonly #hostFiles = new LRUCache<string, { body: Buffer; etag: string }>({ max: 512 })
-  /** `<site>/mcp`: each site's MCP server (server/mcp), answered before the site's files. */
-  readonly #endpoint: SiteEndpoint
+  /** `<site>/mcp`, `<site>/_docs/events`: answered before the site's files, the first that may answer. */
+  readonly #endpoints: readonly SiteEndpoint[]
 
   constructor(
     private readonly config: ServerConfig,
     private readonly repos: Repositories,
     private readonly blobs: BlobStore,
-    endpoint: (sites: SiteLookup) => SiteEndpoint,
+    endpoints: (sites: SiteLookup) => readonly SiteEndpoint[],
   ) {
     this.hosts = new HostResolver(config, repos)
     this.#manifests = new LRUCache({
       maxSize: Math.max(1, config.manifestCacheBytes),
       sizeCalculation: (cached) => Math.max(1, cached.bytes),
     })
-    this.#endpoint = endpoint({
+    this.#endpoints = endpoints({
       hosts: this.hosts,
       manifestOf: (deploymentId) => this.#manifest(deploymentId),
     })
@@ -180,13 +181,14 @@ export class SiteServer {
   ): void => {
     const started = performance.now()
     const url = request.url
-    // MCP first, on its own path: `<site>/mcp` is a JSON-RPC endpoint, not a file of the deployment.
-    if (this.#endpoint.mayAnswer(url)) {
+    // Endpoints first, each on its own path: `<site>/mcp` is a JSON-RPC endpoint, not a file of the deployment.
+    const endpoint = this.#endpoints.find((candidate) => candidate.mayAnswer(url))
+    if (endpoint) {
       this.#settle(
         request,
         response,
         started,
-        this.#endpoint
+        endpoint
           .answer(request, response)
           .then((answered) => (answered ? undefined : this.#serve(request, response))),
       )

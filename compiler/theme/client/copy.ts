@@ -1,4 +1,5 @@
 /** Copy buttons on code blocks: copy the code text next to the button. */
+import { currentPath, sendInsight } from './insights.js'
 import { closestTo } from './page.js'
 
 /** Copies `text`, marks the button `data-copied` for 1.5 s and, given a label, shows it meanwhile. */
@@ -38,5 +39,7 @@ export function setUpCopyButtons(): void {
     if (!button) return
     const text = button.getAttribute('data-copy') || button.getAttribute('data-code') || codeNear(button)
     copyText(text.replace(/\n$/, ''), button, '')
+    const path = currentPath()
+    if (path !== undefined && !button.closest('[data-not-found]')) sendInsight({ type: 'copy', path })
   })
 }

@@ -8,6 +8,7 @@ import {
   search,
   summaryFor,
 } from '../../outputs/search-rank.js'
+import { sendInsight, sitePathOf } from './insights.js'
 import { meta, siteRoot } from './page.js'
 
 declare global {
@@ -26,6 +27,14 @@ export function setUpSearch(): void {
   let index: SearchIndex | undefined
   let loading: Promise<SearchIndex> | undefined
   let selected = 0
+  /** The query shown last and its result count, reported once when a result is opened or the dialog closes. */
+  let shown: { query: string; results: number } | undefined
+
+  const report = (opened: string | null): void => {
+    if (!shown) return
+    sendInsight({ type: 'search', query: shown.query.slice(0, 100), results: shown.results, opened })
+    shown = undefined
+  }
 
   // A script, not fetch(): the index is a script so that search also works from file://.
   const loadIndex = (): Promise<SearchIndex> => {
@@ -54,6 +63,7 @@ export function setUpSearch(): void {
       })
       .join('')
     const query = input.value.trim()
+    shown = query ? { query, results: hits.length } : undefined
     status.textContent = query
       ? hits.length
         ? `${hits.length} result${hits.length === 1 ? '' : 's'}`
@@ -83,6 +93,11 @@ export function setUpSearch(): void {
   dialog.addEventListener('click', (event) => {
     if (event.target === dialog) dialog.close()
   })
+  dialog.addEventListener('close', () => report(null))
+  results.addEventListener('click', (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a') : null
+    if (link) report(sitePathOf(new URL(link.href)) ?? null)
+  })
   input.addEventListener('input', render)
   input.addEventListener('keydown', (event) => {
     const links = [...results.querySelectorAll('a')]
@@ -99,6 +114,7 @@ export function setUpSearch(): void {
     const chosen = links[selected]
     if (event.key === 'Enter' && chosen) {
       event.preventDefault()
+      report(sitePathOf(new URL(chosen.href)) ?? null)
       location.href = chosen.href
     }
   })

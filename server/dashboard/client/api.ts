@@ -35,3 +35,13 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 }
 
 export const signOut = () => api<undefined>('POST', '/dashboard/sign-out')
+
+/** A file the API answers with (a CSV export), as a Blob; failures as `ApiFailure`. */
+export async function apiFile(path: string): Promise<Blob> {
+  const response = await fetch(path, { headers: { 'x-csrf-token': csrfToken }, credentials: 'same-origin' })
+  if (!response.ok) {
+    const answer = (await response.json().catch(() => ({}))) as { error?: string; issues?: Issue[] }
+    throw new ApiFailure(response.status, answer.error ?? `HTTP ${response.status}`, answer.issues ?? [])
+  }
+  return response.blob()
+}

@@ -4,6 +4,7 @@ import { h, main, notFound, render } from './dom.js'
 import { deploymentPage } from './pages/deployment.js'
 import { domainsPage } from './pages/domains.js'
 import { gitPage } from './pages/git.js'
+import { insightsPage } from './pages/insights.js'
 import { projectPage } from './pages/project.js'
 import { projectsPage } from './pages/projects.js'
 import { settingsPage } from './pages/settings.js'
@@ -15,6 +16,7 @@ const pages: Record<string, () => Promise<void>> = {
   settings: settingsPage,
   domains: domainsPage,
   git: gitPage,
+  insights: insightsPage,
 }
 
 document.getElementById('sign-out')?.addEventListener('click', async () => {

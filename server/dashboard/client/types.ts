@@ -94,3 +94,26 @@ export interface DeploymentFiles {
   files: { path: string; sha256: string; size: number; change: 'added' | 'changed' | 'unchanged' }[]
   removed: string[]
 }
+
+/** A key and its count over the range (`GET /projects/:id/insights`). */
+export interface Counted {
+  key: string
+  total: number
+}
+
+/** `GET /projects/:id/insights` (schemas/api/insights.ts `InsightsReport`). */
+export interface InsightsReport {
+  enabled: boolean
+  from: string
+  to: string
+  days: { day: string; views: number; visitors: number }[]
+  pages: Counted[]
+  referrers: Counted[]
+  screens: Counted[]
+  searches: Counted[]
+  searchesWithoutResults: (Counted & { closest: { path: string; title: string }[] })[]
+  feedback: { path: string; helpful: number; notHelpful: number }[]
+  comments: { day: string; path: string; helpful: boolean; comment: string }[]
+  copies: Counted[]
+  notFound: (Counted & { redirect: { source: string; destination: string } | null })[]
+}

@@ -11,6 +11,7 @@ import { deploymentsRepository } from './deployments.js'
 import { domainsRepository } from './domains.js'
 import { gitRepository } from './git.js'
 import { healthRepository } from './health.js'
+import { insightsRepository } from './insights.js'
 import { projectsRepository } from './projects.js'
 import { retentionRepository } from './retention.js'
 import { sharedSecretsRepository } from './shared-secrets.js'
@@ -36,6 +37,7 @@ export function createRepositories(db: Kysely<Database>) {
     git: gitRepository(db),
     dashboardSessions: dashboardSessionsRepository(db),
     sharedSecrets: sharedSecretsRepository(db),
+    insights: insightsRepository(db),
   }
 }
 

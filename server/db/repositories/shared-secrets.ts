@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely'
 import { nowIso } from '../../ids.js'
 import type { Database } from '../schema.js'
 
-export type SharedSecretName = 'git-webhook-key'
+/** `insights-salt-YYYY-MM-DD`: the day's salt of reader-visitor hashes (server/insights/daily-salt.ts). */
+export type SharedSecretName = 'git-webhook-key' | `insights-salt-${string}`
 
 export function sharedSecretsRepository(db: Kysely<Database>) {
   /** The stored secret `name`, or undefined when none was stored yet. */
@@ -21,6 +22,15 @@ export function sharedSecretsRepository(db: Kysely<Database>) {
   }
   return {
     find,
+
+    /** Deletes the secrets whose names start with `prefix` and sort before `name` (yesterday's salts). */
+    async removeBefore(prefix: string, name: string): Promise<void> {
+      await db
+        .deleteFrom('shared_secrets')
+        .where('name', 'like', `${prefix}%`)
+        .where('name', '<', name)
+        .execute()
+    },
 
     /** The stored secret `name`; `candidate` is stored and returned when there was none. */
     async findOrStore(name: SharedSecretName, candidate: () => string): Promise<string> {

@@ -103,6 +103,16 @@ test('dev answers the site MCP server at /mcp, as a deployment does', async (t) 
   assert.equal(get.status, 405, 'GET: stateless, no stream to open')
 })
 
+test("dev takes the page script's reader events and keeps none", async (t) => {
+  const { url } = await serveCopy(t)
+  const answer = await fetch(new URL('_docs/events', url), {
+    method: 'POST',
+    body: JSON.stringify({ type: 'view', path: '', screen: 'desktop' }),
+  })
+  assert.equal(answer.status, 204)
+  assert.equal(answer.headers.get('cache-control'), 'no-store')
+})
+
 test('a page with errors shows them over its last good version, worded as validate words them', async (t) => {
   const { dir, fetchPath } = await serveCopy(t)
   const good = await (await fetchPath('/guide/setup/')).text()

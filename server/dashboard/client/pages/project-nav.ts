@@ -10,7 +10,7 @@ export const loadProject = (projectId: string) =>
 
 export function projectHeader(
   project: Project,
-  current: 'overview' | 'settings' | 'domains' | 'git',
+  current: 'overview' | 'insights' | 'settings' | 'domains' | 'git',
 ): HTMLElement {
   const base = `/dashboard/projects/${project.id}`
   const tab = (name: typeof current, href: string, label: string) =>
@@ -30,6 +30,7 @@ export function projectHeader(
       'nav',
       { class: 'tabs', 'aria-label': 'Project' },
       tab('overview', base, 'Overview'),
+      tab('insights', `${base}/insights`, 'Insights'),
       tab('settings', `${base}/settings`, 'Settings'),
       tab('domains', `${base}/domains`, 'Domains'),
       tab('git', `${base}/git`, 'Git'),

@@ -1,0 +1,413 @@
+/**
+ * `npm run bench:insights`: reader events into one docs-server while readers are served. A page is read
+ * by autocannon (10 connections) for the run's length alone, then again while 1,000 reader events a
+ * second (views, searches, feedback, copies; 2,000 client addresses behind a trusted proxy, so the
+ * per-client rate limit holds) go to the site's `/_docs/events`. Prints the serving p99 of both runs,
+ * the events accepted, and whether the daily aggregates the API reports equal what was sent, count for
+ * count. It prints figures; it does not assert.
+ *
+ * `--seconds N` (or `BENCH_SECONDS=N`) sets each run's length (default 30); `--rate N` the events a
+ * second (default 1000); `BENCH_CPU_PROF=DIR` writes docs-server's CPU profile there. Run as
+ * `node dist/bench/insights.js`.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { Agent, type IncomingHttpHeaders, request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import getPort from 'get-port'
+import { fromPackageRoot } from '../compiler/assets.js'
+
+const { values: flags } = parseArgs({
+  options: {
+    seconds: { type: 'string' },
+    rate: { type: 'string' },
+    // The event sender runs in its own process, so it never slows the readers' load generator.
+    'send-events': { type: 'string' },
+  },
+})
+const seconds = Number(flags.seconds ?? process.env.BENCH_SECONDS ?? 30)
+const rate = Number(flags.rate ?? 1000)
+const pageCount = 20
+const addresses = 2000
+const agent = new Agent({ keepAlive: true, maxSockets: 64 })
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
+
+function call(
+  port: number,
+  method: string,
+  path: string,
+  options: { host: string; headers?: Record<string, string>; body?: Buffer },
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { host: options.host, ...options.headers }
+    if (options.body) headers['content-length'] = options.body.length
+    const outgoing = request({ port, host: '127.0.0.1', method, path, headers, agent }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+      )
+    })
+    outgoing.on('error', reject)
+    outgoing.end(options.body)
+  })
+}
+
+function site(): Map<string, Buffer> {
+  const pages = ['index', ...Array.from({ length: pageCount - 1 }, (_, index) => `pages/page-${index}`)]
+  const files = new Map<string, Buffer>()
+  files.set(
+    'docs.json',
+    Buffer.from(JSON.stringify({ name: 'Bench', navigation: { groups: [{ group: 'Pages', pages }] } })),
+  )
+  const paragraph = 'Docs hosting compiles MDX once and serves static files by Host and path. '
+  files.set('index.mdx', Buffer.from(`---\ntitle: Home\n---\n\n${paragraph.repeat(40)}\n`))
+  for (let index = 0; index < pageCount - 1; index++)
+    files.set(
+      `pages/page-${index}.mdx`,
+      Buffer.from(
+        `---\ntitle: Page ${index}\n---\n\n${paragraph.repeat(8)}\n\n\`\`\`ts\nconst page = ${index}\n\`\`\`\n`,
+      ),
+    )
+  return files
+}
+
+async function deploy(
+  port: number,
+  apiHost: string,
+  token: string,
+  files: Map<string, Buffer>,
+): Promise<void> {
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+  const manifest = [...files].map(([path, bytes]) => ({ path, sha256: sha256(bytes), size: bytes.length }))
+  const created = await call(port, 'POST', '/projects/slug/bench/deployments', {
+    host: apiHost,
+    headers: auth,
+    body: Buffer.from(JSON.stringify({ files: manifest })),
+  })
+  const { deployment } = JSON.parse(created.body.toString()) as { deployment: { id: string } }
+  const boundary = 'bench-boundary'
+  const parts: Buffer[] = []
+  for (const [path, bytes] of files)
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${path}"; filename="f"\r\n\r\n`),
+      bytes,
+      Buffer.from('\r\n'),
+    )
+  parts.push(Buffer.from(`--${boundary}--\r\n`))
+  const uploaded = await call(port, 'POST', `/projects/slug/bench/deployments/${deployment.id}/files/batch`, {
+    host: apiHost,
+    headers: {
+      authorization: auth.authorization,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    },
+    body: Buffer.concat(parts),
+  })
+  if (uploaded.status !== 200) throw new Error(`upload failed: ${uploaded.body.toString()}`)
+  const finalized = await call(port, 'POST', `/projects/slug/bench/deployments/${deployment.id}/finalize`, {
+    host: apiHost,
+    headers: auth,
+    body: Buffer.from(JSON.stringify({ waitSeconds: 60 })),
+  })
+  if (finalized.status >= 400) throw new Error(`finalize failed: ${finalized.body.toString()}`)
+}
+
+/** The serving p99 (ms) of the home page at 10 connections for `seconds`. */
+async function readers(
+  port: number,
+  host: string,
+): Promise<{ p99: number; requests: number; errors: number }> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}/`,
+    connections: 10,
+    duration: seconds,
+    headers: { host },
+  })
+  return { p99: result.latency.p99, requests: result.requests.total, errors: result.errors + result.non2xx }
+}
+
+/** What the events sent should add up to, by the report's tables. */
+interface Expected {
+  views: Map<string, number>
+  searches: Map<string, number>
+  none: Map<string, number>
+  helpful: Map<string, number>
+  notHelpful: Map<string, number>
+  copies: Map<string, number>
+  visitors: Set<string>
+}
+
+const emptyExpected = (): Expected => ({
+  views: new Map(),
+  searches: new Map(),
+  none: new Map(),
+  helpful: new Map(),
+  notHelpful: new Map(),
+  copies: new Map(),
+  visitors: new Set(),
+})
+
+/** What the sender process prints: its counts, as JSON. */
+interface SenderResult {
+  sent: number
+  accepted: number
+  seconds: number
+  refused: [number, number][]
+  expected: { [K in keyof Expected]: [string, number][] | string[] }
+}
+
+/** Runs `sendEvents` in a child process of this file and reads back what it sent and what was accepted. */
+function sendEventsElsewhere(port: number, host: string): Promise<SenderResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        process.argv[1] ?? '',
+        '--send-events',
+        `${port} ${host}`,
+        '--seconds',
+        String(seconds),
+        '--rate',
+        String(rate),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+    })
+    child.on('error', reject)
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out) as SenderResult)
+        : reject(new Error(`event sender exited ${code}`)),
+    )
+  })
+}
+
+function expectedOf(result: SenderResult): Expected {
+  const map = (entries: [string, number][] | string[]) => new Map(entries as [string, number][])
+  return {
+    views: map(result.expected.views),
+    searches: map(result.expected.searches),
+    none: map(result.expected.none),
+    helpful: map(result.expected.helpful),
+    notHelpful: map(result.expected.notHelpful),
+    copies: map(result.expected.copies),
+    visitors: new Set(result.expected.visitors as string[]),
+  }
+}
+
+const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1)
+
+/** `rate` events a second for `seconds`, in ticks of 10 ms; only events answered 204 are expected. */
+async function sendEvents(port: number, host: string, expected: Expected) {
+  const paths = ['', ...Array.from({ length: pageCount - 1 }, (_, index) => `pages/page-${index}/`)]
+  let sent = 0
+  let accepted = 0
+  const refused = new Map<number, number>()
+  const pending = new Set<Promise<void>>()
+  const started = performance.now()
+  const total = rate * seconds
+  while (sent < total) {
+    const due = Math.min(total, Math.round(((performance.now() - started) / 1000) * rate))
+    for (; sent < due; sent++) {
+      const n = sent
+      const address = `10.0.${(n % addresses) >> 8}.${(n % addresses) & 255}`
+      const agentName = `bench-reader/${n % 3}`
+      const path = paths[n % paths.length] ?? ''
+      const kind = n % 10
+      const event =
+        kind < 6
+          ? { type: 'view', path, screen: 'desktop' }
+          : kind < 8
+            ? { type: 'search', query: `query ${n % 7}`, results: n % 7 === 0 ? 0 : 3 }
+            : kind === 8
+              ? { type: 'feedback', path, helpful: n % 4 !== 0 }
+              : { type: 'copy', path }
+      const sending = call(port, 'POST', '/_docs/events', {
+        host,
+        headers: { 'x-forwarded-for': address, 'user-agent': agentName, 'content-type': 'text/plain' },
+        body: Buffer.from(JSON.stringify(event)),
+      })
+        .then((answer) => {
+          if (answer.status !== 204)
+            return void refused.set(answer.status, (refused.get(answer.status) ?? 0) + 1)
+          accepted += 1
+          if (event.type === 'view') {
+            bump(expected.views, path)
+            expected.visitors.add(`${address} ${agentName}`)
+          } else if (event.type === 'search') {
+            bump(expected.searches, String(event.query))
+            if (event.results === 0) bump(expected.none, String(event.query))
+          } else if (event.type === 'feedback')
+            bump(event.helpful ? expected.helpful : expected.notHelpful, path)
+          else bump(expected.copies, path)
+        })
+        .catch(() => void refused.set(0, (refused.get(0) ?? 0) + 1))
+        .finally(() => pending.delete(sending))
+      pending.add(sending)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  await Promise.all(pending)
+  return { sent, accepted, refused, seconds: (performance.now() - started) / 1000 }
+}
+
+interface Report {
+  days: { views: number; visitors: number }[]
+  pages: { key: string; total: number }[]
+  searches: { key: string; total: number }[]
+  searchesWithoutResults: { key: string; total: number }[]
+  feedback: { path: string; helpful: number; notHelpful: number }[]
+  copies: { key: string; total: number }[]
+}
+
+/** The tables that differ from what was sent, by name (none: exact). */
+function mismatches(report: Report, expected: Expected): string[] {
+  const same = (name: string, rows: { key: string; total: number }[], map: Map<string, number>) =>
+    rows.length === map.size && rows.every((row) => map.get(row.key) === row.total) ? [] : [name]
+  const helpful = new Map(
+    report.feedback.map((row) => [row.path, row.helpful] as const).filter(([, n]) => n > 0),
+  )
+  const notHelpful = new Map(
+    report.feedback.map((row) => [row.path, row.notHelpful] as const).filter(([, n]) => n > 0),
+  )
+  const sameMap = (name: string, got: Map<string, number>, want: Map<string, number>) =>
+    got.size === want.size && [...want].every(([key, total]) => got.get(key) === total) ? [] : [name]
+  const visitors = report.days.reduce((sum, day) => sum + day.visitors, 0)
+  return [
+    ...same('pages', report.pages, expected.views),
+    ...same('searches', report.searches, expected.searches),
+    ...same('searches without results', report.searchesWithoutResults, expected.none),
+    ...sameMap('helpful', helpful, expected.helpful),
+    ...sameMap('not helpful', notHelpful, expected.notHelpful),
+    ...same('copies', report.copies, expected.copies),
+    ...(visitors === expected.visitors.size ? [] : [`visitors (${visitors} ≠ ${expected.visitors.size})`]),
+  ]
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'bench-insights-'))
+  let server: ChildProcess | undefined
+  try {
+    const port = await getPort({ host: '127.0.0.1' })
+    const apiHost = `localhost:${port}`
+    const settings = ['--data-dir', join(work, 'data'), '--port', String(port), '--base-domain', apiHost]
+    const serverMain = fromPackageRoot('dist', 'server', 'main.js')
+    const token = execFileSync(process.execPath, [
+      serverMain,
+      'token',
+      'create',
+      '--email',
+      'bench@example.com',
+      ...settings,
+    ])
+      .toString()
+      .trim()
+      .split('\n')
+      .at(-1)!
+    server = spawn(
+      process.execPath,
+      [
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+        serverMain,
+        ...settings,
+        '--api-host',
+        apiHost,
+        '--trust-proxy',
+        '127.0.0.1',
+        '--log-level',
+        'warn',
+      ],
+      { stdio: 'inherit' },
+    )
+    for (let attempt = 0; ; attempt++) {
+      const answer = await call(port, 'GET', '/health', { host: apiHost }).catch(() => undefined)
+      if (answer && answer.status < 500) break
+      if (attempt > 1200) throw new Error('docs-server did not start')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    const created = await call(port, 'POST', '/projects/', {
+      host: apiHost,
+      headers: auth,
+      body: Buffer.from(JSON.stringify({ name: 'Bench', slug: 'bench' })),
+    })
+    const project = JSON.parse(created.body.toString()) as { id: string }
+    await deploy(port, apiHost, token, site())
+    const siteHost = `bench.${apiHost}`
+
+    console.log(`insights bench: ${seconds} s a run, ${rate} events/s, ${addresses} client addresses`)
+    await readers(port, siteHost) // warm-up: every answer prepared
+    const alone = await readers(port, siteHost)
+    console.log(
+      `readers alone:        p99 ${alone.p99} ms (${alone.requests} requests, ${alone.errors} errors)`,
+    )
+    const [withEvents, events] = await Promise.all([
+      readers(port, siteHost),
+      sendEventsElsewhere(port, siteHost),
+    ])
+    const expected = expectedOf(events)
+    console.log(
+      `readers with events:  p99 ${withEvents.p99} ms (${withEvents.requests} requests, ${withEvents.errors} errors)`,
+    )
+    console.log(`p99 with events / alone: ${(withEvents.p99 / Math.max(alone.p99, 1)).toFixed(2)}`)
+    console.log(
+      `events: ${events.sent} sent in ${events.seconds.toFixed(1)} s (${Math.round(events.sent / events.seconds)}/s), ${events.accepted} accepted${
+        events.refused.length
+          ? `, refused: ${events.refused.map(([status, n]) => `${n}×${status || 'error'}`).join(', ')}`
+          : ''
+      }`,
+    )
+    const answer = await call(port, 'GET', `/projects/${project.id}/insights?limit=500`, {
+      host: apiHost,
+      headers: auth,
+    })
+    const report = JSON.parse(answer.body.toString()) as Report
+    const wrong = mismatches(report, expected)
+    console.log(`aggregates exact: ${wrong.length === 0 ? 'yes' : `no (${wrong.join(', ')})`}`)
+  } finally {
+    if (server) await stop(server)
+    agent.destroy()
+    await rm(work, { recursive: true, force: true })
+  }
+}
+
+if (flags['send-events']) {
+  const [port, host] = flags['send-events'].split(' ')
+  const expected = emptyExpected()
+  const result = await sendEvents(Number(port), host ?? '', expected)
+  agent.destroy()
+  const sender: SenderResult = {
+    sent: result.sent,
+    accepted: result.accepted,
+    seconds: result.seconds,
+    refused: [...result.refused],
+    expected: {
+      views: [...expected.views],
+      searches: [...expected.searches],
+      none: [...expected.none],
+      helpful: [...expected.helpful],
+      notHelpful: [...expected.notHelpful],
+      copies: [...expected.copies],
+      visitors: [...expected.visitors],
+    },
+  }
+  process.stdout.write(JSON.stringify(sender))
+} else {
+  await main()
+}

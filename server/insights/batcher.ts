@@ -1,0 +1,148 @@
+/**
+ * Accepted reader events wait in memory and are written together: every `flushMs`, or at once when
+ * `maxBatch` are waiting. One flush is one transaction (raw rows, the daily counts summed over the
+ * batch, comments, visitor hashes), so 1,000 events a second cost the database a few statements a
+ * second. A flush the database refuses is kept and tried again with the next one; past `maxWaiting`
+ * events new ones are dropped and counted, so an outage cannot take the server's memory.
+ */
+
+import type { Repositories } from '../db/repositories/index.js'
+import type { InsightBatch } from '../db/repositories/insights.js'
+import type { ReaderEvent } from './event.js'
+
+export interface AcceptedEvent {
+  projectId: string
+  day: string
+  event: ReaderEvent
+  /** The day's salted hash of the reader (page views only). */
+  visitor?: string
+}
+
+/** The form a search query is counted under: trimmed, lowercased, inner spaces collapsed. */
+export const normaliseQuery = (query: string): string => query.trim().toLowerCase().replace(/\s+/g, ' ')
+
+/** The batch one flush writes for `events`: the daily counts are summed here, once per key. */
+export function batchOf(events: readonly AcceptedEvent[]): InsightBatch {
+  const counts = new Map<string, InsightBatch['counts'][number]>()
+  const count = (accepted: AcceptedEvent, metric: string, key: string) => {
+    const id = `${accepted.projectId}\n${accepted.day}\n${metric}\n${key}`
+    const existing = counts.get(id)
+    if (existing) existing.total += 1
+    else counts.set(id, { projectId: accepted.projectId, day: accepted.day, metric, key, total: 1 })
+  }
+  const batch: InsightBatch = { events: [], counts: [], comments: [], visitors: [] }
+  for (const accepted of events) {
+    const { event, projectId, day } = accepted
+    const row = { projectId, day }
+    switch (event.type) {
+      case 'view':
+        count(accepted, 'view', event.path)
+        count(accepted, 'screen', event.screen)
+        if (event.referrer) count(accepted, 'referrer', event.referrer)
+        if (accepted.visitor) batch.visitors.push({ ...row, visitor: accepted.visitor })
+        batch.events.push({
+          ...row,
+          kind: 'view',
+          path: event.path,
+          detail: { referrer: event.referrer ?? null, screen: event.screen },
+        })
+        break
+      case 'search': {
+        const query = normaliseQuery(event.query)
+        count(accepted, 'search', query)
+        if (event.results === 0) count(accepted, 'search-none', query)
+        if (event.opened) count(accepted, 'search-open', event.opened)
+        batch.events.push({
+          ...row,
+          kind: 'search',
+          path: event.opened ?? '',
+          detail: { query, results: event.results, opened: event.opened ?? null },
+        })
+        break
+      }
+      case 'feedback': {
+        count(accepted, event.helpful ? 'helpful' : 'not-helpful', event.path)
+        const comment = event.comment?.trim()
+        if (comment) batch.comments.push({ ...row, path: event.path, helpful: event.helpful, comment })
+        batch.events.push({
+          ...row,
+          kind: 'feedback',
+          path: event.path,
+          detail: { helpful: event.helpful, comment: comment ?? null },
+        })
+        break
+      }
+      case 'copy':
+      case 'not-found':
+        count(accepted, event.type, event.path)
+        batch.events.push({ ...row, kind: event.type, path: event.path, detail: {} })
+        break
+    }
+  }
+  // In one order on every replica, so two transactions adding to the same rows never deadlock.
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+  batch.counts = [...counts.entries()].sort(([a], [b]) => order(a, b)).map(([, count]) => count)
+  batch.visitors.sort((a, b) =>
+    order(`${a.projectId}\n${a.day}\n${a.visitor}`, `${b.projectId}\n${b.day}\n${b.visitor}`),
+  )
+  return batch
+}
+
+export interface BatcherOptions {
+  flushMs: number
+  maxBatch: number
+  maxWaiting: number
+}
+
+export class InsightBatcher {
+  #waiting: AcceptedEvent[] = []
+  #flushing: Promise<void> | undefined
+  #timer: NodeJS.Timeout | undefined
+  /** Events dropped because too many were waiting (the database was away). */
+  dropped = 0
+  onError: (error: unknown) => void = () => {}
+
+  constructor(
+    private readonly repos: Pick<Repositories, 'insights'>,
+    private readonly options: BatcherOptions = { flushMs: 1000, maxBatch: 2000, maxWaiting: 100_000 },
+  ) {}
+
+  start(): void {
+    this.#timer ??= setInterval(() => void this.flush(), this.options.flushMs)
+    this.#timer.unref()
+  }
+
+  add(event: AcceptedEvent): void {
+    if (this.#waiting.length >= this.options.maxWaiting) {
+      this.dropped += 1
+      return
+    }
+    this.#waiting.push(event)
+    if (this.#waiting.length >= this.options.maxBatch) void this.flush()
+  }
+
+  /** Writes what is waiting; resolves once it is written (or kept for the next try). One flush at a time. */
+  async flush(): Promise<void> {
+    while (this.#flushing) await this.#flushing
+    if (this.#waiting.length === 0) return
+    const events = this.#waiting
+    this.#waiting = []
+    this.#flushing = this.repos.insights
+      .record(batchOf(events))
+      .catch((error: unknown) => {
+        this.onError(error)
+        this.#waiting = events.concat(this.#waiting).slice(0, this.options.maxWaiting)
+      })
+      .finally(() => {
+        this.#flushing = undefined
+      })
+    await this.#flushing
+  }
+
+  /** Stops the timer and writes what is left. */
+  async close(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer)
+    this.#timer = undefined
+    await this.flush()
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The day's salt of visitor hashes, as Plausible counts unique visitors: `sha256(salt + project +
+ * address + user agent)`, where the salt is random, made once a UTC day by whichever replica asks first
+ * (kept with the other replica-shared secrets, migration 012), and deleted the day after. The same
+ * reader hashes alike on every replica today and cannot be recognised tomorrow; the address and the
+ * user agent are never stored.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import type { Repositories } from '../db/repositories/index.js'
+
+const prefix = 'insights-salt-'
+
+/** `YYYY-MM-DD` of an instant, in UTC. */
+export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
+
+export class DailySalt {
+  #day = ''
+  #salt: Promise<string> | undefined
+
+  constructor(private readonly repos: Pick<Repositories, 'sharedSecrets'>) {}
+
+  /** The salt of `day`; asking for a new day deletes the salts of the days before the one before it. */
+  salt(day: string): Promise<string> {
+    if (day !== this.#day || !this.#salt) {
+      this.#day = day
+      const name = `${prefix}${day}` as const
+      const salt = this.repos.sharedSecrets
+        .findOrStore(name, () => randomBytes(32).toString('base64url'))
+        .then(async (stored) => {
+          // Yesterday's is kept for events a slow replica still hashes for it; older ones go.
+          const yesterday = utcDay(Date.parse(`${day}T00:00:00Z`) - 86_400_000)
+          await this.repos.sharedSecrets.removeBefore(prefix, `${prefix}${yesterday}`)
+          return stored
+        })
+      this.#salt = salt
+      // A failed lookup is tried again by the next event, not remembered.
+      salt.catch(() => {
+        if (this.#salt === salt) this.#salt = undefined
+      })
+      return salt
+    }
+    return this.#salt
+  }
+
+  async visitor(day: string, projectId: string, address: string, userAgent: string): Promise<string> {
+    const salt = await this.salt(day)
+    return createHash('sha256')
+      .update(`${salt}\n${projectId}\n${address}\n${userAgent}`)
+      .digest('base64url')
+      .slice(0, 22)
+  }
+}
