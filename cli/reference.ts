@@ -17,8 +17,11 @@ export function docsctlDefinitions() {
     .filter((definition) => definition.path !== 'docsctl --help' && definition.path !== 'docsctl --version')
 }
 
-/** A command's path as a heading anchor: `docsctl deployments list` → `deployments-list`. */
-export const commandAnchor = (path: string): string => path.replace(/^docsctl /, '').replaceAll(' ', '-')
+/** A command's heading: its path without the binary, `docsctl deployments list` → `deployments list`. */
+export const commandHeading = (path: string): string => path.replace(/^docsctl /, '')
+
+/** The heading's anchor, as the page's slugger makes it: `deployments-list`. */
+const commandAnchor = (path: string): string => commandHeading(path).replaceAll(' ', '-')
 
 type Definition = ReturnType<typeof docsctlDefinitions>[number]
 
@@ -60,7 +63,7 @@ export function docsctlReference(): string {
     ),
   ]
   for (const definition of definitions) {
-    lines.push('', `## ${commandAnchor(definition.path).replaceAll('-', ' ')}`, '')
+    lines.push('', `## ${commandHeading(definition.path)}`, '')
     if (definition.description) lines.push(`${mdxText(definition.description.trim())}.`, '')
     lines.push('```sh', synopsis(definition), '```')
     if (definition.options.length > 0) {

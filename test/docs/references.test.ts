@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import {
-  commandAnchor,
+  commandHeading,
   docsctlDefinitions,
   docsctlReference,
   docsctlReferencePath,
@@ -33,7 +33,7 @@ test('the docsctl reference is up to date and names every command and option', (
       .map((section) => [section.slice(0, section.indexOf('\n')), section]),
   )
   for (const definition of definitions) {
-    const section = sections.get(commandAnchor(definition.path).replaceAll('-', ' '))
+    const section = sections.get(commandHeading(definition.path))
     assert.ok(section, `${definition.path} has no section`)
     assert.ok(section.includes(`\n${definition.path}`), `${definition.path}: no usage`)
     for (const option of definition.options) {
