@@ -1,6 +1,6 @@
 /**
  * The manual as `npm run docs` shows it (`docsctl dev docs`), in Chromium: the home page and the
- * generated docsctl reference render in light and dark with no error panel. Screenshots go to
+ * generated docs-server settings reference render in light and dark with no error panel. Screenshots go to
  * test-artifacts/docs/, and to docs/screenshots/ when regenerated on purpose
  * (`npm run build && UPDATE=1 node test/run.js manual-browser`).
  */
@@ -17,7 +17,7 @@ const screenshots = fromPackageRoot(
 
 const pages = [
   { name: 'home', path: '/', title: 'docsctl' },
-  { name: 'reference-docsctl', path: '/reference/docsctl/', title: 'docsctl commands' },
+  { name: 'reference-server-settings', path: '/reference/server-settings/', title: 'docs-server settings' },
 ]
 
 test('the manual previews with docsctl dev: home and reference pages, light and dark', {
@@ -44,7 +44,7 @@ test('the manual previews with docsctl dev: home and reference pages, light and 
       // The first visit compiles the page: the generated reference takes a few seconds on a busy machine.
       await page.goto(new URL(path, server.url).toString(), { timeout: 120_000 })
       assert.equal(await page.locator('h1').first().textContent(), title)
-      assert.equal(await page.locator('.d-dev-errors, [data-dev-errors]').count(), 0, `${path} shows errors`)
+      assert.equal(await page.locator('#docsctl-errors').count(), 0, `${path} shows errors`)
       const theme = await page.evaluate(() => document.documentElement.dataset.theme ?? '')
       assert.equal(theme, colorScheme, `${path} in ${colorScheme} mode`)
       shots.set(`${name}-${colorScheme}.png`, await page.screenshot())
