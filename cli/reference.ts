@@ -25,13 +25,14 @@ const commandAnchor = (path: string): string => commandHeading(path).replaceAll(
 
 type Definition = ReturnType<typeof docsctlDefinitions>[number]
 
-/** The command's whole synopsis: its positional usage, then each option (in brackets unless required). */
+/** The command's whole synopsis as `docsctl --help` lists it: its path, each option (in brackets unless required), its operands. */
 function synopsis(definition: Definition): string {
   const options = definition.options.map((option) => {
     const named = nameOptionValues(option.definition)
     return option.required ? named : `[${named}]`
   })
-  return [definition.usage.trim(), ...options].join(' ')
+  const operands = definition.usage.slice(definition.path.length).trim()
+  return [definition.path, ...options, ...(operands ? [operands] : [])].join(' ')
 }
 
 /** clipanion's details are wrapped for a terminal: each paragraph becomes one line again. */
