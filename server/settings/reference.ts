@@ -1,18 +1,18 @@
 /**
- * docs/server-settings.md, generated from the settings table and its rules: every setting with its
- * flag, variable, default, what it accepts and its help line, by group. `npm run settings:docs`
+ * docs/reference/server-settings.mdx, a page of the manual's site, generated from the settings table and its rules: every setting with its
+ * flag, variable, default, what it accepts and its help line, by group. `npm run docs:generate`
  * writes it; test/server/settings/reference.test.ts fails while the committed file is stale.
  */
+import { mdxCell } from '../../lib/mdx-text.js'
 import { shownDefault } from './help.js'
 import { settingRules } from './rules.js'
 import { type SettingSpec, settingGroups, settings } from './table.js'
 
 /** The reference's path from the package root. */
-export const referencePath = 'docs/server-settings.md'
+export const referencePath = 'docs/reference/server-settings.mdx'
 
-/** Text for a Markdown table cell: `|` would end the cell, `<` open an HTML tag, `*` emphasis. */
-const cell = (text: string): string =>
-  text.replaceAll('|', '\\|').replaceAll('<', '\\<').replaceAll('*', '\\*')
+/** Text for an MDX table cell: `|` would end the cell, `<` open a tag, `{` an expression, `*` emphasis. */
+const cell = (text: string): string => mdxCell(text).replaceAll('*', '\\*')
 
 /** Inline code that may hold a backtick or a pipe. */
 const code = (text: string): string => `\`${text.replaceAll('|', '\\|')}\``
@@ -20,9 +20,12 @@ const code = (text: string): string => `\`${text.replaceAll('|', '\\|')}\``
 export function settingsReference(): string {
   const all: SettingSpec<unknown>[] = Object.values(settings)
   const lines = [
-    '<!-- Generated from server/settings/table.ts by `npm run settings:docs`; edit the table, not this file. -->',
+    '---',
+    'title: docs-server settings',
+    'description: Every docs-server flag and environment variable with its default, what it accepts and what it does.',
+    '---',
     '',
-    '# docs-server settings',
+    '{/* Generated from server/settings/table.ts by `npm run docs:generate`; edit the table, not this file. */}',
     '',
     'Each setting is a flag and an environment variable; the flag wins. An empty value counts as unset.',
     'Every value is checked at start: a bad one stops the server with a message that names the flag, the',

@@ -1,7 +1,7 @@
 /**
  * Every setting of docs-server, as data: its flag, its environment variable, its default, the parser
  * that checks it and its help line, grouped. `docs-server --help` (help.ts), the reference
- * docs/server-settings.md (reference.ts), the typed values (read.ts) and every message about a bad
+ * docs/reference/server-settings.mdx (reference.ts), the typed values (read.ts) and every message about a bad
  * value (errors.ts) come from this table. Rules between settings are in rules.ts. A new setting is
  * one entry here and one field where config.ts assembles ServerConfig.
  */

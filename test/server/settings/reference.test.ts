@@ -5,7 +5,7 @@ import { fromPackageRoot } from '../../../lib/package-root.js'
 import { referencePath, settingsReference } from '../../../server/settings/reference.js'
 import { settings } from '../../../server/settings/table.js'
 
-test(`${referencePath} is up to date with the settings table (else run npm run settings:docs)`, () => {
+test(`${referencePath} is up to date with the settings table (else run npm run docs:generate)`, () => {
   assert.equal(readFileSync(fromPackageRoot(referencePath), 'utf8'), settingsReference())
 })
 

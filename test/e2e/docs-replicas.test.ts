@@ -1,5 +1,5 @@
 /**
- * README.md's "Several replicas" steps: the bucket command runs verbatim against a real S3 server
+ * The manual's "Several replicas" steps (docs/operations/replicas.mdx): the bucket command runs verbatim against a real S3 server
  * (s3rver) and creates the bucket; the docs-server command, read by the server's own settings, listens
  * on every interface and uses the database and bucket the steps set up.
  */
@@ -13,12 +13,14 @@ import { fromPackageRoot } from '../../compiler/assets.js'
 import { loadConfig } from '../../server/config.js'
 import { startS3Server } from '../server/blobs/s3-server.js'
 
-/** The commands of the ```sh block after `<!-- walkthrough:replicas`, without their comments. */
+const replicasPage = 'docs/operations/replicas.mdx'
+
+/** The commands of the ```sh block after `walkthrough:replicas`, without their comments. */
 async function replicaSteps(): Promise<string[]> {
-  const readme = await readFile(fromPackageRoot('README.md'), 'utf8')
-  const marker = readme.indexOf('<!-- walkthrough:replicas')
-  assert.notEqual(marker, -1, 'README.md has no walkthrough:replicas block')
-  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(marker))
+  const page = await readFile(fromPackageRoot(replicasPage), 'utf8')
+  const marker = page.indexOf('walkthrough:replicas')
+  assert.notEqual(marker, -1, `${replicasPage} has no walkthrough:replicas block`)
+  const block = /```sh\n([\s\S]*?)```/.exec(page.slice(marker))
   assert.ok(block, 'no sh block after walkthrough:replicas')
   return block[1]!
     .replace(/\\\n\s*/g, ' ')
@@ -39,7 +41,7 @@ function exported(steps: string[]): Record<string, string> {
   return env
 }
 
-test('the README bucket command creates the bucket the replicas use', async (t) => {
+test("the manual's bucket command creates the bucket the replicas use", async (t) => {
   const steps = await replicaSteps()
   const env = exported(steps)
   const bucket = /^s3:\/\/([^/]+)/.exec(env.DOCS_BLOB_STORE ?? '')?.[1]
@@ -59,7 +61,7 @@ test('the README bucket command creates the bucket the replicas use', async (t) 
   await s3.client().send(new HeadBucketCommand({ Bucket: bucket }))
 })
 
-test('the README replica command listens on every interface, on the shared database and bucket', async () => {
+test("the manual's replica command listens on every interface, on the shared database and bucket", async () => {
   const steps = await replicaSteps()
   const command = steps.find((step) => step.startsWith('docs-server '))
   assert.ok(command, 'the steps start no docs-server')
