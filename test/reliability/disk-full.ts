@@ -157,7 +157,7 @@ export const diskFull: Suite = {
       figures['free while building'] = `${((await freeBytes(mountPoint)) / 1024).toFixed(0)} KB`
       const finalized = await server.api('POST', `${buildBase}/finalize`, token, {
         promote: true,
-        waitSeconds: 10,
+        waitSeconds: 3,
       })
       const outcome = finalized.json<{ error?: string; status?: string }>()
       // Refused (507), failed with a reason (422), or queued: on a full disk SQLite cannot even lease the

@@ -153,6 +153,16 @@ function readLoad(replicas: readonly Replica[], slug: string, paths: readonly st
   }
 }
 
+/** The `error` of a JSON answer, if it is one. */
+function errorOf(answer: HttpAnswer): string | undefined {
+  try {
+    const { error } = answer.json<{ error?: unknown }>()
+    return typeof error === 'string' ? error : undefined
+  } catch {
+    return undefined
+  }
+}
+
 const alive = (replica: Replica) => replica.process.exitCode === null && replica.process.signalCode === null
 
 const describe = (answer: HttpAnswer | Error) =>
@@ -265,21 +275,12 @@ export const outages: Suite = {
           const answer = await replica.api('GET', '/projects/', token).catch((error: Error) => error)
           const key = answer instanceof Error ? 'no answer' : String(answer.status)
           answers.set(key, (answers.get(key) ?? 0) + 1)
-          const body =
-            answer instanceof Error
-              ? {}
-              : (() => {
-                  try {
-                    return answer.json<{ error?: string }>()
-                  } catch {
-                    return {}
-                  }
-                })()
+          const error = answer instanceof Error ? undefined : errorOf(answer)
           if (
             answer instanceof Error ||
             answer.status !== 503 ||
             answer.headers['retry-after'] === undefined ||
-            !/database is unreachable/i.test(body.error ?? '')
+            !/database is unreachable/i.test(error ?? '')
           )
             wrong.push(`${replica.name}: ${describe(answer)}`)
         }
