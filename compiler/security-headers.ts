@@ -98,7 +98,8 @@ export function sitePagePolicy(options: PagePolicyOptions): string {
 /**
  * A page policy stored with a deployment, rebuilt from the well-formed sources of its `script-src` and
  * `connect-src` (the first of each, as a browser reads them): a deployment built before its sources
- * were checked cannot add a directive or a keyword. A well-formed policy comes back unchanged.
+ * were checked cannot add a directive or a keyword. A well-formed policy comes back unchanged, and one
+ * stored before pages refused other origins' frames gains `frame-ancestors`.
  */
 export function rebuiltPagePolicy(stored: string): string {
   const sources = new Map<string, string[]>()
