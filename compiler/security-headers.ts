@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto'
 import { posthogOrigins } from './theme/head.js'
 
 /** For uploaded SVG, XML and HTML-like files: shown, styled inline, never scripted, in a sandbox. */
-export const SANDBOXED_FILE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+export const SANDBOXED_FILE_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; sandbox; frame-ancestors 'self'"
 
 /** Content types a browser renders as a document that can hold script (SVG, any XML, HTML, XHTML). */
 export function isActiveContent(contentType: string): boolean {
@@ -75,6 +76,8 @@ function pagePolicyOf(scriptSources: readonly string[], connectSources: readonly
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
+    // Framed by the site itself only: another origin cannot overlay a page to steal a reader's clicks.
+    "frame-ancestors 'self'",
   ].join('; ')
 }
 
@@ -95,7 +98,8 @@ export function sitePagePolicy(options: PagePolicyOptions): string {
 /**
  * A page policy stored with a deployment, rebuilt from the well-formed sources of its `script-src` and
  * `connect-src` (the first of each, as a browser reads them): a deployment built before its sources
- * were checked cannot add a directive or a keyword. A well-formed policy comes back unchanged.
+ * were checked cannot add a directive or a keyword. A well-formed policy comes back unchanged, and one
+ * stored before pages refused other origins' frames gains `frame-ancestors`.
  */
 export function rebuiltPagePolicy(stored: string): string {
   const sources = new Map<string, string[]>()

@@ -276,6 +276,11 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
     }
     app.addHook('onSend', async (request, reply) => {
       reply.header('x-request-id', request.id)
+      // Every API answer: never sniffed into another type, never framed. Pages of the API host (the
+      // dashboard, sign-in) set their own policy; JSON and redirects get one that allows nothing.
+      reply.header('x-content-type-options', 'nosniff')
+      if (!reply.hasHeader('content-security-policy'))
+        reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
     })
     app.setErrorHandler(sendError)
     app.setNotFoundHandler((request, reply) => {

@@ -5,7 +5,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { type Driver, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { ServerConfig } from '../config.js'
 import { StaticMigrationProvider } from './migrations/index.js'
@@ -99,7 +99,31 @@ export function openDatabase(
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), engine: 'sqlite' }
+  return { db: new Kysely<Database>({ dialect: new SqliteDialectKeepingErrors(sqlite) }), engine: 'sqlite' }
+}
+
+/**
+ * SQLite ends a transaction by itself on some errors (SQLITE_FULL on a full disk, SQLITE_IOERR…); the
+ * rollback Kysely then sends threw "cannot rollback - no transaction is active" in place of the error
+ * that ended it, so a full disk was a 500 and a build job that could not be taken logged the wrong
+ * cause. The rollback is skipped when SQLite has already rolled back.
+ */
+class SqliteDialectKeepingErrors extends SqliteDialect {
+  readonly #sqlite: SqliteDatabase.Database
+
+  constructor(sqlite: SqliteDatabase.Database) {
+    super({ database: sqlite })
+    this.#sqlite = sqlite
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver()
+    const rollback = driver.rollbackTransaction.bind(driver)
+    driver.rollbackTransaction = async (connection) => {
+      if (this.#sqlite.inTransaction) await rollback(connection)
+    }
+    return driver
+  }
 }
 
 /**

@@ -25,6 +25,7 @@ test("a build's policy allows exactly the inline scripts in its pages' heads", a
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
+    "frame-ancestors 'self'",
     "connect-src 'self';",
   ])
     assert.ok(policy.includes(directive), directive)

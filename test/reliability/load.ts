@@ -198,6 +198,8 @@ export interface WrkResult {
   requests: number
   /** Non-2xx/3xx answers and socket errors. */
   errors: number
+  /** Of `errors`: requests wrk gave up on after its 2 s timeout (a loaded machine), not answers. */
+  timeouts: number
 }
 
 const toMs = (value: string, unit: string) =>
@@ -222,6 +224,7 @@ export function parseWrk(output: string): WrkResult {
     p99Ms: latency('99'),
     requests: Number(requests[1]),
     errors: non2xx + socketErrors,
+    timeouts: Number(socket?.[4] ?? 0),
   }
 }
 
@@ -387,7 +390,11 @@ export const load: Suite = {
         const read = await readers.stop()
         const name = promoting ? 'while promoting' : 'reads alone'
         if (wrk) {
-          cases.check(wrk.errors === 0, () => `wrk ${name}: ${wrk.errors} errors of ${wrk.requests} requests`)
+          cases.check(
+            wrk.errors === 0,
+            () =>
+              `wrk ${name}: ${wrk.errors} errors of ${wrk.requests} requests (${wrk.timeouts} of them wrk's 2 s timeout)`,
+          )
           figures[`wrk ${name}`] = format(wrk)
         }
         cases.check(

@@ -6,15 +6,29 @@
  * scan always runs last, over what the others produced).
  */
 import { crashDuringPush } from './crash-during-push.js'
+import { diskFull } from './disk-full.js'
 import { hostileInput } from './hostile-input.js'
+import { hostilePages } from './hostile-pages.js'
 import { hostileRequests } from './hostile-requests.js'
 import { load } from './load.js'
+import { outages } from './outages.js'
 import { pathCorpus } from './path-corpus.js'
+import { responseHeaders } from './response-headers.js'
 import { secretsScan } from './secrets-scan.js'
 import { caseCounts, readSetting } from './setting.js'
 import type { Suite, SuiteReport } from './suite.js'
 
-const suites: readonly Suite[] = [crashDuringPush, hostileInput, pathCorpus, hostileRequests, load]
+const suites: readonly Suite[] = [
+  crashDuringPush,
+  diskFull,
+  hostileInput,
+  pathCorpus,
+  hostileRequests,
+  hostilePages,
+  responseHeaders,
+  load,
+  outages,
+]
 
 interface Row extends SuiteReport {
   name: string

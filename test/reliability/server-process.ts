@@ -4,7 +4,7 @@
  * secrets scan. Sites answer on `<slug>.localhost:<port>`, the API on `localhost:<port>`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -25,9 +25,15 @@ export class ServerProcess {
     readonly extraArgs: readonly string[],
   ) {}
 
-  static async create(name: string, extraArgs: readonly string[] = []): Promise<ServerProcess> {
-    const dataDir = await mkdtemp(join(tmpdir(), `docs-reliability-${name}-`))
-    return new ServerProcess(name, await freePort(), dataDir, extraArgs)
+  /** `dataDir`: a folder to use (made if missing), e.g. on a disk the suite fills; else a new temporary one. */
+  static async create(
+    name: string,
+    extraArgs: readonly string[] = [],
+    dataDir?: string,
+  ): Promise<ServerProcess> {
+    if (dataDir) await mkdir(dataDir, { recursive: true })
+    const folder = dataDir ?? (await mkdtemp(join(tmpdir(), `docs-reliability-${name}-`)))
+    return new ServerProcess(name, await freePort(), folder, extraArgs)
   }
 
   get baseDomain(): string {

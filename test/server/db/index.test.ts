@@ -4,6 +4,7 @@ import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { sql } from 'kysely'
 import { migrateToLatest, openDatabase } from '../../../server/db/index.js'
 
 const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777
@@ -49,4 +50,22 @@ test('a data folder and database left readable by an older version are tightened
   assert.equal(await modeOf(join(dataDir, 'docs.sqlite')), 0o600)
   assert.equal(await modeOf(join(dataDir, 'docs.sqlite-wal')), 0o600)
   assert.deepEqual(await migrateToLatest(db), [], 'the database itself is intact')
+})
+
+test('an error after which SQLite rolled back by itself (a full disk) is the error a transaction throws', async (t) => {
+  const dataDir = join(await scratch(t), 'data')
+  const { db } = openDatabase({ dataDir, databaseUrl: undefined, databaseSchema: undefined })
+  t.after(() => db.destroy())
+  await migrateToLatest(db)
+  // SQLITE_FULL ends the transaction inside SQLite; a ROLLBACK of the callback's own stands in for it.
+  const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })
+  await assert.rejects(
+    db.transaction().execute(async (trx) => {
+      await sql`rollback`.execute(trx)
+      throw full
+    }),
+    (error) => error === full,
+  )
+  // The connection is usable after it.
+  assert.equal((await sql<{ one: number }>`select 1 as one`.execute(db)).rows[0]?.one, 1)
 })

@@ -40,7 +40,12 @@ test('pages carry the build policy; SVG, XML and non-page HTML files are sandbox
   const home = await get('/')
   assert.equal(home.headers['content-security-policy'], policy)
   assert.match(policy, /script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'/)
-  for (const directive of ["object-src 'none'", "base-uri 'self'", "form-action 'self'"])
+  for (const directive of [
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ])
     assert.ok(policy.includes(directive), directive)
   const missing = await get('/nope/')
   assert.equal(missing.statusCode, 404)
@@ -52,7 +57,10 @@ test('pages carry the build policy; SVG, XML and non-page HTML files are sandbox
     assert.equal(file.headers['content-security-policy'], SANDBOXED_FILE_POLICY, url)
     assert.equal(file.headers['x-content-type-options'], 'nosniff', url)
   }
-  assert.equal(SANDBOXED_FILE_POLICY, "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+  assert.equal(
+    SANDBOXED_FILE_POLICY,
+    "default-src 'none'; style-src 'unsafe-inline'; sandbox; frame-ancestors 'self'",
+  )
   const photo = await get('/images/photo.png')
   assert.equal(photo.headers['content-security-policy'], undefined)
   assert.equal(photo.headers['x-content-type-options'], 'nosniff')
