@@ -246,3 +246,61 @@ export function giteaDeleteBranch(
 }
 
 export const zeroSha = zero
+
+export interface PullRequest {
+  repositoryUrl: string
+  number: number
+  action: 'opened' | 'synchronized' | 'reopened' | 'closed'
+  headBranch: string
+  headSha: string
+  fromFork?: boolean
+}
+
+/** Gitea's `pull_request` event (Forgejo's is the same): https://docs.gitea.com/usage/webhooks */
+export function giteaPullRequest(
+  secret: string,
+  request: PullRequest,
+  flavour: 'gitea' | 'forgejo' = 'gitea',
+): Delivery {
+  const html = request.repositoryUrl.replace(/\.git$/, '')
+  const fullName = new URL(html).pathname.slice(1)
+  const repository = {
+    id: 1,
+    name: fullName.split('/')[1],
+    full_name: fullName,
+    html_url: html,
+    clone_url: request.repositoryUrl,
+    default_branch: 'main',
+  }
+  const fork = {
+    ...repository,
+    id: 2,
+    full_name: `someone/${repository.name}`,
+    clone_url: 'http://fork.invalid/x.git',
+  }
+  const payload = JSON.stringify({
+    action: request.action,
+    number: request.number,
+    pull_request: {
+      id: 9000 + request.number,
+      number: request.number,
+      user: { id: 2, login: 'ada' },
+      title: 'Rework the setup guide',
+      body: '',
+      state: request.action === 'closed' ? 'closed' : 'open',
+      html_url: `${html}/pulls/${request.number}`,
+      merged: false,
+      base: { label: 'main', ref: 'main', sha: '1'.repeat(40), repo_id: 1, repo: repository },
+      head: {
+        label: request.headBranch,
+        ref: request.headBranch,
+        sha: request.headSha,
+        repo_id: request.fromFork ? 2 : 1,
+        repo: request.fromFork ? fork : repository,
+      },
+    },
+    repository,
+    sender: { id: 2, login: 'ada' },
+  })
+  return { payload, headers: giteaHeaders(secret, payload, 'pull_request', flavour) }
+}
