@@ -59,7 +59,7 @@ test('a Gitea pull request gets a preview and a change report, updated per commi
   const updatePullRef = (number: number, sha: string) =>
     git(repository.workTree, 'push', '--quiet', '--force', 'origin', `${sha}:refs/pull/${number}/head`)
 
-  const live = await repository.commit('main', liveFiles(), 'Start the handbook')
+  const live = await repository.commit('main', liveFiles({ slug: 'handbook' }), 'Start the handbook')
   const pushed = await deliver(
     giteaPush(secret, { repositoryUrl: repository.url, branch: 'main', before: zeroSha, after: live }),
   )
@@ -67,9 +67,14 @@ test('a Gitea pull request gets a preview and a change report, updated per commi
   const liveDeploymentId = (await app.repos.projects.findById(project.id))?.live_deployment_id
   assert.ok(liveDeploymentId)
 
-  const first = await repository.commit('rework-setup', previewFiles(), 'Rework setup, rename billing', {
-    parent: live,
-  })
+  const first = await repository.commit(
+    'rework-setup',
+    previewFiles({ slug: 'handbook' }),
+    'Rework setup, rename billing',
+    {
+      parent: live,
+    },
+  )
   await updatePullRef(7, first)
   const opened = { repositoryUrl: repository.url, number: 7, headBranch: 'rework-setup' }
   const forged = giteaPullRequest('not-the-secret', { ...opened, action: 'opened', headSha: first })
