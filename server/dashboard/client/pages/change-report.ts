@@ -41,8 +41,9 @@ function screenshots(report: ChangeReport): HTMLElement {
     h(
       'figure',
       {},
+      // Same origin as the dashboard, whatever public URL the server names: the session cookie goes along.
       picture
-        ? h('img', { src: picture.url, alt: `${label}`, loading: 'lazy' })
+        ? h('img', { src: new URL(picture.url).pathname, alt: label })
         : h('p', { class: 'muted' }, 'New page'),
       h('figcaption', {}, label),
     )
