@@ -304,3 +304,58 @@ export function giteaPullRequest(
   })
   return { payload, headers: giteaHeaders(secret, payload, 'pull_request', flavour) }
 }
+
+/** GitHub's `pull_request` event: https://docs.github.com/webhooks/webhook-events-and-payloads#pull_request */
+export function githubPullRequest(
+  secret: string,
+  request: Omit<PullRequest, 'action'> & { action: 'opened' | 'synchronize' | 'reopened' | 'closed' },
+  options: { installationId?: number } = {},
+): Delivery {
+  const html = request.repositoryUrl.replace(/\.git$/, '')
+  const fullName = new URL(html).pathname.slice(1)
+  const repository = {
+    id: 1296269,
+    name: fullName.split('/')[1],
+    full_name: fullName,
+    private: true,
+    owner: { login: fullName.split('/')[0], id: 1, type: 'Organization' },
+    html_url: html,
+    clone_url: request.repositoryUrl,
+    default_branch: 'main',
+  }
+  const fork = { ...repository, id: 7, full_name: `someone/${repository.name}` }
+  const payload = JSON.stringify({
+    action: request.action,
+    number: request.number,
+    pull_request: {
+      id: 5000 + request.number,
+      number: request.number,
+      state: request.action === 'closed' ? 'closed' : 'open',
+      title: 'Rework the setup guide',
+      user: { login: 'ada', id: 2, type: 'User' },
+      html_url: `${html}/pull/${request.number}`,
+      merged: false,
+      head: {
+        label: `acme:${request.headBranch}`,
+        ref: request.headBranch,
+        sha: request.headSha,
+        repo: request.fromFork ? fork : repository,
+      },
+      base: { label: 'acme:main', ref: 'main', sha: '1'.repeat(40), repo: repository },
+    },
+    repository,
+    installation: { id: options.installationId ?? 77, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNzc=' },
+    sender: { login: 'ada', id: 2, type: 'User' },
+  })
+  return {
+    payload,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'GitHub-Hookshot/044aadd',
+      'x-github-event': 'pull_request',
+      'x-github-delivery': randomUUID(),
+      'x-github-hook-installation-target-type': 'integration',
+      'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}`,
+    },
+  }
+}

@@ -11,8 +11,17 @@ import type { FastifyInstance } from 'fastify'
 import type { ChangeReport } from '../../../cli/api.js'
 import { appWithProject, bearer, testConfig } from '../helper.js'
 import { liveFiles, previewFiles } from '../previews/sites.js'
-import { type Delivery, giteaPullRequest, giteaPush, zeroSha } from './deliveries.js'
+import {
+  type Delivery,
+  giteaPullRequest,
+  giteaPush,
+  githubInstallation,
+  githubPullRequest,
+  githubPush,
+  zeroSha,
+} from './deliveries.js'
 import { GitServer, git } from './git-server.js'
+import { GitHubApi } from './github-api.js'
 import { RequestApi } from './request-api.js'
 
 const botToken = 'bot-token-0123456789'
@@ -198,4 +207,114 @@ test('a Gitea pull request gets a preview and a change report, updated per commi
   const deliveries = await app.repos.git.recentDeliveries(project.id, 10)
   assert.match(deliveries[0]?.detail ?? '', /comes from a fork/)
   assert.deepEqual(forge.problems, [])
+})
+
+test('a GitHub pull request gets one check run per commit and one comment, both updated in place', async (t) => {
+  const api = await GitHubApi.start(t)
+  const gitServer = await GitServer.start(t)
+  const repository = await gitServer.createRepository('acme/docs', {
+    acceptsToken: (token, username) =>
+      username === 'x-access-token' && [...api.issued.values()].flat().includes(token),
+  })
+  gitServer.proxy('/api/v3', api.url)
+  const webhookSecret = 'It is a secret to everybody'
+  const defaults = (await testConfig(t, 'sqlite')).git
+  const { app, token, project } = await appWithProject(t, 'acme', 'sqlite', {
+    git: {
+      ...defaults,
+      allowPrivateAddresses: true,
+      github: {
+        appId: api.appId,
+        privateKey: api.privateKey,
+        webhookSecret,
+        apiUrl: `${gitServer.origin}/api/v3`,
+      },
+    },
+  })
+  const connected = await app.inject({
+    method: 'PUT',
+    url: `/projects/${project.id}/git`,
+    headers: bearer(token),
+    payload: { provider: 'github', repositoryUrl: repository.url },
+  })
+  assert.equal(connected.statusCode, 200, connected.body)
+  assert.ok(connected.json().connection.webhook.events.includes('pull_request'))
+  const deliver = async (delivery: Delivery) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/webhooks/github',
+      headers: delivery.headers,
+      payload: delivery.payload,
+    })
+    await app.gitDeployer.idle()
+    return response
+  }
+  assert.equal((await deliver(githubInstallation(webhookSecret, 77, ['acme/docs']))).statusCode, 202)
+  const live = await repository.commit('main', liveFiles({ slug: 'acme' }), 'Start')
+  await deliver(
+    githubPush(webhookSecret, {
+      repositoryUrl: repository.url,
+      branch: 'main',
+      before: zeroSha,
+      after: live,
+    }),
+  )
+  assert.ok((await app.repos.projects.findById(project.id))?.live_deployment_id)
+
+  const updatePullRef = (sha: string) =>
+    git(repository.workTree, 'push', '--quiet', '--force', 'origin', `${sha}:refs/pull/3/head`)
+  const request = { repositoryUrl: repository.url, number: 3, headBranch: 'rework' }
+  const first = await repository.commit('rework', previewFiles({ slug: 'acme' }), 'Rework', { parent: live })
+  await updatePullRef(first)
+  assert.equal(
+    (await deliver(githubPullRequest(webhookSecret, { ...request, action: 'opened', headSha: first })))
+      .statusCode,
+    202,
+  )
+  assert.deepEqual(api.problems, [])
+  assert.deepEqual(
+    api.calls.map((call) => [call.kind, call.target]),
+    [
+      ['check-run-created', first],
+      ['check-run-updated', [...api.checkRuns.keys()][0]],
+      ['comment-created', '3'],
+    ],
+  )
+  const [checkRun] = [...api.checkRuns.values()]
+  assert.equal(checkRun?.name, 'docs/acme')
+  assert.equal(checkRun?.status, 'completed')
+  assert.equal(checkRun?.conclusion, 'neutral', 'broken links and a missing redirect ask for a look')
+  assert.equal(checkRun?.details_url, 'http://pr-3--acme.localhost:8080/')
+  const output = checkRun?.output as { title: string; summary: string }
+  assert.match(output.title, /1 changed, 1 added, 1 removed, 2 broken links, 1 missing redirect/)
+  assert.match(output.summary, /"source":"\/billing","destination":"\/payments"/)
+  assert.equal(
+    api.statuses.filter((status) => status.sha === first).length,
+    0,
+    'the check run stands for the status',
+  )
+
+  const second = await repository.commit(
+    'rework',
+    { 'faq.mdx': '---\ntitle: FAQ\n---\n\nReworded.\n' },
+    'FAQ',
+  )
+  await updatePullRef(second)
+  await deliver(githubPullRequest(webhookSecret, { ...request, action: 'synchronize', headSha: second }))
+  const commentId = [...api.comments.keys()][0]
+  assert.deepEqual(
+    api.calls.slice(3).map((call) => [call.kind, call.target]),
+    [
+      ['check-run-created', second],
+      ['check-run-updated', [...api.checkRuns.keys()][1]],
+      ['comment-updated', commentId],
+    ],
+  )
+  assert.equal(api.comments.size, 1)
+  assert.match(api.comments.get(commentId ?? '') ?? '', /2 changed/)
+
+  await deliver(githubPullRequest(webhookSecret, { ...request, action: 'closed', headSha: second }))
+  assert.equal(await app.repos.git.branchPreview(project.id, 'pr-3'), undefined)
+  assert.equal(api.calls.length, 6, 'closing says nothing more on GitHub')
+  assert.deepEqual(api.problems, [])
 })
