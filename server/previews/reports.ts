@@ -16,7 +16,7 @@ import type { DeploymentRow } from '../db/repositories/deployments.js'
 import type { Repositories } from '../db/repositories/index.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
 import { previewUrl } from '../presenters.js'
-import { type BuiltSite, loadBuiltSite } from './built-site.js'
+import { loadBuiltSite } from './built-site.js'
 import { compareSites, type SiteComparison } from './change-report.js'
 import { reportMarkdown } from './report-markdown.js'
 import { type SiteFiles, takeScreenshots } from './screenshots.js'
@@ -121,7 +121,7 @@ export class ChangeReports {
     base: DeploymentRow | undefined,
     images: string[],
   ): Promise<StoredReport> {
-    const { blobs, config } = this.deps
+    const { blobs } = this.deps
     if (deployment.status !== 'ready' || !deployment.site_manifest_sha256)
       throw new Error(`${deployment.id} is ${deployment.status}: only a built deployment has a report`)
     const previewSite = await loadBuiltSite(blobs, deployment.site_manifest_sha256)
@@ -132,8 +132,7 @@ export class ChangeReports {
       liveSite && base ? { site: liveSite, diagnostics: await this.#diagnostics(base.id) } : undefined,
       { site: previewSite, diagnostics: await this.#diagnostics(deployment.id) },
     )
-    const screenshots = await this.#screenshots(comparison, deployment, base, liveSite, previewSite, images)
-    void config
+    const screenshots = await this.#screenshots(comparison, deployment, base, images)
     return { ...comparison, screenshots }
   }
 
@@ -141,8 +140,6 @@ export class ChangeReports {
     comparison: SiteComparison,
     deployment: DeploymentRow,
     base: DeploymentRow | undefined,
-    liveSite: BuiltSite | undefined,
-    previewSite: BuiltSite,
     images: string[],
   ): Promise<StoredReport['screenshots']> {
     const { blobs, config } = this.deps
@@ -157,8 +154,6 @@ export class ChangeReports {
       ...comparison.pages.added.map((page) => ({ slug: page.slug, live: false })),
     ].slice(0, config.reportScreenshots)
     if (slugs.length === 0) return { taken: false, reason: 'No page was added or changed', pages: [] }
-    void liveSite
-    void previewSite
     const filesOf = async (manifestSha256: string): Promise<SiteFiles> => {
       const bytes = await blobs.get(manifestSha256)
       if (!bytes) throw new Error(`the site manifest ${manifestSha256} is not in the blob store`)

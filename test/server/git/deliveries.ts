@@ -359,3 +359,55 @@ export function githubPullRequest(
     },
   }
 }
+
+/** GitLab's `Merge Request Hook`: https://docs.gitlab.com/user/project/integrations/webhook_events/#merge-request-events */
+export function gitlabMergeRequest(
+  secretToken: string,
+  request: Omit<PullRequest, 'action'> & {
+    action: 'open' | 'update' | 'reopen' | 'close' | 'merge'
+    oldrev?: string
+  },
+): Delivery {
+  const web = request.repositoryUrl.replace(/\.git$/, '')
+  const project = {
+    id: 15,
+    name: 'Docs',
+    web_url: web,
+    git_http_url: request.repositoryUrl,
+    path_with_namespace: new URL(web).pathname.slice(1),
+    default_branch: 'main',
+  }
+  const payload = JSON.stringify({
+    object_kind: 'merge_request',
+    event_type: 'merge_request',
+    user: { id: 4, name: author.name, username: 'ada', email: author.email },
+    project,
+    object_attributes: {
+      id: 99,
+      iid: request.number,
+      title: 'Rework the setup guide',
+      action: request.action,
+      state: request.action === 'close' ? 'closed' : request.action === 'merge' ? 'merged' : 'opened',
+      source_branch: request.headBranch,
+      target_branch: 'main',
+      source_project_id: request.fromFork ? 16 : 15,
+      target_project_id: 15,
+      last_commit: { id: request.headSha, message: 'Rework', author },
+      ...(request.oldrev ? { oldrev: request.oldrev } : {}),
+      url: `${web}/-/merge_requests/${request.number}`,
+    },
+    repository: { name: 'Docs', url: request.repositoryUrl, homepage: web },
+  })
+  const deliveryId = randomUUID()
+  return {
+    payload,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'GitLab/18.0.0',
+      'x-gitlab-event': 'Merge Request Hook',
+      'x-gitlab-event-uuid': deliveryId,
+      'idempotency-key': deliveryId,
+      'x-gitlab-token': secretToken,
+    },
+  }
+}

@@ -18,6 +18,8 @@ import {
   githubInstallation,
   githubPullRequest,
   githubPush,
+  gitlabMergeRequest,
+  gitlabPush,
   zeroSha,
 } from './deliveries.js'
 import { GitServer, git } from './git-server.js'
@@ -317,4 +319,86 @@ test('a GitHub pull request gets one check run per commit and one comment, both 
   assert.equal(await app.repos.git.branchPreview(project.id, 'pr-3'), undefined)
   assert.equal(api.calls.length, 6, 'closing says nothing more on GitHub')
   assert.deepEqual(api.problems, [])
+})
+
+test('a GitLab merge request gets a preview, a status per commit and one note edited in place', async (t) => {
+  const gitServer = await GitServer.start(t)
+  const forge = await RequestApi.start(t, botToken)
+  const repository = await gitServer.createRepository('acme/guide', {
+    acceptsToken: (token, username) => username === 'oauth2' && token === botToken,
+  })
+  gitServer.proxy('/api/v4', `${forge.url}/api/v4`)
+  const defaults = (await testConfig(t, 'sqlite')).git
+  const { app, token, project } = await appWithProject(t, 'guide', 'sqlite', {
+    git: {
+      ...defaults,
+      allowPrivateAddresses: true,
+      gitlab: { token: botToken, apiUrl: `${gitServer.origin}/api/v4` },
+    },
+  })
+  const connected = await app.inject({
+    method: 'PUT',
+    url: `/projects/${project.id}/git`,
+    headers: bearer(token),
+    payload: { provider: 'gitlab', repositoryUrl: repository.url },
+  })
+  assert.equal(connected.statusCode, 200, connected.body)
+  const { secret, events } = connected.json().connection.webhook
+  assert.ok(events.includes('Merge request events'))
+  const deliver = async (delivery: Delivery) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: `/webhooks/gitlab/${project.id}`,
+      headers: delivery.headers,
+      payload: delivery.payload,
+    })
+    await app.gitDeployer.idle()
+    return response
+  }
+  const live = await repository.commit('main', liveFiles({ slug: 'guide' }), 'Start')
+  await deliver(
+    gitlabPush(secret, { repositoryUrl: repository.url, branch: 'main', before: zeroSha, after: live }),
+  )
+  const afterPush = forge.calls.length
+  // GitLab keeps a merge request's head at refs/merge-requests/<iid>/head.
+  const updateRef = (sha: string) =>
+    git(repository.workTree, 'push', '--quiet', '--force', 'origin', `${sha}:refs/merge-requests/4/head`)
+  const request = { repositoryUrl: repository.url, number: 4, headBranch: 'rework' }
+  const first = await repository.commit('rework', previewFiles({ slug: 'guide' }), 'Rework', { parent: live })
+  await updateRef(first)
+  assert.equal(
+    (await deliver(gitlabMergeRequest(secret, { ...request, action: 'open', headSha: first }))).statusCode,
+    202,
+  )
+  assert.ok(await app.repos.git.branchPreview(project.id, 'pr-4'))
+  // An update that brings no commit (a title edit) builds nothing.
+  const retitled = await deliver(gitlabMergeRequest(secret, { ...request, action: 'update', headSha: first }))
+  assert.equal(retitled.json().queued, 0)
+
+  const second = await repository.commit(
+    'rework',
+    { 'faq.mdx': '---\ntitle: FAQ\n---\n\nReworded.\n' },
+    'FAQ',
+  )
+  await updateRef(second)
+  await deliver(gitlabMergeRequest(secret, { ...request, action: 'update', headSha: second, oldrev: first }))
+  assert.deepEqual(forge.problems, [])
+  assert.deepEqual(
+    forge.calls
+      .slice(afterPush)
+      .map((call) => [call.kind, call.kind === 'status' ? call.body.state : call.target]),
+    [
+      ['status', 'running'],
+      ['comment-created', '4'],
+      ['status', 'success'],
+      ['status', 'running'],
+      ['comment-updated', [...forge.comments.keys()][0]],
+      ['status', 'success'],
+    ],
+  )
+  assert.equal(forge.comments.size, 1)
+  assert.match([...forge.comments.values()][0] ?? '', /Changes against live/)
+
+  await deliver(gitlabMergeRequest(secret, { ...request, action: 'merge', headSha: second }))
+  assert.equal(await app.repos.git.branchPreview(project.id, 'pr-4'), undefined)
 })
