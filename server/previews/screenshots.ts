@@ -7,7 +7,7 @@
  */
 
 import pixelmatch from 'pixelmatch'
-import { type Browser, chromium } from 'playwright-core'
+import { type Browser, chromium, type Page } from 'playwright-core'
 import { PNG } from 'pngjs'
 
 /** Bytes and type of one file of a built site, by its path in the site manifest. */
@@ -84,8 +84,9 @@ export async function takeScreenshots(options: {
       if (!file) return route.fulfill({ status: url.protocol === 'https:' && files ? 404 : 403, body: '' })
       return route.fulfill({ status: 200, contentType: file.contentType, body: file.bytes })
     })
-    const page = await context.newPage()
-    const shoot = async (host: string, slug: string): Promise<Buffer> => {
+    // Live and preview load side by side, in two tabs.
+    const [livePage, previewPage] = await Promise.all([context.newPage(), context.newPage()])
+    const shoot = async (page: Page, host: string, slug: string): Promise<Buffer> => {
       await page.goto(`https://${host}${pagePath(slug)}`, { waitUntil: 'load' })
       const height = Math.min(maxHeight, await page.evaluate(() => document.documentElement.scrollHeight))
       const width = page.viewportSize()?.width ?? 1280
@@ -93,10 +94,15 @@ export async function takeScreenshots(options: {
     }
     const shots: PageScreenshots[] = []
     for (const { viewport, width, height } of viewports) {
-      await page.setViewportSize({ width, height })
+      await Promise.all([
+        livePage.setViewportSize({ width, height }),
+        previewPage.setViewportSize({ width, height }),
+      ])
       for (const { slug, live } of options.slugs) {
-        const preview = await shoot('preview.report.invalid', slug)
-        const before = live && options.live ? await shoot('live.report.invalid', slug) : null
+        const [preview, before] = await Promise.all([
+          shoot(previewPage, 'preview.report.invalid', slug),
+          live && options.live ? shoot(livePage, 'live.report.invalid', slug) : null,
+        ])
         const difference = before ? differenceImage(before, preview) : null
         shots.push({
           slug,
