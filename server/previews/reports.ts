@@ -85,17 +85,25 @@ export class ChangeReports {
     try {
       report = await this.#compare(deployment, base, images)
     } catch (error) {
+      // Shown, never kept: the next ask tries again (the blob store may be back).
       this.deps.log.warn({ err: error, deploymentId: deployment.id }, 'the change report could not be made')
-      report = {
+      const failed: StoredReport = {
         ...emptyComparison(),
         error: error instanceof Error ? error.message : String(error),
         screenshots: { taken: false, reason: 'The report could not be made', pages: [] },
+      }
+      return {
+        deployment_id: deployment.id,
+        base_deployment_id: base?.id ?? null,
+        status: 'failed',
+        report: JSON.stringify(failed),
+        created_at: new Date().toISOString(),
       }
     }
     await repos.changeReports.save({
       deploymentId: deployment.id,
       baseDeploymentId: base?.id ?? null,
-      status: report.error === undefined ? 'ready' : 'failed',
+      status: 'ready',
       report: JSON.stringify(report),
       images,
     })
