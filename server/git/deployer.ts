@@ -2,7 +2,10 @@
  * Runs the queue of Git deliveries, one at a time: fetch the pushed commit, read its docs directory
  * the way `docsctl push` reads one, and hand it to the deployment service, as `docsctl push` does.
  * The production branch promotes; a preview branch gets `<branch>--<slug>.<base_domain>`; a deleted
- * preview branch loses its alias. A GitHub App reports each build as a commit status.
+ * preview branch loses its alias. A GitHub App reports each build as a commit status. A pull/merge
+ * request's head commit is fetched from the forge's request ref and previewed at `pr-<n>--<slug>`
+ * (a fork's only when the project allows it); its change report goes to the forge
+ * (request-reporting.ts), and closing the request removes the preview.
  *
  *   webhook route ──enqueue (durable row)──▶ kick() ──takeNext()──▶ #deploy ──▶ deploymentService
  */
