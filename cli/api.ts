@@ -13,6 +13,7 @@ export type ApiIssue = NonNullable<Shape<typeof schemas.ErrorBody>['issues']>[nu
 export type ApiDiagnostic = Shape<typeof schemas.Diagnostic>
 export type Project = Shape<typeof schemas.Project>
 export type Deployment = Shape<typeof schemas.Deployment>
+export type ChangeReport = Shape<typeof schemas.ChangeReport>
 export type DeploymentStatus = Deployment['status']
 export type ManifestEntry = Shape<typeof schemas.ManifestEntry>
 export type DeployKeyRecord = Shape<typeof schemas.DeployKey>
@@ -305,6 +306,15 @@ export class ApiClient {
   getDeployment = async (slug: string, deploymentId: string): Promise<Deployment> =>
     (await this.request<Deployment>('GET', `${deploymentsPath(slug)}/${encodeURIComponent(deploymentId)}`))
       .body
+
+  /** A ready preview's change report against the live deployment (made on the server when first asked). */
+  getChangeReport = async (slug: string, deploymentId: string): Promise<ChangeReport> =>
+    (
+      await this.request<ChangeReport>(
+        'GET',
+        `${deploymentsPath(slug)}/${encodeURIComponent(deploymentId)}/report`,
+      )
+    ).body
 
   /** One page of a deployment's diagnostics, errors first; `nextCursor` is null on the last. */
   listDiagnostics = async (

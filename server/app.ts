@@ -46,7 +46,9 @@ import { SiteMcp } from './mcp/site-mcp.js'
 import { ConnectionDrain } from './ops/connection-drain.js'
 import { metrics, metricsRoutes } from './ops/metrics.js'
 import { siteUrl } from './presenters.js'
+import { ChangeReports } from './previews/reports.js'
 import { analyticsRoutes } from './routes/analytics.js'
+import { changeReportRoutes } from './routes/change-reports.js'
 import { deployKeyRoutes } from './routes/deploy-keys.js'
 import { deploymentDiagnosticRoutes } from './routes/deployment-diagnostics.js'
 import { deploymentFileRoutes } from './routes/deployment-files.js'
@@ -75,6 +77,8 @@ declare module 'fastify' {
     builds: BuildPipeline
     /** The one deployment flow: create, receive files, finalize; REST and Git deploys call it. */
     deploymentService: DeploymentService
+    /** Change reports of preview deployments against the live one. */
+    changeReports: ChangeReports
     sites: SiteServer
     siteChanges: SiteChangeFeed
     domains: DomainVerifier
@@ -235,6 +239,7 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
       'deploymentService',
       new DeploymentService({ repos: app.repos, blobs, builds, limits: config, clock: Date.now }),
     )
+    app.decorate('changeReports', new ChangeReports({ repos: app.repos, blobs, config, log: app.log }))
     const uploadExpiry = new UploadExpiry(app.repos, blobs, config.uploadExpirySeconds * 1000, app.log)
     if (!readOnly) uploadExpiry.start()
     // Retention and garbage collection: deleted deployments leave the site router and the CDN.
@@ -356,6 +361,7 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
     await app.register(gitWebhookRoutes, { webhookKey: app.gitWebhookKey })
     await app.register(deploymentFileRoutes)
     await app.register(deploymentDiagnosticRoutes)
+    await app.register(changeReportRoutes)
     await app.register(dashboardRoutes)
   },
   { name: 'docs-app' },

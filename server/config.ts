@@ -34,6 +34,10 @@ export interface ServerConfig {
   maxRequestBytes: number
   buildWorkers: number
   buildTimeoutSeconds: number
+  /** Headless Chromium for change-report screenshots; none: reports say they have no images. */
+  chromiumPath: string | undefined
+  /** Changed pages a change report screenshots. */
+  reportScreenshots: number
   /** Seconds one page may render before it fails with a reason. */
   pageTimeoutSeconds: number
   /** Heap limit of each build thread, in MB. */
@@ -133,6 +137,8 @@ export function serverConfig(values: SettingValues): ServerConfig {
     maxRequestBytes: 4 * 1024 * 1024,
     buildWorkers: values.buildWorkers,
     buildTimeoutSeconds: values.buildTimeoutSeconds,
+    chromiumPath: values.chromium,
+    reportScreenshots: values.reportScreenshots,
     pageTimeoutSeconds: values.pageTimeoutSeconds,
     buildMemoryMb: values.buildMemoryMb,
     buildLeaseSeconds: values.buildLeaseSeconds,

@@ -5,7 +5,7 @@ import pc from 'picocolors'
 import { formatDiagnostic, hasErrors, sortDiagnostics } from '../../compiler/diagnostics.js'
 import type { SiteCheck } from '../../compiler/validate.js'
 import { readSiteFiles, resolveSiteDir } from '../../lib/site-dir.js'
-import { ApiClient, ApiError } from '../api.js'
+import { ApiClient, ApiError, type ChangeReport } from '../api.js'
 import { CommandFailure, failureMessage, reportFailure } from '../auth/failure.js'
 import { requireSession, resolveApiUrl, sessionFailure } from '../auth/session.js'
 import { checkCacheFile, loadCheckCache, saveCheckCache } from '../push/check-cache.js'
@@ -34,7 +34,8 @@ export class PushCommand extends Command {
       user's cache folder (DOCSCTL_CACHE_DIR, else $XDG_CACHE_HOME/docsctl or ~/.cache/docsctl). It
       then uploads the files the server does not already have (in batches of
       at most 4 MB), builds the site on the server and makes it live. \`--preview\` builds it without
-      making it live and prints its preview URL; \`--no-wait\` returns once the build has started.
+      making it live and prints its preview URL and its change report against the live site (pages
+      changed, links broken, redirects missing, navigation; \`--json\` carries it whole); \`--no-wait\` returns once the build has started.
 
       In GitHub Actions the deployment id, status and URL are written to the step's outputs
       (\`$GITHUB_OUTPUT\`: deployment-id, status, live, url, preview-url) and to the job summary.
@@ -76,7 +77,7 @@ export class PushCommand extends Command {
     description: 'Commit message of the deployment (default: the last commit)',
   })
   preview = Option.Boolean('--preview', false, {
-    description: 'Build without making it live; prints the preview URL',
+    description: 'Build without making it live; prints the preview URL and the change report',
   })
   noWait = Option.Boolean('--no-wait', false, {
     description: 'Return once the build has started instead of waiting for it',
@@ -205,11 +206,17 @@ export class PushCommand extends Command {
         this.context.stderr.write(`${pc.yellow('warning')} ${formatDiagnostic(diagnostic)}\n`)
       const where = deployment.url ?? deployment.previewUrl
       await writeCiOutputs({ deployment, url: where, slug }, env)
-      if (this.json) return this.writeJson(phases, result, where)
+      // A preview is compared with the live site: pages, links, redirects, navigation, screenshots.
+      const report = this.preview ? await client.getChangeReport(slug, deployment.id) : null
+      if (this.json) return this.writeJson(phases, result, where, report)
       stdout.write(
         `${pc.green('Deployed')} ${deployment.id}: uploaded ${result.uploadedFiles} of ${result.totalFiles} files (${formatBytes(result.uploadedBytes)}).\n`,
       )
       stdout.write(`${deployment.live ? 'Live at' : 'Preview at'} ${where}\n`)
+      if (report) {
+        stdout.write(`\n${report.summary}\n\n`)
+        stdout.write(`Change report: ${report.url}\n`)
+      }
       if (this.preview)
         stdout.write(`Make it live: docsctl deployments promote ${deployment.id} --project ${slug}\n`)
       return 0
@@ -221,7 +228,12 @@ export class PushCommand extends Command {
     }
   }
 
-  private writeJson(phases: PushPhases, result: PushResult, url: string | null | undefined): number {
+  private writeJson(
+    phases: PushPhases,
+    result: PushResult,
+    url: string | null | undefined,
+    report: ChangeReport | null = null,
+  ): number {
     const { deployment } = result
     const outcome = {
       ok: true,
@@ -235,6 +247,7 @@ export class PushCommand extends Command {
       totalFiles: result.totalFiles,
       totalBytes: result.totalBytes,
       phases,
+      ...(report ? { report } : {}),
     }
     this.context.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`)
     return 0

@@ -30,6 +30,12 @@ export const GitConnectionUpdate = {
       default: [],
       description: 'Branch patterns that get preview deployments (`*` within a segment, `**` across)',
     },
+    buildForkRequests: {
+      type: 'boolean',
+      default: false,
+      description:
+        'Build previews of pull/merge requests from forks (never with a secret of the project); off by default',
+    },
   },
 } as const
 
@@ -78,6 +84,7 @@ export const GitConnection = {
     'productionBranch',
     'docsDirectory',
     'previewBranches',
+    'buildForkRequests',
     'webhook',
     'githubInstallationId',
     'createdAt',
@@ -89,6 +96,7 @@ export const GitConnection = {
     productionBranch: { type: 'string' },
     docsDirectory: { type: ['string', 'null'] },
     previewBranches: { type: 'array', items: { type: 'string' } },
+    buildForkRequests: { type: 'boolean' },
     webhook: {
       type: 'object',
       additionalProperties: false,

@@ -6,6 +6,7 @@
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 import { AnalyticsSettings, AnalyticsUpdate } from './analytics.js'
+import { ChangeReport } from './change-reports.js'
 import { ErrorBody } from './common.js'
 import { DeployKey, DeployKeyCreate, DeployKeyCreated, DeployKeyList } from './deploy-keys.js'
 import { DeploymentFileList } from './deployment-files.js'
@@ -36,6 +37,7 @@ import { Project, ProjectCreate, ProjectList, ProjectUpdate } from './projects.j
 import { Health, Me, Readiness } from './users.js'
 
 export * from './analytics.js'
+export * from './change-reports.js'
 export * from './common.js'
 export * from './deploy-keys.js'
 export * from './deployment-files.js'
@@ -51,6 +53,7 @@ export * from './users.js'
 export const apiSchemas = [
   AnalyticsSettings,
   AnalyticsUpdate,
+  ChangeReport,
   ChunkResult,
   DeployKey,
   DeployKeyCreate,

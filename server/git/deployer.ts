@@ -2,7 +2,10 @@
  * Runs the queue of Git deliveries, one at a time: fetch the pushed commit, read its docs directory
  * the way `docsctl push` reads one, and hand it to the deployment service, as `docsctl push` does.
  * The production branch promotes; a preview branch gets `<branch>--<slug>.<base_domain>`; a deleted
- * preview branch loses its alias. A GitHub App reports each build as a commit status.
+ * preview branch loses its alias. A GitHub App reports each build as a commit status. A pull/merge
+ * request's head commit is fetched from the forge's request ref and previewed at `pr-<n>--<slug>`
+ * (a fork's only when the project allows it); its change report goes to the forge
+ * (request-reporting.ts), and closing the request removes the preview.
  *
  *   webhook route ──enqueue (durable row)──▶ kick() ──takeNext()──▶ #deploy ──▶ deploymentService
  */
@@ -30,7 +33,21 @@ import { FetchError, fetchFailedDetail, Remote } from './fetch-commit.js'
 import { setGiteaStatus, setGitLabStatus } from './forge-statuses.js'
 import type { CommitStatus, GitHubApp } from './github-app.js'
 import { hostAccess } from './hosts.js'
-import { branchSlug, isZeroSha, matchesBranchPattern, repositoryFullName } from './repository.js'
+import {
+  branchSlug,
+  isZeroSha,
+  matchesBranchPattern,
+  pullRequestKey,
+  pullRequestRef,
+  repositoryFullName,
+} from './repository.js'
+import { RequestReporting } from './request-reporting.js'
+import {
+  giteaRequestForge,
+  githubRequestForge,
+  gitlabRequestForge,
+  type RequestForge,
+} from './request-reports.js'
 
 /** The host of a branch's preview: `<branch-slug>--<slug>.<base_domain>`. */
 export const branchPreviewUrl = (baseDomain: string, branch: string, slug: string): string =>
@@ -86,6 +103,8 @@ type Access =
       ok: true
       credentials: { username: string; token: string } | undefined
       report: ((status: CommitStatus) => Promise<void>) | undefined
+      /** Where a pull/merge request's check run and comment go. */
+      requestForge?: RequestForge
     }
   | { ok: false; problem: string }
 
@@ -169,7 +188,12 @@ export class GitDeployer {
       await repos.git.finish(delivery.id, { status: 'skipped', detail: 'The project has no Git connection' })
       return
     }
-    const role = branchRole(connection, delivery.branch)
+    const pullRequest = delivery.request_number === null ? undefined : delivery.request_number
+    if (pullRequest !== undefined) {
+      const skipped = await this.#pullRequestSkip(project.id, connection, delivery, pullRequest)
+      if (skipped) return
+    }
+    const role = pullRequest === undefined ? branchRole(connection, delivery.branch) : 'preview'
     if (!role) {
       await repos.git.finish(delivery.id, {
         status: 'skipped',
@@ -220,7 +244,10 @@ export class GitDeployer {
           timeoutMs: this.app.config.git.fetchTimeoutSeconds * 1000,
           maxFetchBytes: this.app.config.git.maxFetchBytes,
         })
-        head = await remote.branchHead(delivery.branch, workDir)
+        head =
+          pullRequest === undefined
+            ? await remote.branchHead(delivery.branch, workDir)
+            : await remote.refHead(pullRequestRef(connection.provider, pullRequest), workDir)
         if (head === delivery.commit_sha) await remote.fetchCommit(delivery.commit_sha, repositoryDir)
       } catch (error) {
         if (!(error instanceof FetchError)) throw error
@@ -233,12 +260,13 @@ export class GitDeployer {
         return
       }
       if (head !== delivery.commit_sha) {
+        const what = pullRequest === undefined ? delivery.branch : `Request #${pullRequest}`
         await repos.git.finish(delivery.id, {
           status: 'superseded',
           detail:
             head === undefined
-              ? `${delivery.branch} no longer exists in the repository`
-              : `${delivery.branch} is at ${head} now: only the newest commit of a branch deploys`,
+              ? `${what} no longer exists in the repository`
+              : `${what} is at ${head} now: only the newest commit of a branch deploys`,
         })
         return
       }
@@ -288,7 +316,13 @@ export class GitDeployer {
         return
       }
       claimed = true
-      await report({ state: 'pending', targetUrl: null, description: 'Building the docs' })
+      const request =
+        pullRequest === undefined
+          ? undefined
+          : await RequestReporting.open(this.app, project, delivery, pullRequest, access.requestForge)
+      if (!request?.replacesStatuses)
+        await report({ state: 'pending', targetUrl: null, description: 'Building the docs' })
+      await request?.started()
       let deployment: DeploymentRow
       try {
         deployment = await this.#deploy(project, delivery, role, docsFolder.files, reader)
@@ -297,7 +331,9 @@ export class GitDeployer {
         const detail = refusalReason(error)
         log.info({ deliveryId: delivery.id, projectId: project.id, detail }, 'pushed commit refused')
         await repos.git.finish(delivery.id, { status: 'failed', detail })
-        await report({ state: 'failure', targetUrl: null, description: detail })
+        if (!request?.replacesStatuses)
+          await report({ state: 'failure', targetUrl: null, description: detail })
+        await request?.failed(detail)
         return
       }
       const deploymentId = deployment.id
@@ -306,10 +342,12 @@ export class GitDeployer {
       if (ready && role === 'preview') {
         await repos.git.setBranchPreview(
           project.id,
-          delivery.branch,
+          request?.headBranch ?? delivery.branch,
           branchSlug(delivery.branch),
           deploymentId,
         )
+        if (pullRequest !== undefined)
+          await repos.git.updatePullRequest(project.id, pullRequest, { deployment_id: deploymentId })
         await this.app.siteChanged.project(project.id, 'preview')
         targetUrl = branchPreviewUrl(this.app.config.baseDomain, delivery.branch, project.slug)
       } else if (ready) {
@@ -324,15 +362,23 @@ export class GitDeployer {
         deploymentId,
         detail: ready ? null : (deployment.error ?? 'The build failed; see the deployment’s diagnostics'),
       })
-      await report(
-        ready
-          ? {
-              state: 'success',
-              targetUrl,
-              description: role === 'production' ? 'Deployed to production' : 'Preview ready',
-            }
-          : { state: 'failure', targetUrl: null, description: 'The docs build failed; see its diagnostics' },
-      )
+      // A request's report is made before its status says the preview is ready, so both agree.
+      const headline = ready && request ? await request.finished(deployment, targetUrl) : undefined
+      if (!request?.replacesStatuses)
+        await report(
+          ready
+            ? {
+                state: 'success',
+                targetUrl,
+                description: role === 'production' ? 'Deployed to production' : (headline ?? 'Preview ready'),
+              }
+            : {
+                state: 'failure',
+                targetUrl: null,
+                description: 'The docs build failed; see its diagnostics',
+              },
+        )
+      if (!ready) await request?.failed('The docs build failed; see its diagnostics')
     } catch (error) {
       await report({ state: 'error', targetUrl: null, description: 'The deployment could not run' })
       throw error
@@ -340,6 +386,42 @@ export class GitDeployer {
       await reader?.close()
       await rm(workDir, { recursive: true, force: true })
     }
+  }
+
+  /**
+   * A request's events before anything is fetched: a closed (or merged) request loses its preview; one
+   * from a fork is built only when the project allows it. Answers whether the delivery is finished.
+   */
+  async #pullRequestSkip(
+    projectId: string,
+    connection: GitConnectionRow,
+    delivery: GitDeliveryRow,
+    number: number,
+  ): Promise<boolean> {
+    const { repos } = this.app
+    if (delivery.request_action === 'close') {
+      await repos.git.removeBranchPreview(projectId, pullRequestKey(number))
+      await repos.git.updatePullRequest(projectId, number, { deployment_id: null })
+      await this.app.siteChanged.project(projectId, 'preview')
+      await repos.git.finish(delivery.id, {
+        status: 'skipped',
+        detail: `Request #${number} was closed; its preview was removed`,
+      })
+      return true
+    }
+    const recorded = await repos.git.pullRequest(projectId, number)
+    if (recorded?.state === 'closed') {
+      await repos.git.finish(delivery.id, { status: 'superseded', detail: `Request #${number} is closed` })
+      return true
+    }
+    if (delivery.from_fork === 1 && connection.build_fork_requests !== 1) {
+      await repos.git.finish(delivery.id, {
+        status: 'skipped',
+        detail: `Request #${number} comes from a fork; the project does not build requests from forks`,
+      })
+      return true
+    }
+    return false
   }
 
   /** A deleted preview branch loses its preview, unless the repository has the branch again. */
@@ -391,6 +473,7 @@ export class GitDeployer {
         ok: true,
         credentials: { username: 'x-access-token', token },
         report: (status) => github.setCommitStatus(token, repositoryFullName(url), sha, status),
+        requestForge: githubRequestForge({ apiUrl: git.github.apiUrl, token }, repositoryFullName(url)),
       }
     }
     if (connection.provider === 'gitlab' && git.gitlab.token) {
@@ -399,6 +482,7 @@ export class GitDeployer {
         ok: true,
         credentials: { username: 'oauth2', token: api.token },
         report: (status) => setGitLabStatus(api, url, sha, status),
+        requestForge: gitlabRequestForge(api, url),
       }
     }
     if (connection.provider === 'gitea' && git.gitea.token && git.gitea.apiUrl) {
@@ -407,6 +491,7 @@ export class GitDeployer {
         ok: true,
         credentials: { username: 'docs-server', token: api.token },
         report: (status) => setGiteaStatus(api, url, sha, status),
+        requestForge: giteaRequestForge(api, url),
       }
     }
     return { ok: true, credentials: undefined, report: undefined }

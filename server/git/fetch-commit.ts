@@ -196,6 +196,20 @@ export class Remote {
   }
 
   /**
+   * The commit a pull/merge request's ref (`refs/pull/7/head`, `refs/merge-requests/7/head`) points at
+   * now, or undefined when the forge lists no such ref (the request is gone).
+   */
+  async refHead(ref: string, cwd: string): Promise<string | undefined> {
+    await mkdir(cwd, { recursive: true })
+    const output = await this.#git(['ls-remote', '--', this.options.repositoryUrl, ref], cwd, `list ${ref}`)
+    for (const line of output.split('\n')) {
+      const [sha = '', name = ''] = line.split('\t')
+      if (name === ref && isCommitSha(sha)) return sha
+    }
+    return undefined
+  }
+
+  /**
    * Fetch commit `sha` (depth 1) into a new repository at `dir`; nothing is checked out. A fetch whose
    * pack grows past the limit is stopped.
    */

@@ -110,3 +110,13 @@ export function docsDirectoryIssues(directory: string): Issue[] {
 
 /** The all-zero SHA a push of a deleted branch names as its new commit. */
 export const isZeroSha = (sha: string): boolean => /^0+$/.test(sha)
+
+/**
+ * The queue's key and the preview host label of pull/merge request `number`: `pr-7--<slug>.<base>`.
+ * Its events supersede each other (the newest head, or its closing, wins), never a branch's pushes.
+ */
+export const pullRequestKey = (number: number): string => `pr-${number}`
+
+/** The ref a forge keeps at a request's head commit, the fork's commits included. */
+export const pullRequestRef = (provider: 'github' | 'gitlab' | 'gitea', number: number): string =>
+  provider === 'gitlab' ? `refs/merge-requests/${number}/head` : `refs/pull/${number}/head`

@@ -1,5 +1,5 @@
 /**
- * Webhooks that deploy Git pushes: `POST /webhooks/github` (the GitHub App's one URL),
+ * Webhooks that deploy Git pushes and pull/merge requests' previews: `POST /webhooks/github` (the GitHub App's one URL),
  * `/webhooks/gitlab/:projectId` and `/webhooks/gitea/:projectId` (Gitea and Forgejo). Each delivery is
  * verified on its raw bytes before it is parsed; an unsigned, wrongly signed or replayed one answers
  * 401 and an oversized one 413, each logged, and nothing is queued. A replay is known by its signed
@@ -16,7 +16,7 @@ import { parseGiteaEvent, verifyGitea } from '../git/providers/gitea.js'
 import { GitHubWebhooks, parseGitHubEvent } from '../git/providers/github.js'
 import { parseGitLabEvent, verifyGitLab } from '../git/providers/gitlab.js'
 import type { Verified, WebhookEvent } from '../git/providers/push-event.js'
-import { isZeroSha, normaliseRepositoryUrl, repositoryFullName } from '../git/repository.js'
+import { isZeroSha, normaliseRepositoryUrl, pullRequestKey, repositoryFullName } from '../git/repository.js'
 import { webhookSecretOf } from '../git/secrets.js'
 import type { ApiRoutes } from '../schemas.js'
 
@@ -71,7 +71,7 @@ export const gitWebhookRoutes: ApiRoutes<{ webhookKey: string }> = async (app, {
     event: WebhookEvent,
     connections: GitConnectionRow[],
   ) {
-    if (event.kind !== 'push') {
+    if (event.kind !== 'push' && event.kind !== 'pull-request') {
       return reply
         .code(202)
         .send({ queued: 0, message: event.kind === 'ignored' ? event.reason : 'recorded' })
@@ -86,32 +86,59 @@ export const gitWebhookRoutes: ApiRoutes<{ webhookKey: string }> = async (app, {
     // A push is known by its signed body: a captured one sent again under a new delivery id is the same
     // push. A branch's deletion says too little to tell two apart (Gitea's names no commit), so it keeps
     // the delivery id; the deployer removes a preview only when the branch is really gone.
-    const pushKey = isZeroSha(event.commitSha)
-      ? deliveryId
-      : `body-${createHash('sha256').update(body).digest('hex')}`
+    const bodyKey = `body-${createHash('sha256').update(body).digest('hex')}`
+    const pushKey = event.kind === 'push' && isZeroSha(event.commitSha) ? deliveryId : bodyKey
     let queued = 0
     for (const connection of matching) {
-      const inserted = await repos.git.enqueue({
-        deliveryKey: `${provider}:${pushKey}:${connection.project_id}`,
-        projectId: connection.project_id,
-        event: 'push',
-        branch: event.branch,
-        commitSha: event.commitSha,
-        commitMessage: event.commitMessage,
-        commitAuthor: event.commitAuthor,
-        forced: event.forced,
-        githubInstallationId: event.githubInstallationId,
-      })
+      const deliveryKey = `${provider}:${pushKey}:${connection.project_id}`
+      if (event.kind === 'pull-request') {
+        if (await repos.git.seen(deliveryKey)) continue
+        // Recorded first: the deployer reads the head branch and the comment to update from it.
+        await repos.git.recordPullRequest({
+          projectId: connection.project_id,
+          number: event.number,
+          state: event.action === 'close' ? 'closed' : 'open',
+          headBranch: event.headBranch,
+          headSha: event.headSha,
+          fromFork: event.fromFork,
+        })
+      }
+      const inserted = await repos.git.enqueue(
+        event.kind === 'push'
+          ? {
+              deliveryKey,
+              projectId: connection.project_id,
+              event: 'push',
+              branch: event.branch,
+              commitSha: event.commitSha,
+              commitMessage: event.commitMessage,
+              commitAuthor: event.commitAuthor,
+              forced: event.forced,
+              githubInstallationId: event.githubInstallationId,
+            }
+          : {
+              deliveryKey,
+              projectId: connection.project_id,
+              event: 'pull_request',
+              branch: pullRequestKey(event.number),
+              commitSha: event.headSha,
+              commitMessage: event.title,
+              commitAuthor: event.author,
+              forced: false,
+              githubInstallationId: event.githubInstallationId,
+              request: { number: event.number, action: event.action, fromFork: event.fromFork },
+            },
+      )
       if (inserted) queued += 1
     }
+    const what = event.kind === 'push' ? 'push' : 'request event'
     if (queued === 0)
-      refuse(request, provider, `delivery ${deliveryId} or its push was already received (a replay)`)
-    request.log.info(
-      { provider, deliveryId, branch: event.branch, sha: event.commitSha, queued },
-      'push queued',
-    )
+      refuse(request, provider, `delivery ${deliveryId} or its ${what} was already received (a replay)`)
+    const branch = event.kind === 'push' ? event.branch : pullRequestKey(event.number)
+    const sha = event.kind === 'push' ? event.commitSha : event.headSha
+    request.log.info({ provider, deliveryId, branch, sha, queued }, `${what} queued`)
     app.gitDeployer.kick()
-    return reply.code(202).send({ queued, message: `Queued ${event.branch} at ${event.commitSha}` })
+    return reply.code(202).send({ queued, message: `Queued ${branch} at ${sha}` })
   }
 
   const accept = (request: FastifyRequest, provider: GitProvider, verified: Verified): string => {
@@ -128,7 +155,8 @@ export const gitWebhookRoutes: ApiRoutes<{ webhookKey: string }> = async (app, {
       ...limits,
       schema: {
         tags: ['git'],
-        summary: "The GitHub App's webhook: push and installation events, signed with X-Hub-Signature-256",
+        summary:
+          "The GitHub App's webhook: push, pull_request and installation events, signed with X-Hub-Signature-256",
         response: responses,
       },
     },
@@ -153,7 +181,7 @@ export const gitWebhookRoutes: ApiRoutes<{ webhookKey: string }> = async (app, {
         )
         return reply.code(202).send({ queued: 0, message: 'Installation recorded' })
       }
-      const urls = event.kind === 'push' ? event.repositoryUrls : []
+      const urls = event.kind === 'push' || event.kind === 'pull-request' ? event.repositoryUrls : []
       const connections = await repos.git.connectionsByRepository('github', urls)
       return queuePush(request, reply, 'github', deliveryId, body, event, connections)
     },
@@ -168,8 +196,8 @@ export const gitWebhookRoutes: ApiRoutes<{ webhookKey: string }> = async (app, {
           tags: ['git'],
           summary:
             provider === 'gitlab'
-              ? "A project's GitLab webhook: push events, with the secret token in X-Gitlab-Token"
-              : "A project's Gitea/Forgejo webhook: push and delete events, HMAC-signed",
+              ? "A project's GitLab webhook: push and merge request events, with the secret token in X-Gitlab-Token"
+              : "A project's Gitea/Forgejo webhook: push, delete and pull_request events, HMAC-signed",
           params: projectIdParams,
           response: responses,
         },

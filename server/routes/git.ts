@@ -52,17 +52,21 @@ export const gitRoutes: ApiRoutes<{ webhookKey: string }> = async (app, { webhoo
 
   const webhookOf = (connection: GitConnectionRow) =>
     connection.provider === 'github'
-      ? { url: `${publicUrl}/webhooks/github`, secret: null, events: ['push', 'installation'] }
+      ? {
+          url: `${publicUrl}/webhooks/github`,
+          secret: null,
+          events: ['push', 'pull_request', 'installation'],
+        }
       : connection.provider === 'gitlab'
         ? {
             url: `${publicUrl}/webhooks/gitlab/${connection.project_id}`,
             secret: webhookSecretOf(webhookKey, connection.project_id),
-            events: ['Push events'],
+            events: ['Push events', 'Merge request events'],
           }
         : {
             url: `${publicUrl}/webhooks/gitea/${connection.project_id}`,
             secret: webhookSecretOf(webhookKey, connection.project_id),
-            events: ['push', 'delete'],
+            events: ['push', 'delete', 'pull_request'],
           }
 
   const settingsOf = async (projectId: string): Promise<Shape<typeof GitSettings>> => {
@@ -75,6 +79,7 @@ export const gitRoutes: ApiRoutes<{ webhookKey: string }> = async (app, { webhoo
             productionBranch: connection.production_branch,
             docsDirectory: connection.docs_directory,
             previewBranches: JSON.parse(connection.preview_branches) as string[],
+            buildForkRequests: connection.build_fork_requests === 1,
             webhook: webhookOf(connection),
             githubInstallationId: connection.github_installation_id,
             createdAt: connection.created_at,
@@ -146,6 +151,7 @@ export const gitRoutes: ApiRoutes<{ webhookKey: string }> = async (app, { webhoo
         productionBranch,
         docsDirectory,
         previewBranches: [...new Set(previewBranches)],
+        buildForkRequests: request.body.buildForkRequests,
       })
       return settingsOf(project.id)
     },

@@ -264,6 +264,21 @@ export const settings = {
     default: '20',
     parse: wholeNumber(1, 3600),
   },
+  chromium: {
+    flag: 'chromium',
+    env: 'DOCS_CHROMIUM',
+    group: 'builds',
+    help: 'path of a headless Chromium: preview change reports then hold screenshots of changed pages (none without it)',
+    parse: plainText,
+  },
+  reportScreenshots: {
+    flag: 'report-screenshots',
+    env: 'DOCS_REPORT_SCREENSHOTS',
+    group: 'builds',
+    help: 'changed pages a change report screenshots (desktop and phone width, live and preview)',
+    default: '5',
+    parse: wholeNumber(0, 100),
+  },
   buildMemoryMb: {
     flag: 'build-memory',
     env: 'DOCS_BUILD_MEMORY',

@@ -117,3 +117,44 @@ export interface InsightsReport {
   copies: Counted[]
   notFound: (Counted & { redirect: { source: string; destination: string } | null })[]
 }
+
+/** `GET …/deployments/:id/report`: a preview's changes against live (schemas/api/change-reports.ts). */
+export interface ChangeReport {
+  deploymentId: string
+  baseDeploymentId: string | null
+  status: 'ready' | 'failed'
+  error?: string
+  url: string
+  previewUrl: string | null
+  pages: {
+    added: { slug: string; title: string }[]
+    removed: { slug: string; title: string }[]
+    changed: { slug: string; title: string; diff: string }[]
+    unchanged: number
+  }
+  links: {
+    introduced: { page: string; href: string; target: string; problem: 'missing-page' | 'missing-anchor' }[]
+    fixed: { page: string; href: string; target: string; problem: 'missing-page' | 'missing-anchor' }[]
+  }
+  warnings: { introduced: Diagnostic[] }
+  missingRedirects: {
+    slug: string
+    title: string
+    renamedTo: string | null
+    redirect: { source: string; destination: string }
+  }[]
+  navigation: { change: string; slug: string; title: string; before: string | null; after: string | null }[]
+  screenshots: {
+    taken: boolean
+    reason: string | null
+    pages: {
+      slug: string
+      viewport: 'desktop' | 'phone'
+      width: number
+      live: { url: string } | null
+      preview: { url: string } | null
+      difference: { url: string } | null
+      differentPixels: number
+    }[]
+  }
+}

@@ -16,6 +16,7 @@ import * as deploymentDiagnostics from './010_deployment_diagnostics.js'
 import * as domainTakeover from './011_domain_takeover.js'
 import * as replicaSharedSecrets from './012_replica_shared_secrets.js'
 import * as cdnPurges from './013_cdn_purges.js'
+import * as changeReports from './014_change_reports.js'
 import * as insights from './015_insights.js'
 
 export const migrations: Record<string, Migration> = {
@@ -32,7 +33,7 @@ export const migrations: Record<string, Migration> = {
   '011_domain_takeover': domainTakeover,
   '012_replica_shared_secrets': replicaSharedSecrets,
   '013_cdn_purges': cdnPurges,
-  // 014 is another branch's; the merge may renumber this one.
+  '014_change_reports': changeReports,
   '015_insights': insights,
 }
 

@@ -12,12 +12,14 @@ import type {
   GitDeliveryStatus,
   GitProvider,
 } from '../migrations/008_git.js'
+import type { GitPullRequestsTable } from '../migrations/014_change_reports.js'
 import type { Database } from '../schema.js'
 
 export type { GitProvider }
 
 export type GitConnectionRow = Selectable<GitConnectionsTable>
 export type GitDeliveryRow = Selectable<GitDeliveriesTable>
+export type GitPullRequestRow = Selectable<GitPullRequestsTable>
 
 export interface GitConnectionInput {
   provider: GitProvider
@@ -25,6 +27,7 @@ export interface GitConnectionInput {
   productionBranch: string
   docsDirectory: string | null
   previewBranches: string[]
+  buildForkRequests?: boolean
 }
 
 export interface PushDelivery {
@@ -37,6 +40,8 @@ export interface PushDelivery {
   commitAuthor: string | null
   forced: boolean
   githubInstallationId: string | null
+  /** A pull/merge request event: `branch` is then `pr-<number>`, so its events supersede each other only. */
+  request?: { number: number; action: 'update' | 'close'; fromFork: boolean }
 }
 
 export function gitRepository(db: Kysely<Database>) {
@@ -70,6 +75,7 @@ export function gitRepository(db: Kysely<Database>) {
         production_branch: input.productionBranch,
         docs_directory: input.docsDirectory,
         preview_branches: JSON.stringify(input.previewBranches),
+        build_fork_requests: input.buildForkRequests ? 1 : 0,
         updated_at: now,
       }
       await db
@@ -119,6 +125,9 @@ export function gitRepository(db: Kysely<Database>) {
           deployment_id: null,
           detail: null,
           github_installation_id: push.githubInstallationId,
+          request_number: push.request?.number ?? null,
+          request_action: push.request?.action ?? null,
+          from_fork: push.request?.fromFork ? 1 : 0,
           lease_until: null,
           created_at: now,
           updated_at: now,
@@ -290,6 +299,61 @@ export function gitRepository(db: Kysely<Database>) {
             .columns(['project_id', 'branch_slug'])
             .doUpdateSet({ branch, deployment_id: deploymentId, updated_at: now }),
         )
+        .execute()
+    },
+
+    pullRequest: (projectId: string, number: number): Promise<GitPullRequestRow | undefined> =>
+      db
+        .selectFrom('git_pull_requests')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('number', '=', number)
+        .executeTakeFirst(),
+
+    /** The request as its newest event tells it; the comment and check run it has are kept. */
+    async recordPullRequest(input: {
+      projectId: string
+      number: number
+      state: 'open' | 'closed'
+      headBranch: string
+      headSha: string
+      fromFork: boolean
+    }): Promise<void> {
+      const now = nowIso()
+      const values = {
+        state: input.state,
+        head_branch: input.headBranch,
+        head_sha: input.headSha,
+        from_fork: input.fromFork ? 1 : 0,
+        updated_at: now,
+      }
+      await db
+        .insertInto('git_pull_requests')
+        .values({
+          project_id: input.projectId,
+          number: input.number,
+          ...values,
+          deployment_id: null,
+          comment_id: null,
+          check_run_id: null,
+          check_run_sha: null,
+        })
+        .onConflict((conflict) => conflict.columns(['project_id', 'number']).doUpdateSet(values))
+        .execute()
+    },
+
+    async updatePullRequest(
+      projectId: string,
+      number: number,
+      fields: Partial<
+        Pick<GitPullRequestRow, 'deployment_id' | 'comment_id' | 'check_run_id' | 'check_run_sha'>
+      >,
+    ): Promise<void> {
+      await db
+        .updateTable('git_pull_requests')
+        .set({ ...fields, updated_at: nowIso() })
+        .where('project_id', '=', projectId)
+        .where('number', '=', number)
         .execute()
     },
 

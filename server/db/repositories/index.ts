@@ -5,6 +5,7 @@ import { accessTokensRepository } from './access-tokens.js'
 import { analyticsRepository } from './analytics.js'
 import { buildJobsRepository } from './build-jobs.js'
 import { cdnPurgesRepository } from './cdn-purges.js'
+import { changeReportsRepository } from './change-reports.js'
 import { dashboardSessionsRepository } from './dashboard-sessions.js'
 import { deployKeysRepository } from './deploy-keys.js'
 import { deploymentsRepository } from './deployments.js'
@@ -32,6 +33,7 @@ export function createRepositories(db: Kysely<Database>) {
     domains: domainsRepository(db),
     buildJobs: buildJobsRepository(db),
     cdnPurges: cdnPurgesRepository(db),
+    changeReports: changeReportsRepository(db),
     siteChanges: siteChangesRepository(db),
     retention: retentionRepository(db),
     git: gitRepository(db),

@@ -78,14 +78,21 @@ export function retentionRepository(db: Kysely<Database>) {
     /** Distinct source hashes listed by the given deployments, or by every deployment. */
     async sourceHashes(deploymentIds?: readonly string[]): Promise<Set<string>> {
       const hashes = new Set<string>()
-      const query = db.selectFrom('deployment_files').select('sha256').distinct()
+      const add = (rows: { sha256: string }[]) => {
+        for (const row of rows) hashes.add(row.sha256)
+      }
+      const files = db.selectFrom('deployment_files').select('sha256').distinct()
+      // A change report's screenshots are blobs of the preview it reports on.
+      const images = db.selectFrom('change_report_images').select('sha256').distinct()
       if (deploymentIds === undefined) {
-        for (const row of await query.execute()) hashes.add(row.sha256)
+        add(await files.execute())
+        add(await images.execute())
         return hashes
       }
       for (let start = 0; start < deploymentIds.length; start += chunkSize) {
         const part = deploymentIds.slice(start, start + chunkSize)
-        for (const row of await query.where('deployment_id', 'in', part).execute()) hashes.add(row.sha256)
+        add(await files.where('deployment_id', 'in', part).execute())
+        add(await images.where('deployment_id', 'in', part).execute())
       }
       return hashes
     },

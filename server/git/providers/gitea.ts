@@ -1,7 +1,7 @@
 /**
  * Gitea and Forgejo webhooks: `X-Gitea-Signature` / `X-Forgejo-Signature`, the hex HMAC-SHA256 of the
  * raw body under the project's webhook secret, checked in constant time before the body is parsed.
- * `push` deploys; `delete` of a branch removes its preview. https://docs.gitea.com/usage/webhooks
+ * `push` deploys; `delete` of a branch removes its preview; `pull_request` keeps a request's preview. https://docs.gitea.com/usage/webhooks
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
@@ -46,6 +46,7 @@ export function parseGiteaEvent(headers: IncomingHttpHeaders, payload: unknown):
       githubInstallationId: null,
     }
   }
+  if (name === 'pull_request') return pullRequestEvent(payload, repositoryUrls)
   if (name !== 'push') return { kind: 'ignored', reason: `the ${name ?? 'unnamed'} event does not deploy` }
   const branch = branchOfRef(payload.ref)
   if (!branch) return { kind: 'ignored', reason: `${String(payload.ref)} is not a branch` }
@@ -57,6 +58,33 @@ export function parseGiteaEvent(headers: IncomingHttpHeaders, payload: unknown):
     commitMessage: typeof head?.message === 'string' ? head.message : null,
     commitAuthor: authorOf(head?.author as { name?: string; email?: string } | undefined),
     forced: false,
+    repositoryUrls,
+    githubInstallationId: null,
+  }
+}
+
+/** `opened`, `synchronized`, `reopened` deploy the head; `closed` (merged or not) removes the preview. */
+function pullRequestEvent(payload: Record<string, unknown>, repositoryUrls: string[]): WebhookEvent {
+  const kind = String(payload.action ?? '')
+  const action = ['opened', 'synchronized', 'reopened'].includes(kind)
+    ? 'update'
+    : kind === 'closed'
+      ? 'close'
+      : undefined
+  if (!action) return { kind: 'ignored', reason: `a pull request ${kind || 'event'} does not deploy` }
+  const request = isObject(payload.pull_request) ? payload.pull_request : {}
+  const head = isObject(request.head) ? request.head : {}
+  const base = isObject(request.base) ? request.base : {}
+  const user = isObject(request.user) ? request.user : {}
+  return {
+    kind: 'pull-request',
+    action,
+    number: Number(payload.number ?? request.number),
+    headBranch: String(head.ref ?? ''),
+    headSha: String(head.sha ?? ''),
+    fromFork: head.repo_id !== base.repo_id,
+    title: typeof request.title === 'string' ? request.title : null,
+    author: typeof user.login === 'string' ? user.login : null,
     repositoryUrls,
     githubInstallationId: null,
   }

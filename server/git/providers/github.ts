@@ -1,6 +1,7 @@
 /**
  * GitHub App webhooks: `X-Hub-Signature-256` checked by @octokit/webhooks against the App's secret
- * before the body is parsed; `push` deploys, `installation` and `installation_repositories` record
+ * before the body is parsed; `push` deploys, `pull_request` (opened, synchronize, reopened, closed) keeps a request's preview,
+ * `installation` and `installation_repositories` record
  * which installation serves a repository. https://docs.github.com/webhooks/webhook-events-and-payloads
  */
 import type { IncomingHttpHeaders } from 'node:http'
@@ -16,6 +17,7 @@ import {
 } from './push-event.js'
 
 type PushPayload = EmitterWebhookEvent<'push'>['payload']
+type PullRequestPayload = EmitterWebhookEvent<'pull_request'>['payload']
 type InstallationPayload = EmitterWebhookEvent<'installation'>['payload']
 type InstallationRepositoriesPayload = EmitterWebhookEvent<'installation_repositories'>['payload']
 
@@ -56,6 +58,28 @@ export function parseGitHubEvent(headers: IncomingHttpHeaders, payload: unknown)
       githubInstallationId: push.installation?.id === undefined ? null : String(push.installation.id),
     }
   }
+  if (name === 'pull_request') {
+    const event = payload as unknown as PullRequestPayload
+    const action = ['opened', 'synchronize', 'reopened'].includes(event.action)
+      ? 'update'
+      : event.action === 'closed'
+        ? 'close'
+        : undefined
+    if (!action) return { kind: 'ignored', reason: `a pull request ${event.action} does not deploy` }
+    const request = event.pull_request
+    return {
+      kind: 'pull-request',
+      action,
+      number: event.number,
+      headBranch: request.head.ref,
+      headSha: request.head.sha,
+      fromFork: request.head.repo?.full_name !== request.base.repo.full_name,
+      title: request.title,
+      author: request.user?.login ?? null,
+      repositoryUrls: stringsOf(event.repository.clone_url, event.repository.html_url),
+      githubInstallationId: installationOf(payload),
+    }
+  }
   if (name === 'installation') {
     const event = payload as unknown as InstallationPayload
     return {
@@ -78,4 +102,10 @@ export function parseGitHubEvent(headers: IncomingHttpHeaders, payload: unknown)
     }
   }
   return { kind: 'ignored', reason: `the ${name ?? 'unnamed'} event does not deploy` }
+}
+
+/** The App installation a delivery came through (every App delivery names it). */
+function installationOf(payload: Record<string, unknown>): string | null {
+  const installation = isObject(payload.installation) ? payload.installation : undefined
+  return installation?.id === undefined ? null : String(installation.id)
 }

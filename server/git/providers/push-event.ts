@@ -27,7 +27,31 @@ export interface InstallationEvent {
   repositories: string[]
 }
 
-export type WebhookEvent = PushEvent | InstallationEvent | { kind: 'ignored'; reason: string }
+/**
+ * A pull/merge request opened, given a new head commit, reopened (`update`) or closed or merged
+ * (`close`), from the provider's own event: its preview follows its head commit.
+ */
+export interface PullRequestEvent {
+  kind: 'pull-request'
+  action: 'update' | 'close'
+  number: number
+  /** The request's source branch (in the fork, for a fork's request). */
+  headBranch: string
+  headSha: string
+  /** The head is in another repository than the one the request merges into. */
+  fromFork: boolean
+  title: string | null
+  author: string | null
+  /** Clone and web URLs of the repository the request merges into. */
+  repositoryUrls: string[]
+  githubInstallationId: string | null
+}
+
+export type WebhookEvent =
+  | PushEvent
+  | PullRequestEvent
+  | InstallationEvent
+  | { kind: 'ignored'; reason: string }
 
 /** Why a delivery is refused before any of it is believed (401 or 400), or its parsed event. */
 export type Verified = { ok: true; deliveryId: string } | { ok: false; status: 400 | 401; reason: string }

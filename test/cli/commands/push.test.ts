@@ -211,3 +211,39 @@ test('--lenient pushes a site with a broken link that a strict push refuses', as
   assert.match(lenient.stderr, /warning .*linked\.mdx.*no-such-page/)
   assert.match(lenient.stdout, /Live at http:\/\/lenient-links\.localhost:\d+\//)
 })
+
+test('push --preview prints the change report against live and its URL; --json carries the whole report', async () => {
+  const key = await projectWithKey('reported')
+  const env = ci({ DOCSCTL_API_KEY: key })
+  const dir = await site('reported', { setup: '## Install\n\nRun the installer.' })
+  assert.equal((await runCli(['push', dir], { env })).code, 0)
+  await writeFile(join(dir, 'setup.mdx'), '---\ntitle: setup\n---\n\n## Installation\n\nRun the installer.\n')
+
+  const preview = await runCli(['push', dir, '--preview'], { env })
+  assert.equal(preview.code, 0, preview.stderr)
+  assert.match(preview.stdout, /### Changes against live/)
+  assert.match(preview.stdout, /Pages: 1 changed, 0 added, 0 removed/)
+  assert.match(preview.stdout, /^\+## Installation$/m)
+  assert.match(
+    preview.stdout,
+    /^Change report: http\S+\/projects\/slug\/reported\/deployments\/dpl_\w+\/report$/m,
+  )
+
+  await writeFile(join(dir, 'setup.mdx'), '---\ntitle: setup\n---\n\n## Installing\n\nRun the installer.\n')
+  const json = await runCli(['push', dir, '--preview', '--json'], { env })
+  assert.equal(json.code, 0, json.stderr)
+  const outcome = JSON.parse(json.stdout) as {
+    report: {
+      pages: { changed: { slug: string }[] }
+      summary: string
+      url: string
+      screenshots: { taken: boolean }
+    }
+  }
+  assert.deepEqual(
+    outcome.report.pages.changed.map((page) => page.slug),
+    ['setup'],
+  )
+  assert.match(outcome.report.summary, /Changes against live/)
+  assert.equal(outcome.report.screenshots.taken, false)
+})

@@ -246,3 +246,168 @@ export function giteaDeleteBranch(
 }
 
 export const zeroSha = zero
+
+export interface PullRequest {
+  repositoryUrl: string
+  number: number
+  action: 'opened' | 'synchronized' | 'reopened' | 'closed'
+  headBranch: string
+  headSha: string
+  fromFork?: boolean
+}
+
+/** Gitea's `pull_request` event (Forgejo's is the same): https://docs.gitea.com/usage/webhooks */
+export function giteaPullRequest(
+  secret: string,
+  request: PullRequest,
+  flavour: 'gitea' | 'forgejo' = 'gitea',
+): Delivery {
+  const html = request.repositoryUrl.replace(/\.git$/, '')
+  const fullName = new URL(html).pathname.slice(1)
+  const repository = {
+    id: 1,
+    name: fullName.split('/')[1],
+    full_name: fullName,
+    html_url: html,
+    clone_url: request.repositoryUrl,
+    default_branch: 'main',
+  }
+  const fork = {
+    ...repository,
+    id: 2,
+    full_name: `someone/${repository.name}`,
+    clone_url: 'http://fork.invalid/x.git',
+  }
+  const payload = JSON.stringify({
+    action: request.action,
+    number: request.number,
+    pull_request: {
+      id: 9000 + request.number,
+      number: request.number,
+      user: { id: 2, login: 'ada' },
+      title: 'Rework the setup guide',
+      body: '',
+      state: request.action === 'closed' ? 'closed' : 'open',
+      html_url: `${html}/pulls/${request.number}`,
+      merged: false,
+      base: { label: 'main', ref: 'main', sha: '1'.repeat(40), repo_id: 1, repo: repository },
+      head: {
+        label: request.headBranch,
+        ref: request.headBranch,
+        sha: request.headSha,
+        repo_id: request.fromFork ? 2 : 1,
+        repo: request.fromFork ? fork : repository,
+      },
+    },
+    repository,
+    sender: { id: 2, login: 'ada' },
+  })
+  return { payload, headers: giteaHeaders(secret, payload, 'pull_request', flavour) }
+}
+
+/** GitHub's `pull_request` event: https://docs.github.com/webhooks/webhook-events-and-payloads#pull_request */
+export function githubPullRequest(
+  secret: string,
+  request: Omit<PullRequest, 'action'> & { action: 'opened' | 'synchronize' | 'reopened' | 'closed' },
+  options: { installationId?: number } = {},
+): Delivery {
+  const html = request.repositoryUrl.replace(/\.git$/, '')
+  const fullName = new URL(html).pathname.slice(1)
+  const repository = {
+    id: 1296269,
+    name: fullName.split('/')[1],
+    full_name: fullName,
+    private: true,
+    owner: { login: fullName.split('/')[0], id: 1, type: 'Organization' },
+    html_url: html,
+    clone_url: request.repositoryUrl,
+    default_branch: 'main',
+  }
+  const fork = { ...repository, id: 7, full_name: `someone/${repository.name}` }
+  const payload = JSON.stringify({
+    action: request.action,
+    number: request.number,
+    pull_request: {
+      id: 5000 + request.number,
+      number: request.number,
+      state: request.action === 'closed' ? 'closed' : 'open',
+      title: 'Rework the setup guide',
+      user: { login: 'ada', id: 2, type: 'User' },
+      html_url: `${html}/pull/${request.number}`,
+      merged: false,
+      head: {
+        label: `acme:${request.headBranch}`,
+        ref: request.headBranch,
+        sha: request.headSha,
+        repo: request.fromFork ? fork : repository,
+      },
+      base: { label: 'acme:main', ref: 'main', sha: '1'.repeat(40), repo: repository },
+    },
+    repository,
+    installation: { id: options.installationId ?? 77, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNzc=' },
+    sender: { login: 'ada', id: 2, type: 'User' },
+  })
+  return {
+    payload,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'GitHub-Hookshot/044aadd',
+      'x-github-event': 'pull_request',
+      'x-github-delivery': randomUUID(),
+      'x-github-hook-installation-target-type': 'integration',
+      'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}`,
+    },
+  }
+}
+
+/** GitLab's `Merge Request Hook`: https://docs.gitlab.com/user/project/integrations/webhook_events/#merge-request-events */
+export function gitlabMergeRequest(
+  secretToken: string,
+  request: Omit<PullRequest, 'action'> & {
+    action: 'open' | 'update' | 'reopen' | 'close' | 'merge'
+    oldrev?: string
+  },
+): Delivery {
+  const web = request.repositoryUrl.replace(/\.git$/, '')
+  const project = {
+    id: 15,
+    name: 'Docs',
+    web_url: web,
+    git_http_url: request.repositoryUrl,
+    path_with_namespace: new URL(web).pathname.slice(1),
+    default_branch: 'main',
+  }
+  const payload = JSON.stringify({
+    object_kind: 'merge_request',
+    event_type: 'merge_request',
+    user: { id: 4, name: author.name, username: 'ada', email: author.email },
+    project,
+    object_attributes: {
+      id: 99,
+      iid: request.number,
+      title: 'Rework the setup guide',
+      action: request.action,
+      state: request.action === 'close' ? 'closed' : request.action === 'merge' ? 'merged' : 'opened',
+      source_branch: request.headBranch,
+      target_branch: 'main',
+      source_project_id: request.fromFork ? 16 : 15,
+      target_project_id: 15,
+      last_commit: { id: request.headSha, message: 'Rework', author },
+      ...(request.oldrev ? { oldrev: request.oldrev } : {}),
+      url: `${web}/-/merge_requests/${request.number}`,
+    },
+    repository: { name: 'Docs', url: request.repositoryUrl, homepage: web },
+  })
+  const deliveryId = randomUUID()
+  return {
+    payload,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'GitLab/18.0.0',
+      'x-gitlab-event': 'Merge Request Hook',
+      'x-gitlab-event-uuid': deliveryId,
+      'idempotency-key': deliveryId,
+      'x-gitlab-token': secretToken,
+    },
+  }
+}

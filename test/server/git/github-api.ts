@@ -22,6 +22,26 @@ export interface RecordedStatus {
 }
 
 const states = ['error', 'failure', 'pending', 'success']
+const conclusions = [
+  'action_required',
+  'cancelled',
+  'failure',
+  'neutral',
+  'success',
+  'skipped',
+  'stale',
+  'timed_out',
+]
+
+/** A check run or comment call (https://docs.github.com/rest/checks/runs, …/rest/issues/comments). */
+export interface RecordedCall {
+  kind: 'check-run-created' | 'check-run-updated' | 'comment-created' | 'comment-updated'
+  owner: string
+  repo: string
+  /** The check run or comment id (updates), the head SHA (check runs) or the issue number (comments). */
+  target: string
+  body: Record<string, unknown>
+}
 
 export class GitHubApi {
   readonly appId = '424242'
@@ -30,7 +50,12 @@ export class GitHubApi {
   /** Installation id → tokens issued for it. */
   readonly issued = new Map<string, string[]>()
   readonly statuses: RecordedStatus[] = []
+  readonly calls: RecordedCall[] = []
+  /** Check run id → its state now; comment id → its text now. */
+  readonly checkRuns = new Map<string, Record<string, unknown>>()
+  readonly comments = new Map<string, string>()
   readonly problems: string[] = []
+  #nextId = 1000
   url = ''
 
   private constructor() {
@@ -132,6 +157,80 @@ export class GitHubApi {
       this.statuses.push({ owner, repo, sha, ...(body as Omit<RecordedStatus, 'owner' | 'repo' | 'sha'>) })
       return { status: 201, body: { id: this.statuses.length, state: body.state, context: body.context } }
     }
+    const requestCall = this.#requestCall(request.method ?? 'GET', path, request.headers.authorization, text)
+    if (requestCall) return requestCall
     return this.#refuse(`no route ${request.method} ${path}`)
+  }
+
+  /** Check runs and pull request comments, with an installation token and the documented fields. */
+  #requestCall(
+    method: string,
+    path: string,
+    authorization: string | undefined,
+    text: string,
+  ): { status: number; body: unknown } | undefined {
+    const route =
+      /^\/repos\/([^/]+)\/([^/]+)\/(check-runs(?:\/(\d+))?|issues\/(\d+)\/comments|issues\/comments\/(\d+))$/.exec(
+        path,
+      )
+    if (!route) return undefined
+    const [, owner = '', repo = '', what = ''] = route
+    const token = /^(?:token|Bearer) (ghs_\S+)$/i.exec(authorization ?? '')?.[1]
+    if (!token || ![...this.issued.values()].flat().includes(token))
+      return this.#refuse(`${method} ${path} needs an installation token`)
+    const body = JSON.parse(text || '{}') as Record<string, unknown>
+    const only = (allowed: string[]) => Object.keys(body).filter((key) => !allowed.includes(key))
+    const record = (kind: RecordedCall['kind'], target: string) =>
+      this.calls.push({ kind, owner, repo, target, body })
+    if (what === 'check-runs' && method === 'POST') {
+      const unknown = only([
+        'name',
+        'head_sha',
+        'status',
+        'details_url',
+        'external_id',
+        'started_at',
+        'output',
+      ])
+      if (unknown.length) return this.#refuse(`check run: unknown fields ${unknown.join(', ')}`)
+      if (typeof body.name !== 'string' || !/^[0-9a-f]{40}$/.test(String(body.head_sha)))
+        return this.#refuse('check run: name and head_sha are required')
+      const id = String(this.#nextId++)
+      this.checkRuns.set(id, body)
+      record('check-run-created', String(body.head_sha))
+      return { status: 201, body: { id: Number(id), head_sha: body.head_sha, status: body.status } }
+    }
+    const checkRunId = route[4]
+    if (checkRunId && method === 'PATCH') {
+      if (!this.checkRuns.has(checkRunId)) return { status: 404, body: { message: 'Not Found' } }
+      const unknown = only(['name', 'details_url', 'status', 'conclusion', 'completed_at', 'output'])
+      if (unknown.length) return this.#refuse(`check run: unknown fields ${unknown.join(', ')}`)
+      if (body.status === 'completed' && !conclusions.includes(String(body.conclusion)))
+        return this.#refuse(`check run: conclusion ${String(body.conclusion)}`)
+      const output = body.output as { title?: unknown; summary?: unknown } | undefined
+      if (output && (typeof output.title !== 'string' || typeof output.summary !== 'string'))
+        return this.#refuse('check run: output needs a title and a summary')
+      if (output && String(output.summary).length > 65_535) return this.#refuse('check run: summary too long')
+      this.checkRuns.set(checkRunId, { ...this.checkRuns.get(checkRunId), ...body })
+      record('check-run-updated', checkRunId)
+      return { status: 200, body: { id: Number(checkRunId) } }
+    }
+    const issue = route[5]
+    if (issue && method === 'POST') {
+      if (only(['body']).length || typeof body.body !== 'string') return this.#refuse('comment: only a body')
+      const id = String(this.#nextId++)
+      this.comments.set(id, body.body)
+      record('comment-created', issue)
+      return { status: 201, body: { id: Number(id), body: body.body } }
+    }
+    const commentId = route[6]
+    if (commentId && method === 'PATCH') {
+      if (!this.comments.has(commentId)) return { status: 404, body: { message: 'Not Found' } }
+      if (only(['body']).length || typeof body.body !== 'string') return this.#refuse('comment: only a body')
+      this.comments.set(commentId, body.body)
+      record('comment-updated', commentId)
+      return { status: 200, body: { id: Number(commentId), body: body.body } }
+    }
+    return this.#refuse(`no route ${method} ${path}`)
   }
 }

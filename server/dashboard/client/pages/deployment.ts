@@ -2,6 +2,7 @@
 import { api } from '../api.js'
 import { bytes, confirmDialog, dataTable, every, h, render, statusBadge, when } from '../dom.js'
 import type { Deployment, DeploymentFiles, Diagnostic, DiagnosticPage, Project } from '../types.js'
+import { changeReportOf } from './change-report.js'
 import { duration } from './project.js'
 import { loadProject, projectHeader, projectIdOfPage } from './project-nav.js'
 
@@ -105,7 +106,10 @@ export async function deploymentPage(): Promise<void> {
   const changes = listing.previousDeploymentId
     ? `${listing.changedCount} since ${listing.previousDeploymentId}`
     : `${listing.changedCount} (first deployment)`
+  // A ready deployment that is not live is a preview: it is compared with the live one, once.
+  let report: HTMLElement | undefined
   const show = (deployment: Deployment, liveCreatedAt: string | undefined) => {
+    if (!report && deployment.status === 'ready' && !deployment.live) report = changeReportOf(path)
     const older = liveCreatedAt !== undefined && deployment.createdAt < liveCreatedAt
     const promote =
       deployment.status === 'ready' && !deployment.live
@@ -175,6 +179,7 @@ export async function deploymentPage(): Promise<void> {
           : `Diagnostics (${deployment.diagnosticCount}, ${deployment.errorCount} error${deployment.errorCount === 1 ? '' : 's'})`,
       ),
       diagnosticsOf(path, deployment),
+      ...(report ? [h('h2', {}, 'Changes against live'), report] : []),
       h('h2', {}, 'Files'),
       fileList(listing),
     )

@@ -11,6 +11,7 @@ interface GitSettings {
     productionBranch: string
     docsDirectory: string | null
     previewBranches: string[]
+    buildForkRequests: boolean
     webhook: { url: string; secret: string | null; events: string[] }
   } | null
   deliveries: {
@@ -54,6 +55,8 @@ function connectionDetails(project: Project, settings: GitSettings): HTMLElement
       h('dd', {}, connection.productionBranch),
       h('dt', {}, 'Preview branches'),
       h('dd', {}, connection.previewBranches.join(', ') || '–'),
+      h('dt', {}, 'Requests from forks'),
+      h('dd', {}, connection.buildForkRequests ? 'previewed' : 'not built'),
       h('dt', {}, 'Docs folder'),
       h('dd', {}, connection.docsDirectory ?? '(repository root)'),
       h('dt', {}, 'Webhook URL'),
@@ -111,6 +114,13 @@ export async function gitPage(): Promise<void> {
           value: connection?.previewBranches.join(', ') ?? '',
           hint: 'Comma-separated names or patterns',
         },
+        {
+          name: 'buildForkRequests',
+          label: 'Preview pull requests from forks',
+          value: connection?.buildForkRequests ? 'yes' : 'no',
+          options: ['no', 'yes'],
+          hint: 'Built without any secret of the project; every other request gets a preview',
+        },
       ],
       onSubmit: async (values) => {
         await api('PUT', path, {
@@ -122,6 +132,7 @@ export async function gitPage(): Promise<void> {
             .split(',')
             .map((name) => name.trim())
             .filter(Boolean),
+          buildForkRequests: values.buildForkRequests === 'yes',
         })
         location.reload()
       },
