@@ -12,8 +12,8 @@
  *   to, when an added page has its content);
  * - navigation: pages listed, unlisted, moved to another group or retitled.
  */
-import { createTwoFilesPatch } from 'diff'
 import type { Diagnostic } from '../../compiler/diagnostics.js'
+import { unifiedDiff } from '../../lib/unified-diff.js'
 import type { BuiltPage, BuiltSite, ListedPage } from './built-site.js'
 
 export interface PageRef {
@@ -206,10 +206,7 @@ export function compareSites(
       continue
     }
     const name = `${page.slug}.md`
-    const diff = createTwoFilesPatch(name, name, old.markdown, page.markdown, 'live', 'preview', {
-      context: 3,
-    })
-    changed.push({ ...ref(page), diff: diff.split('\n').slice(2).join('\n') })
+    changed.push({ ...ref(page), diff: unifiedDiff(name, old.markdown, page.markdown) })
   }
 
   const liveLinks = new Map((live ? linkProblems(live.site) : []).map((link) => [linkKey(link), link]))
