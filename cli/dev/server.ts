@@ -68,6 +68,9 @@ export interface DevServer {
 /** Sources that are compiled, never served as they are. */
 const isSource = (path: string): boolean => /\.(mdx?|json)$/.test(path)
 
+/** Files a browser requests of a site on its own (the tab's icon, a home-screen icon): never a build's output. */
+const BROWSER_OWN_REQUEST = /^(?:favicon\.ico|apple-touch-icon(?:-precomposed)?(?:-\d+x\d+)?\.png)$/
+
 class DevSite {
   files = new Map<string, Uint8Array>()
   #cache: BuildCache | undefined
@@ -368,6 +371,10 @@ async function handle(site: DevSite, reload: LiveReload, request: IncomingMessag
   // llms.txt, 404.html) only from a full build, made when the quick answer is "not found".
   const redirects = site.redirects()
   let route = routeSitePath(key, url.query, site.quickIndex, redirects)
+  // What a browser asks for by itself is an author's file or nothing: no full build makes one, so a site
+  // without it answers at once instead of rendering every page first (and holding the next request).
+  if (route.type === 'not-found' && BROWSER_OWN_REQUEST.test(key))
+    return send(response, 404, 'text/plain; charset=utf-8', 'Not found')
   if (route.type === 'not-found') {
     const built = (await site.full()).files
     const index = { has: (path: string) => site.quickIndex.has(path) || built.has(path) }

@@ -160,3 +160,26 @@ test("docs.json's error page lists its problems as validate does, did-you-mean i
     /docs\.json:1:19 unknown key &quot;navigaton&quot;; did you mean &quot;navigation&quot;\?/,
   )
 })
+
+test("the browser's own /favicon.ico answers 404 at once on a site without one, without a full build", async (t) => {
+  const { fetchPath } = await serveCopy(t)
+  assert.equal((await fetchPath('/')).status, 200)
+  // A plain "Not found": the site's 404 page would have needed the full build of every page.
+  for (const path of ['/favicon.ico', '/apple-touch-icon.png', '/apple-touch-icon-precomposed.png']) {
+    const answer = await fetchPath(path)
+    assert.equal(answer.status, 404, path)
+    assert.match(answer.headers.get('content-type') ?? '', /^text\/plain/, path)
+    assert.equal(await answer.text(), 'Not found')
+  }
+  // Any other unknown path asks the full build (its search index, llms.txt and 404 page come from it).
+  const missing = await fetchPath('/no-such-page/')
+  assert.equal(missing.status, 404)
+  assert.match(missing.headers.get('content-type') ?? '', /^text\/html/)
+})
+
+test('an author favicon.ico is served by dev as by a deployment', async (t) => {
+  const { fetchPath } = await serveCopy(t, { 'favicon.ico': 'icon bytes' })
+  const answer = await fetchPath('/favicon.ico')
+  assert.equal(answer.status, 200)
+  assert.equal(await answer.text(), 'icon bytes')
+})
