@@ -150,7 +150,7 @@ const routes: RouteCase[] = [
     ok: 200,
     request: async () => ({ url: '/dashboard/assets/dashboard.css' }),
   },
-  ...(['', '/settings', '/domains', '/git'] as const).map(
+  ...(['', '/settings', '/domains', '/git', '/insights'] as const).map(
     (page): RouteCase => ({
       method: 'GET',
       path: `/dashboard/projects/{projectId}${page}`,
@@ -225,6 +225,30 @@ const routes: RouteCase[] = [
     access: 'project (user only)',
     ok: 204,
     request: async (world) => ({ url: `/projects/${world.project.id}/analytics` }),
+  },
+  {
+    method: 'GET',
+    path: '/projects/{projectId}/insights',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({ url: `/projects/${world.project.id}/insights` }),
+  },
+  {
+    method: 'GET',
+    path: '/projects/{projectId}/insights.csv',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({ url: `/projects/${world.project.id}/insights.csv` }),
+  },
+  {
+    method: 'PUT',
+    path: '/projects/{projectId}/insights/settings',
+    access: 'project (user only)',
+    ok: 200,
+    request: async (world) => ({
+      url: `/projects/${world.project.id}/insights/settings`,
+      payload: { enabled: true },
+    }),
   },
   {
     method: 'GET',
@@ -399,6 +423,23 @@ const routes: RouteCase[] = [
     access: 'project (deploy key too)',
     ok: 200,
     request: async (world) => ({ url: `${deploymentsOf(world)}/${world.readyDeploymentId}/diagnostics` }),
+  },
+  {
+    method: 'GET',
+    path: '/projects/slug/{slug}/deployments/{id}/report',
+    access: 'project (deploy key too)',
+    ok: 200,
+    request: async (world) => ({ url: `${deploymentsOf(world)}/${world.readyDeploymentId}/report` }),
+  },
+  {
+    // An image the report does not hold: 404 for those who may see the project, as for everyone else.
+    method: 'GET',
+    path: '/projects/slug/{slug}/deployments/{id}/report/images/{sha256}',
+    access: 'project (deploy key too)',
+    ok: 404,
+    request: async (world) => ({
+      url: `${deploymentsOf(world)}/${world.readyDeploymentId}/report/images/${'0'.repeat(64)}`,
+    }),
   },
   {
     method: 'POST',
