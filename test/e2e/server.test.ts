@@ -102,10 +102,12 @@ test('docs-server end to end over real sockets', async (t) => {
   t.after(() => {
     if (server.exitCode === null) server.kill('SIGKILL')
   })
+  // Until it answers, it exits, or a minute passes: a loaded machine starts it slowly, never wrongly.
   for (let attempt = 0; ; attempt++) {
     const health = await http(port, 'GET', '/health').catch(() => undefined)
     if (health?.status === 200) break
-    if (attempt > 100) assert.fail(`server did not start: ${output}`)
+    if (server.exitCode !== null) assert.fail(`server exited with ${server.exitCode}: ${output}`)
+    if (attempt > 600) assert.fail(`server did not start within a minute: ${output}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 
