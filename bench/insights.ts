@@ -10,7 +10,7 @@
  * second (default 1000); `BENCH_CPU_PROF=DIR` writes docs-server's CPU profile there. Run as
  * `node dist/bench/insights.js`.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { Agent, type IncomingHttpHeaders, request } from 'node:http'
@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import getPort from 'get-port'
 import { fromPackageRoot } from '../compiler/assets.js'
+import { createServerToken } from './server-token.js'
 
 const { values: flags } = parseArgs({
   options: {
@@ -308,18 +309,7 @@ async function main(): Promise<void> {
     const apiHost = `localhost:${port}`
     const settings = ['--data-dir', join(work, 'data'), '--port', String(port), '--base-domain', apiHost]
     const serverMain = fromPackageRoot('dist', 'server', 'main.js')
-    const token = execFileSync(process.execPath, [
-      serverMain,
-      'token',
-      'create',
-      '--email',
-      'bench@example.com',
-      ...settings,
-    ])
-      .toString()
-      .trim()
-      .split('\n')
-      .at(-1)!
+    const token = createServerToken(serverMain, settings)
     server = spawn(
       process.execPath,
       [

@@ -12,7 +12,7 @@
  * CPU profile to DIR. Run as `node dist/bench/serve.js`; the same file serves as the @fastify/static and raw node:http
  * child processes.
  */
-import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingHttpHeaders, request } from 'node:http'
@@ -21,6 +21,7 @@ import { join } from 'node:path'
 import autocannon from 'autocannon'
 import getPort from 'get-port'
 import { fromPackageRoot } from '../compiler/assets.js'
+import { createServerToken } from './server-token.js'
 
 const connections = 50
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -268,18 +269,7 @@ async function main(): Promise<void> {
       apiHost,
     ]
     const serverMain = fromPackageRoot('dist', 'server', 'main.js')
-    const token = execFileSync(process.execPath, [
-      serverMain,
-      'token',
-      'create',
-      '--email',
-      'bench@example.com',
-      ...settings,
-    ])
-      .toString()
-      .trim()
-      .split('\n')
-      .at(-1)!
+    const token = createServerToken(serverMain, settings)
     // BENCH_CPU_PROF=DIR: docs-server writes its CPU profile there when it stops (node --cpu-prof).
     const profile = process.env.BENCH_CPU_PROF
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
