@@ -42,6 +42,7 @@ import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
 import { InsightsService } from './insights/service.js'
+import { lazySerializers } from './lazy-serializers.js'
 import { SiteMcp } from './mcp/site-mcp.js'
 import { ConnectionDrain } from './ops/connection-drain.js'
 import { metrics, metricsRoutes } from './ops/metrics.js'
@@ -405,6 +406,8 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
     // Requests that arrive on an open connection while closing are answered (with `Connection: close`,
     // see ConnectionDrain), not refused with 503: a balancer would hand that 503 to a reader.
     return503OnClosing: false,
+    // Each route's response serializer is compiled on its first answer (lazy-serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
     // No type coercion: JSON of the wrong shape is a 400, not silently converted.
     ajv: {
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true },
