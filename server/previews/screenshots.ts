@@ -7,7 +7,7 @@
  */
 
 import pixelmatch from 'pixelmatch'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { PNG } from 'pngjs'
 
 /** Bytes and type of one file of a built site, by its path in the site manifest. */
@@ -66,6 +66,8 @@ export async function takeScreenshots(options: {
   preview: SiteFiles
   slugs: readonly { slug: string; live: boolean }[]
 }): Promise<PageScreenshots[]> {
+  // Loaded only when a report takes screenshots: playwright-core costs every server start half a CPU-second.
+  const { chromium } = await import('playwright-core')
   const browser: Browser = await chromium.launch({
     executablePath: options.chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
