@@ -32,18 +32,23 @@ export function navigationTargets(pagePath: string, html: string): string[] {
 /** Page files reached from `start` through navigation links only (a slug's file: `pageOutputPath`). */
 export function reachablePages(files: ReadonlyMap<string, Uint8Array>, start: string): Set<string> {
   const decoder = new TextDecoder()
-  const seen = new Set<string>()
+  // Breadth first; a page is queued once (every page's sidebar links to every other, so queueing
+  // each link would make the queue the square of the site's size).
+  const queued = new Set([start])
+  const reached = new Set<string>()
   const queue = [start]
-  while (queue.length > 0) {
-    const path = queue.shift()!
-    if (seen.has(path)) continue
+  for (let next = 0; next < queue.length; next++) {
+    const path = queue[next]!
     const bytes = files.get(path)
     if (!bytes) continue
-    seen.add(path)
+    reached.add(path)
     for (const target of navigationTargets(path, decoder.decode(bytes)))
-      if (!seen.has(target)) queue.push(target)
+      if (!queued.has(target)) {
+        queued.add(target)
+        queue.push(target)
+      }
   }
-  return seen
+  return reached
 }
 
 /** The home page file of a built site: `index.html`, or the page its meta refresh sends readers to. */
