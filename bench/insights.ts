@@ -6,6 +6,9 @@
  * the events accepted, and whether the daily aggregates the API reports equal what was sent, count for
  * count. It prints figures; it does not assert.
  *
+ * Readers run twice: saturating (as fast as the server answers, so the CPU the events take shows in
+ * full) and steady (`--read-rate N` requests a second, default 1000, as readers arrive at a site).
+ *
  * `--seconds N` (or `BENCH_SECONDS=N`) sets each run's length (default 30); `--rate N` the events a
  * second (default 1000); `BENCH_CPU_PROF=DIR` writes docs-server's CPU profile there. Run as
  * `node dist/bench/insights.js`.
@@ -26,12 +29,15 @@ const { values: flags } = parseArgs({
   options: {
     seconds: { type: 'string' },
     rate: { type: 'string' },
+    'read-rate': { type: 'string' },
     // The event sender runs in its own process, so it never slows the readers' load generator.
     'send-events': { type: 'string' },
   },
 })
 const seconds = Number(flags.seconds ?? process.env.BENCH_SECONDS ?? 30)
 const rate = Number(flags.rate ?? 1000)
+/** The steady readers' requests a second: well below what one replica answers, as behind a CDN. */
+const readRate = Number(flags['read-rate'] ?? 1000)
 const pageCount = 20
 const addresses = 2000
 const agent = new Agent({ keepAlive: true, maxSockets: 64 })
@@ -118,16 +124,21 @@ async function deploy(
   if (finalized.status >= 400) throw new Error(`finalize failed: ${finalized.body.toString()}`)
 }
 
-/** The serving p99 (ms) of the home page at 10 connections for `seconds`. */
+/**
+ * The serving p99 (ms) of the home page at 10 connections for `seconds`: as fast as the server answers
+ * (`perSecond` undefined), or at `perSecond` requests a second in all, as readers arrive at a site.
+ */
 async function readers(
   port: number,
   host: string,
+  perSecond?: number,
 ): Promise<{ p99: number; requests: number; errors: number }> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}/`,
     connections: 10,
     duration: seconds,
     headers: { host },
+    ...(perSecond ? { overallRate: perSecond } : {}),
   })
   return { p99: result.latency.p99, requests: result.requests.total, errors: result.errors + result.non2xx }
 }
@@ -189,6 +200,35 @@ function sendEventsElsewhere(port: number, host: string): Promise<SenderResult> 
         : reject(new Error(`event sender exited ${code}`)),
     )
   })
+}
+
+/** What the two runs' senders sent, as one: counts added, visitors (hashed per day) counted once. */
+function bothRuns(a: SenderResult, b: SenderResult): SenderResult {
+  const sum = (x: [string, number][], y: [string, number][]): [string, number][] => {
+    const total = new Map(x)
+    for (const [key, n] of y) total.set(key, (total.get(key) ?? 0) + n)
+    return [...total]
+  }
+  const pairs = (entries: [string, number][] | string[]) => entries as [string, number][]
+  const refused = sum(
+    a.refused.map(([status, n]) => [String(status), n]),
+    b.refused.map(([status, n]) => [String(status), n]),
+  )
+  return {
+    sent: a.sent + b.sent,
+    accepted: a.accepted + b.accepted,
+    seconds: a.seconds + b.seconds,
+    refused: refused.map(([status, n]) => [Number(status), n]),
+    expected: {
+      views: sum(pairs(a.expected.views), pairs(b.expected.views)),
+      searches: sum(pairs(a.expected.searches), pairs(b.expected.searches)),
+      none: sum(pairs(a.expected.none), pairs(b.expected.none)),
+      helpful: sum(pairs(a.expected.helpful), pairs(b.expected.helpful)),
+      notHelpful: sum(pairs(a.expected.notHelpful), pairs(b.expected.notHelpful)),
+      copies: sum(pairs(a.expected.copies), pairs(b.expected.copies)),
+      visitors: [...new Set([...(a.expected.visitors as string[]), ...(b.expected.visitors as string[])])],
+    },
+  }
 }
 
 function expectedOf(result: SenderResult): Expected {
@@ -341,21 +381,36 @@ async function main(): Promise<void> {
     await deploy(port, apiHost, token, site())
     const siteHost = `bench.${apiHost}`
 
-    console.log(`insights bench: ${seconds} s a run, ${rate} events/s, ${addresses} client addresses`)
-    await readers(port, siteHost) // warm-up: every answer prepared
-    const alone = await readers(port, siteHost)
     console.log(
-      `readers alone:        p99 ${alone.p99} ms (${alone.requests} requests, ${alone.errors} errors)`,
+      `insights bench: ${seconds} s a run, ${rate} events/s, ${addresses} client addresses; readers at 10 connections, saturating, then ${readRate} requests/s`,
     )
-    const [withEvents, events] = await Promise.all([
+    await readers(port, siteHost) // warm-up: every answer prepared
+    // Saturating readers: the server's spare CPU is none, so any work the events take shows in full.
+    const alone = await readers(port, siteHost)
+    const [withEvents, first] = await Promise.all([
       readers(port, siteHost),
       sendEventsElsewhere(port, siteHost),
     ])
-    const expected = expectedOf(events)
+    // Readers at a steady rate, as a site's readers come: what a reader waits while events arrive.
+    const steadyAlone = await readers(port, siteHost, readRate)
+    const [steadyWithEvents, second] = await Promise.all([
+      readers(port, siteHost, readRate),
+      sendEventsElsewhere(port, siteHost),
+    ])
+    const line = (name: string, run: Awaited<ReturnType<typeof readers>>) =>
+      console.log(
+        `${name.padEnd(34)} p99 ${String(run.p99).padStart(4)} ms (${run.requests} requests, ${run.errors} errors)`,
+      )
+    line('saturating readers alone:', alone)
+    line('saturating readers with events:', withEvents)
+    console.log(`  p99 with events / alone: ${(withEvents.p99 / Math.max(alone.p99, 1)).toFixed(2)}`)
+    line(`${readRate} reads/s alone:`, steadyAlone)
+    line(`${readRate} reads/s with events:`, steadyWithEvents)
     console.log(
-      `readers with events:  p99 ${withEvents.p99} ms (${withEvents.requests} requests, ${withEvents.errors} errors)`,
+      `  p99 with events / alone: ${(steadyWithEvents.p99 / Math.max(steadyAlone.p99, 1)).toFixed(2)}`,
     )
-    console.log(`p99 with events / alone: ${(withEvents.p99 / Math.max(alone.p99, 1)).toFixed(2)}`)
+    const events = bothRuns(first, second)
+    const expected = expectedOf(events)
     console.log(
       `events: ${events.sent} sent in ${events.seconds.toFixed(1)} s (${Math.round(events.sent / events.seconds)}/s), ${events.accepted} accepted${
         events.refused.length
