@@ -5,13 +5,13 @@
 // --unit is the fast tier (test/tier.ts): no test/e2e/, no files named `*browser*`, no `corpus*.test` files
 // (minutes of real-world sites), and DOCS_TEST_TIER=unit so tests that need PostgreSQL, Chromium or a
 // built binary skip themselves.
-// Files run in parallel processes (DOCS_TEST_CONCURRENCY, default 3): most of the suite waits on servers,
-// browsers and child processes rather than the CPU, so three at a time on two cores roughly halves the wall
-// time. The longest files start first so they overlap the rest instead of trailing at the end. Every test
+// Files run in parallel processes (DOCS_TEST_CONCURRENCY, default one more than the cores): most of the
+// suite waits on servers, browsers and child processes rather than the CPU, so three at a time on two cores
+// roughly halves the wall time. The longest files start first so they overlap the rest instead of trailing at the end. Every test
 // gets its own data folder, PostgreSQL schema and free ports, so parallel files never share state.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { basename, dirname, join, relative, sep } from 'node:path'
 
 const root = 'dist/test'
@@ -30,6 +30,8 @@ const slowTier = [
   join(root, 'e2e', 'corpus-api-sites.test.js'),
   // One page of 15,000 components in one thread under the command-line heap limit: fifteen seconds of CPU.
   join(root, 'compiler', 'build', 'page-heap.test.js'),
+  // `npm pack`, then the tarball installed into an empty folder and both binaries run from there: a minute.
+  join(root, 'e2e', 'package.test.js'),
 ]
 /** @param {string} file */
 const inUnitTier = (file) =>
@@ -61,7 +63,7 @@ if (files.length === 0) {
   console.error(`no test files under ${root}${only.length ? ` matching ${only.join(', ')}` : ''}`)
   process.exit(1)
 }
-const concurrency = Number(process.env.DOCS_TEST_CONCURRENCY ?? 3)
+const concurrency = Number(process.env.DOCS_TEST_CONCURRENCY ?? availableParallelism() + 1)
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   console.error(
     `DOCS_TEST_CONCURRENCY must be a whole number of at least 1, not ${process.env.DOCS_TEST_CONCURRENCY}`,
