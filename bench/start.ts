@@ -1,0 +1,65 @@
+/**
+ * `npm run bench:start`: what starting docs-server costs, in this process: the app built and ready on a
+ * fresh data folder (SQLite, migrations run), then closed, `--starts N` times (default 10). Prints the
+ * median CPU and wall time of a start, and the CPU of compiling every response serializer the start left
+ * for its route's first answer (server/lazy-serializers.ts): what each start paid before they were lazy.
+ * The first start also loads the modules; it is printed apart and left out of the medians.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { buildApp } from '../server/app.js'
+import { defaultConfig } from '../server/config.js'
+import { compilePendingSerializers } from '../server/lazy-serializers.js'
+
+const { values: flags } = parseArgs({ options: { starts: { type: 'string' } } })
+const starts = Number(flags.starts ?? 10)
+if (!Number.isInteger(starts) || starts < 2) throw new Error('--starts must be a whole number of at least 2')
+
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since)
+  return (used.user + used.system) / 1000
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+
+interface Start {
+  cpu: number
+  wall: number
+  serializers: number
+  compileCpu: number
+}
+
+async function start(): Promise<Start> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-start-'))
+  try {
+    const cpu = process.cpuUsage()
+    const wall = performance.now()
+    const app = await buildApp(defaultConfig({ dataDir, buildWorkers: 1 }))
+    await app.ready()
+    const started = { cpu: cpuMs(cpu), wall: performance.now() - wall }
+    const compile = process.cpuUsage()
+    const serializers = compilePendingSerializers()
+    const compileCpu = cpuMs(compile)
+    await app.close()
+    return { ...started, serializers, compileCpu }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+const first = await start()
+const rest: Start[] = []
+for (let index = 1; index < starts; index++) rest.push(await start())
+const ms = (value: number) => `${value.toFixed(0)} ms`
+console.log(
+  `first start (modules loaded): ${ms(first.cpu)} CPU, ${ms(first.wall)} wall; its ${first.serializers} serializers compiled: ${ms(first.compileCpu)} CPU`,
+)
+const cpu = median(rest.map((run) => run.cpu))
+const compileCpu = median(rest.map((run) => run.compileCpu))
+console.log(
+  `median of ${rest.length} more starts: ${ms(cpu)} CPU, ${ms(median(rest.map((run) => run.wall)))} wall`,
+)
+console.log(
+  `serializers compiled on first answers instead: ${rest[0]?.serializers ?? 0}, ${ms(compileCpu)} CPU if all compiled at start (${((cpu + compileCpu) / Math.max(cpu, 1)).toFixed(2)}× a start's CPU)`,
+)
