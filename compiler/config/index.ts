@@ -125,9 +125,14 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
     return { ...document.locate(sourcePath, at), path: formatJsonPath(sourcePath) }
   }
   const validate = docsValidator()
-  if (!validate(data)) {
+  // Lenient: what one pass drops can leave its parent incomplete (a navbar link whose `href` was of the
+  // wrong type has none once it is dropped), so validate again until a pass drops nothing. Each pass
+  // drops at least one value, and a problem already reported is not reported twice.
+  const said = new Set<string>()
+  for (let pass = 0; pass < MAX_LENIENT_PASSES && !validate(data); pass++) {
     const problems = translateSchemaErrors(validate.errors ?? [], data)
     const ignoredEntries: JsonPath[] = []
+    let dropped = 0
     for (const problem of problems) {
       const sourcePath = sourcePathOf(problem.path, legacy.origins)
       if (isUnder(formatJsonPath(sourcePath), reported)) continue
@@ -135,7 +140,7 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
       // The platform's settings we do not act on are harmless in any mode: they are read and left out.
       const severity =
         problem.rule === 'ignored-key' ? 'warning' : mode === 'strict' || structural ? 'error' : 'warning'
-      diagnostics.push({
+      const diagnostic: Diagnostic = {
         severity,
         ...document.locate(sourcePath, problem.at),
         path: formatJsonPath(sourcePathOf(problem.displayPath, legacy.origins)),
@@ -144,9 +149,13 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
           severity === 'warning'
             ? (problem.lenientMessage ?? `${problem.message}; ignored`)
             : problem.message,
-      })
+      }
+      const key = `${diagnostic.path}\n${diagnostic.rule}\n${diagnostic.message}`
+      if (!said.has(key)) diagnostics.push(diagnostic)
+      said.add(key)
       // Lenient: what the site cannot use is dropped, and the site renders without it.
       if (severity !== 'warning') continue
+      dropped++
       // An ignored entry of a list goes alone; its neighbours' indices are kept until all are read.
       if (problem.rule === 'ignored-key' && typeof problem.path.at(-1) === 'number')
         ignoredEntries.push(problem.path)
@@ -156,6 +165,7 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
       const list = valueAtPath(data, path.slice(0, -1))
       if (Array.isArray(list)) list.splice(Number(path.at(-1)), 1)
     }
+    if (dropped === 0) break
   }
 
   dropUnsafeConfigUrls(data, mode, (path) => locateIn(path), diagnostics)
@@ -164,6 +174,9 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
   const config = typeof data.name === 'string' && navigation ? (data as unknown as DocsConfig) : undefined
   return done(config, navigation)
 }
+
+/** Validation passes of a lenient load: each drops what the last left incomplete (a few levels at most). */
+const MAX_LENIENT_PASSES = 8
 
 /** Keys whose values decide what pages exist and where they sit. */
 const STRUCTURAL_KEYS = new Set(['navigation', 'tabs', 'groups', 'pages', 'tab', 'group'])

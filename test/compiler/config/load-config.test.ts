@@ -420,3 +420,39 @@ test("the platform's settings we do not act on are warnings that name them, in s
   const lenient = loadConfig(site(docs), { mode: 'lenient' })
   assert.deepEqual(lenient.config?.contextual?.options, ['copy', 'claude'])
 })
+
+test('lenient: a value dropped for its type leaves no incomplete entry behind (found by the long hostile-input run)', async () => {
+  const docs = JSON.stringify({
+    name: 'Acme',
+    navbar: {
+      links: [
+        { label: 'GitHub', href: [] },
+        { label: 'Discord', href: 'https://discord.example' },
+      ],
+      primary: { type: 'button', label: 'Install', href: 'https://example.com/install' },
+    },
+    navigation: { pages: ['index'] },
+  })
+  const { config, diagnostics } = loadConfig(site(docs), { mode: 'lenient' })
+  assert.deepEqual(
+    diagnostics.map((diagnostic) => `${diagnostic.severity} ${diagnostic.path}: ${diagnostic.message}`),
+    [
+      'warning navbar.links[0]: missing required key "href"; ignored',
+      'warning navbar.links[0].href: expected a string, found an array; ignored',
+    ],
+  )
+  // What is left validates: the links went with the one that had no target, the button stayed.
+  assert.equal(config?.navbar?.links, undefined)
+  assert.equal(config?.navbar?.primary?.href, 'https://example.com/install')
+  // And the site builds: the shell never meets a link without a target.
+  const { buildSite } = await import('../../../compiler/build.js')
+  const built = await buildSite(site(docs, { 'index.mdx': '---\ntitle: Home\n---\n\nA page.\n' }), {
+    mode: 'lenient',
+  })
+  assert.ok(built.files.has('index.html'))
+  const strict = loadConfig(site(docs), { mode: 'strict' })
+  assert.deepEqual(
+    strict.diagnostics.map((diagnostic) => `${diagnostic.severity} ${diagnostic.path}`),
+    ['error navbar.links[0].href'],
+  )
+})
