@@ -129,13 +129,17 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
   // wrong type has none once it is dropped), so validate again until a pass drops nothing. Each pass
   // drops at least one value, and a problem already reported is not reported twice.
   const said = new Set<string>()
+  // What earlier passes dropped: a redirect dropped stays as a `null` entry (its neighbours keep their
+  // indices), which the next pass must not report again.
+  const dropped = new Set<string>()
   for (let pass = 0; pass < MAX_LENIENT_PASSES && !validate(data); pass++) {
     const problems = translateSchemaErrors(validate.errors ?? [], data)
     const ignoredEntries: JsonPath[] = []
-    let dropped = 0
+    let droppedNow = 0
     for (const problem of problems) {
       const sourcePath = sourcePathOf(problem.path, legacy.origins)
       if (isUnder(formatJsonPath(sourcePath), reported)) continue
+      if (isUnder(formatJsonPath(problem.path), dropped)) continue
       const structural = isStructural(problem)
       // The platform's settings we do not act on are harmless in any mode: they are read and left out.
       const severity =
@@ -155,17 +159,20 @@ export function loadConfigWithSource(files: SourceFiles, options: LoadConfigOpti
       said.add(key)
       // Lenient: what the site cannot use is dropped, and the site renders without it.
       if (severity !== 'warning') continue
-      dropped++
+      droppedNow++
       // An ignored entry of a list goes alone; its neighbours' indices are kept until all are read.
       if (problem.rule === 'ignored-key' && typeof problem.path.at(-1) === 'number')
         ignoredEntries.push(problem.path)
-      else dropValue(data, problem.path)
+      else {
+        dropValue(data, problem.path)
+        dropped.add(formatJsonPath(problem.path))
+      }
     }
     for (const path of ignoredEntries.reverse()) {
       const list = valueAtPath(data, path.slice(0, -1))
       if (Array.isArray(list)) list.splice(Number(path.at(-1)), 1)
     }
-    if (dropped === 0) break
+    if (droppedNow === 0) break
   }
 
   dropUnsafeConfigUrls(data, mode, (path) => locateIn(path), diagnostics)

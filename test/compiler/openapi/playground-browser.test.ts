@@ -9,9 +9,20 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { test } from 'node:test'
+import { after, test } from 'node:test'
+import type { Browser } from 'playwright-core'
 import { startDevServer } from '../../../cli/dev/server.js'
 import { launchChromium, noChromium } from '../../chromium.js'
+
+/** One Chromium for the file's tests, started by the first that needs it. */
+let sharedBrowser: Promise<Browser> | undefined
+const browserOnce = (): Promise<Browser> => {
+  sharedBrowser ??= launchChromium()
+  return sharedBrowser
+}
+after(async () => {
+  if (sharedBrowser) await (await sharedBrowser).close()
+})
 
 test('an operation page shows parameters and examples, and Try it calls the API from the browser', {
   skip: noChromium,
@@ -70,9 +81,9 @@ components:
   )
   const server = await startDevServer({ dir, port: 0, log: () => {} })
   t.after(() => server.close())
-  const browser = await launchChromium()
-  t.after(() => browser.close())
+  const browser = await browserOnce()
   const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } })
+  t.after(() => page.close())
   const violations: string[] = []
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
@@ -144,9 +155,9 @@ paths:
   )
   const server = await startDevServer({ dir, port: 0, log: () => {} })
   t.after(() => server.close())
-  const browser = await launchChromium()
-  t.after(() => browser.close())
+  const browser = await browserOnce()
   const page = await browser.newPage()
+  t.after(() => page.close())
   const violations: string[] = []
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
