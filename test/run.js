@@ -7,8 +7,9 @@
 // built binary skip themselves.
 // Files run in parallel processes (DOCS_TEST_CONCURRENCY, default one more than the cores): most of the
 // suite waits on servers, browsers and child processes rather than the CPU, so three at a time on two cores
-// roughly halves the wall time. The longest files start first so they overlap the rest instead of trailing at the end. Every test
-// gets its own data folder, PostgreSQL schema and free ports, so parallel files never share state.
+// roughly halves the wall time. The longest files start first so they overlap the rest instead of trailing
+// at the end. Every test gets its own data folder, PostgreSQL schema and free ports, so parallel files never
+// share state.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
@@ -48,7 +49,7 @@ const walk = (dir) =>
         : [],
   )
 /** Files that take minutes: started first. */
-const slowFirst = ['readme-walkthrough', 'package.test', 'corpus', 'e2e', 'browser']
+const slowFirst = ['readme-walkthrough', 'corpus', 'e2e', 'browser']
 /** @param {string} file */
 const slowness = (file) => {
   const index = slowFirst.findIndex((part) => file.includes(part))

@@ -4,8 +4,9 @@
  * batch, comments, visitor hashes), so 1,000 events a second cost the database a few statements a
  * flush. A batch is at most 100 events: on SQLite a flush holds the thread that serves readers, and
  * 1,000 events written at once held it 10–25 ms each second (a steady reader's p99 went from 5 to
- * 26 ms in `bench:insights`), where 100 take about 2 ms. A flush the database refuses is kept and tried again with the next one; past `maxWaiting`
- * events new ones are dropped and counted, so an outage cannot take the server's memory.
+ * 26 ms in `bench:insights`), where 100 take about 2 ms. A flush the database refuses is kept and tried
+ * again with the next one; past `maxWaiting` events new ones are dropped and counted, so an outage cannot
+ * take the server's memory.
  */
 
 import type { Repositories } from '../db/repositories/index.js'
