@@ -1,8 +1,9 @@
 /**
  * Response serializers compiled when a route first answers, not when the app starts. Fastify compiles
- * every route's response schema with fast-json-stringify as the app gets ready: for this API that is
- * about 2.5 CPU-seconds of each start (half of a small test file's cost, and each `docs-server` start
- * and replica pays it), though a process answers few of its routes soon and some never. Here each
+ * every route's response schema with fast-json-stringify as the app gets ready: for this API's 330
+ * serializers that is about 0.5 CPU-seconds of a warm start and more of a cold one (`npm run
+ * bench:start`: 692 ms a start with them, 160–189 ms without), paid by every `docs-server` start and
+ * every test app, though a process answers few of its routes soon and some never. Here each
  * route's serializer is Fastify's own, made by its own compiler (`@fastify/fast-json-stringify-compiler`
  * through the public `schemaController.compilersFactory` option), on the route's first answer; after
  * that it is the same function. `compilePendingSerializers` compiles the rest at once: the test that
