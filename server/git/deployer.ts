@@ -384,7 +384,10 @@ export class GitDeployer {
       throw error
     } finally {
       await reader?.close()
-      await rm(workDir, { recursive: true, force: true })
+      // The delivery is finished whatever happens here: a folder that will not go is the log's business.
+      await rm(workDir, { recursive: true, force: true, maxRetries: 5 }).catch((error: unknown) =>
+        log.warn({ err: error, workDir }, 'could not remove a git work folder'),
+      )
     }
   }
 

@@ -12,7 +12,7 @@
  * is one sentence whatever failed (`fetchFailedDetail`), so a repository URL cannot be used to learn
  * which internal ports are open.
  */
-import { execFile } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { lookup } from 'node:dns/promises'
 import { mkdir, readdir, stat } from 'node:fs/promises'
 import { isIP } from 'node:net'
@@ -133,6 +133,11 @@ export class Remote {
     return new Remote(options, env, secrets)
   }
 
+  /**
+   * Run git in its own process group. A timeout or an abort kills the whole group: `git fetch` works
+   * through children (remote-http, index-pack) that would otherwise go on writing into `cwd` after git
+   * itself is gone, while the caller removes the folder.
+   */
   async #git(
     args: string[],
     cwd: string,
@@ -142,26 +147,40 @@ export class Remote {
   ): Promise<string> {
     const { timeoutMs } = this.options
     return new Promise((resolve, reject) => {
-      execFile(
-        'git',
-        args,
-        {
-          cwd,
-          env: { ...this.env, HOME: cwd },
-          timeout: timeoutMs,
-          maxBuffer,
-          ...(signal ? { signal } : {}),
-        },
-        (error, stdout, stderr) => {
-          if (!error) return resolve(stdout)
-          const failure = error as { killed?: boolean; code?: unknown; message: string }
-          const reason = signal?.aborted
-            ? String(signal.reason)
-            : failure.killed
-              ? `it took longer than ${Math.round(timeoutMs / 1000)} s`
-              : scrub(stderr || failure.message, this.secrets)
-          reject(new FetchError(`git could not ${what}: ${reason}`))
-        },
+      let stopped: string | undefined
+      const child = spawn('git', args, { cwd, env: { ...this.env, HOME: cwd }, detached: true })
+      const stop = (reason: string) => {
+        if (stopped !== undefined || child.pid === undefined) return
+        stopped = reason
+        try {
+          process.kill(-child.pid, 'SIGKILL')
+        } catch {
+          // The group has already exited.
+        }
+      }
+      const onAbort = () => stop(String(signal?.reason))
+      const timer = setTimeout(() => stop(`it took longer than ${Math.round(timeoutMs / 1000)} s`), timeoutMs)
+      if (signal?.aborted) onAbort()
+      else signal?.addEventListener('abort', onAbort, { once: true })
+      const stdout: Buffer[] = []
+      const stderr: Buffer[] = []
+      let bytes = 0
+      child.stdout.on('data', (chunk: Buffer) => {
+        bytes += chunk.length
+        if (bytes > maxBuffer) stop(`its answer was larger than ${maxBuffer} bytes`)
+        else stdout.push(chunk)
+      })
+      child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
+      const finish = (failure: string | undefined) => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
+        if (failure === undefined && stopped === undefined) return resolve(Buffer.concat(stdout).toString())
+        const reason = stopped ?? scrub(Buffer.concat(stderr).toString() || (failure ?? ''), this.secrets)
+        reject(new FetchError(`git could not ${what}: ${reason}`))
+      }
+      child.on('error', (error) => finish(error.message))
+      child.on('close', (code, killedBy) =>
+        finish(code === 0 ? undefined : `git exited with ${killedBy ?? `code ${String(code)}`}`),
       )
     })
   }

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readlink, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -161,4 +161,38 @@ test('a pack larger than --git-max-fetch-bytes is not fetched', async (t) => {
   assert.equal(delivery.status, 'failed')
   assert.equal(delivery.detail, fetchFailedDetail)
   assert.match(world.logLines.join(''), /larger than 262144 bytes \(--git-max-fetch-bytes\)/)
+})
+
+/** Processes whose working folder is `dir` or under it (Linux's /proc). */
+async function processesIn(dir: string): Promise<string[]> {
+  const found: string[] = []
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '')
+    if (cwd === dir || cwd.startsWith(`${dir}/`)) found.push(pid)
+  }
+  return found
+}
+
+test('a stopped fetch leaves no git process writing into its folder', async (t) => {
+  const gitServer = await GitServer.start(t)
+  const repository = await gitServer.createRepository('acme/docs')
+  const sha = await repository.commit(
+    'main',
+    { 'docs.json': docsJson('acme'), 'assets.txt': randomBytes(4 * 1024 * 1024).toString('base64') },
+    'Start',
+  )
+  const dir = await mkdtemp(join(tmpdir(), 'docs-remote-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  const remote = await Remote.open({
+    repositoryUrl: repository.url,
+    credentials: undefined,
+    allowPrivateAddresses: true,
+    timeoutMs: 30_000,
+    maxFetchBytes: 64 * 1024,
+    resolve: async () => ['127.0.0.1'],
+  })
+  await assert.rejects(remote.fetchCommit(sha, join(dir, 'repository')), /--git-max-fetch-bytes/)
+  // git's children (remote-http, index-pack) were killed with it, so the folder goes at once.
+  assert.deepEqual(await processesIn(dir), [])
+  await rm(dir, { recursive: true })
 })
