@@ -4,14 +4,18 @@
  * (server/previews/change-report.ts). The hunks are jsdiff's (`structuredPatch`, Myers' algorithm); only the
  * header is ours: `--- a/<file>` (or `/dev/null` for a new file) and `+++ b/<file>`, as git prints them.
  */
-import { structuredPatch } from 'diff'
+import { lazyPackage } from './lazy-package.js'
+
+const jsdiff = lazyPackage<typeof import('diff')>('diff')
 
 const CONTEXT = 3
 
 /** `--- a/<file>` / `+++ b/<file>` and its hunks; '' when the texts are equal. */
 export function unifiedDiff(file: string, before: string, after: string, fromFile = file): string {
   if (before === after) return ''
-  const { hunks } = structuredPatch(fromFile, file, before, after, undefined, undefined, { context: CONTEXT })
+  const { hunks } = jsdiff().structuredPatch(fromFile, file, before, after, undefined, undefined, {
+    context: CONTEXT,
+  })
   let out = `--- ${before === '' ? '/dev/null' : `a/${fromFile}`}\n+++ b/${file}\n`
   for (const hunk of hunks) {
     // An empty side starts before its first line, as `diff -u` writes it (`-0,0`).

@@ -1,6 +1,5 @@
 /** The browser sign-in of `docsctl login`: discovery, PKCE, the loopback callback, the code exchange. */
 import type { Writable } from 'node:stream'
-import open from 'open'
 import { createPkcePair, createState } from '../../lib/pkce.js'
 import { ApiClient, type User } from '../api.js'
 import { type StoredSession, writeSession } from '../credentials.js'
@@ -76,6 +75,7 @@ async function exchangeAndIdentify(
 /** A missing browser (a server, a container) is not an error: the URL is already printed. */
 async function openQuietly(url: string): Promise<void> {
   try {
+    const { default: open } = await import('open')
     const child = await open(url)
     child.on('error', () => {})
   } catch {

@@ -1,5 +1,4 @@
 import { Command, Option } from 'clipanion'
-import open from 'open'
 import { CommandFailure } from '../auth/failure.js'
 import { printJson } from '../output.js'
 import { apiUrlOption, jsonOption, projectOption, runForProject } from '../project-command.js'
@@ -43,6 +42,7 @@ export class OpenCommand extends Command {
       }
       this.context.stdout.write(`Opening ${url}\n`)
       try {
+        const { default: open } = await import('open')
         await open(url)
       } catch {
         this.context.stdout.write('Could not start a browser; open the URL above by hand.\n')

@@ -2,8 +2,8 @@
  * How `docsctl domains` prints: a domain as `host/prefix`, and DNS records as an aligned table whose
  * columns a person copies straight into a DNS console.
  */
-import { toASCII } from 'tr46'
 import { isApexDomain } from '../../lib/apex-domain.js'
+import { lazyPackage } from '../../lib/lazy-package.js'
 import type { ApiClient, DnsRecord, Domain, Project } from '../api.js'
 import { CommandFailure } from '../auth/failure.js'
 
@@ -25,6 +25,9 @@ export function table(rows: readonly (readonly string[])[]): string {
     )
     .join('\n')
 }
+
+/** Loaded when a domain is shown in its ASCII form. */
+const tr46 = lazyPackage<typeof import('tr46')>('tr46')
 
 const useNote: Record<DnsRecord['use'], string> = {
   always: '',
@@ -94,7 +97,7 @@ export async function findDomain(
   }
   const slash = argument.indexOf('/')
   const host = (slash === -1 ? argument : argument.slice(0, slash)).replace(/\.$/, '')
-  const hostname = toASCII(host) ?? host.toLowerCase()
+  const hostname = tr46().toASCII(host) ?? host.toLowerCase()
   const prefix = pathPrefix ?? (slash === -1 ? undefined : argument.slice(slash))
   const matches = domains.filter(
     (domain) =>

@@ -3,10 +3,13 @@
  * pipes), so logs stay readable. Colours follow picocolors, which honours NO_COLOR.
  */
 import type { Writable } from 'node:stream'
-import { SingleBar } from 'cli-progress'
 import pc from 'picocolors'
+import { lazyPackage } from '../../lib/lazy-package.js'
 import { formatPhase, type PhaseTiming } from './phases.js'
 import type { UploadProgress } from './upload.js'
+
+/** Loaded when a push draws its bar, not by every command. */
+const cliProgress = lazyPackage<typeof import('cli-progress')>('cli-progress')
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1000) return `${bytes} B`
@@ -32,7 +35,7 @@ export function createReporter(stream: Writable & { isTTY?: boolean }, env = pro
     startUpload(files, bytes) {
       stream.write(`Uploading ${files} file${files === 1 ? '' : 's'} (${formatBytes(bytes)})…\n`)
       if (!tty || bytes === 0) return { advance: () => {}, stop: () => {} }
-      const bar = new SingleBar({
+      const bar = new (cliProgress().SingleBar)({
         stream,
         format: `  ${pc.cyan('{bar}')} {percentage}% | {done} of {size}`,
         barCompleteChar: '█',

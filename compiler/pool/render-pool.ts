@@ -7,7 +7,8 @@
  */
 
 import type { ResourceLimits } from 'node:worker_threads'
-import { Piscina } from 'piscina'
+import type { Piscina } from 'piscina'
+import { lazyPackage } from '../../lib/lazy-package.js'
 import type { ValidationMode } from '../config/types.js'
 import type { SourceFiles } from '../files.js'
 import type { PageRenderer, RenderOutcome, RenderPageMessage, RenderTask, SharedSite } from './protocol.js'
@@ -43,6 +44,8 @@ class BuildStopped extends Error {
   override name = 'BuildStopped'
 }
 
+/** Loaded with the first build, not with every server start. */
+const piscina = lazyPackage<typeof import('piscina')>('piscina')
 const renderWorker = new URL('./render-worker.js', import.meta.url).href
 
 export class RenderPool {
@@ -80,7 +83,7 @@ export class RenderPool {
    */
   get piscina(): Piscina {
     if (!this.#piscina) {
-      this.#piscina = new Piscina(this.#options)
+      this.#piscina = new (piscina().Piscina)(this.#options)
       // Without a listener, such an error would be thrown from the pool's emitter and end the process.
       this.#piscina.on('error', this.#onThreadError)
     }

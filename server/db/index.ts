@@ -6,7 +6,8 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import { type Driver, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
-import pg from 'pg'
+import type pg from 'pg'
+import { lazyPackage } from '../../lib/lazy-package.js'
 import type { ServerConfig } from '../config.js'
 import { StaticMigrationProvider } from './migrations/index.js'
 import type { Database } from './schema.js'
@@ -20,8 +21,19 @@ export interface OpenDatabase {
   schema?: string
 }
 
-// PostgreSQL returns bigint (int8) as a string by default; sizes here fit in a double.
-pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10))
+let postgresClient: typeof pg | undefined
+/**
+ * The PostgreSQL client package, loaded by a server that uses PostgreSQL rather than by every start
+ * (the embedded default never needs it).
+ */
+export function loadPg(): typeof pg {
+  if (!postgresClient) {
+    postgresClient = lazyPackage<typeof pg>('pg')()
+    // PostgreSQL returns bigint (int8) as a string by default; sizes here fit in a double.
+    postgresClient.types.setTypeParser(20, (value) => Number.parseInt(value, 10))
+  }
+  return postgresClient
+}
 
 /**
  * The data folder holds every tenant's sources, sites and (with SQLite) tokens' hashes: only the
@@ -67,7 +79,7 @@ export function openDatabase(
   } = {},
 ): OpenDatabase {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: config.databaseUrl,
       max: 10,
       // A query waiting for a connection while the database is away fails after this instead of hanging.

@@ -4,7 +4,9 @@
  * `url.domainToASCII` applies neither and answers `''` without a reason, so it cannot say what to fix.
  */
 import { isIP } from 'node:net'
-import { toASCII } from 'tr46'
+import { lazyPackage } from '../../lib/lazy-package.js'
+
+const tr46 = lazyPackage<typeof import('tr46')>('tr46')
 
 /** Host names of this service itself: never claimable, nor any name under them. */
 export interface ServiceHosts {
@@ -33,7 +35,7 @@ export function normaliseHostname(
     return { problem: 'give the host name without a port; the proxy in front chooses the port' }
   // A fully qualified name may end in the root's dot; the Host header never carries it.
   const name = text.endsWith('.') ? text.slice(0, -1) : text
-  const ascii = toASCII(name, {
+  const ascii = tr46().toASCII(name, {
     checkBidi: true,
     checkHyphens: true,
     checkJoiners: true,

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
-import { parse as parseJsonc } from 'jsonc-parser'
+import { lazyPackage } from '../../lib/lazy-package.js'
 import type { DeploymentRow } from '../db/repositories/deployments.js'
 import type { GitConnectionRow, GitDeliveryRow } from '../db/repositories/git.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
@@ -49,6 +49,9 @@ import {
   type RequestForge,
 } from './request-reports.js'
 
+/** Read only when a pushed commit's docs.json must name its project. */
+const jsoncParser = lazyPackage<typeof import('jsonc-parser')>('jsonc-parser')
+
 /** The host of a branch's preview: `<branch-slug>--<slug>.<base_domain>`. */
 export const branchPreviewUrl = (baseDomain: string, branch: string, slug: string): string =>
   `${siteScheme(baseDomain)}://${branchSlug(branch)}--${slug}.${baseDomain}/`
@@ -74,7 +77,7 @@ export function projectClaim(
 ): 'this project' | 'another project' | 'unnamed' {
   let named: unknown
   try {
-    named = (parseJsonc(docsJson ?? '') as { slug?: unknown } | undefined)?.slug
+    named = (jsoncParser().parse(docsJson ?? '') as { slug?: unknown } | undefined)?.slug
   } catch {
     named = undefined
   }

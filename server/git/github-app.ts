@@ -3,8 +3,8 @@
  * configured API address with the App's JWT by @octokit/auth-app) and a commit status reporting the
  * build and its URL. https://docs.github.com/rest/commits/statuses#create-a-commit-status
  */
-import { createAppAuth } from '@octokit/auth-app'
-import { request } from '@octokit/request'
+import type { createAppAuth } from '@octokit/auth-app'
+import type { request } from '@octokit/request'
 import { packageVersion } from '../../lib/version.js'
 import type { GitConfig } from './settings.js'
 
@@ -15,20 +15,36 @@ export interface CommitStatus {
   context: string
 }
 
+interface Octokit {
+  request: typeof request
+  auth: ReturnType<typeof createAppAuth>
+}
+
 export class GitHubApp {
-  readonly #request: typeof request
-  readonly #auth: ReturnType<typeof createAppAuth>
+  readonly #settings: { appId: string; privateKey: string; apiUrl: string }
+  /** The Octokit packages load with the App's first call, not with every server start. */
+  #octokit: Promise<Octokit> | undefined
 
   constructor(settings: { appId: string; privateKey: string; apiUrl: string }) {
-    this.#request = request.defaults({
-      baseUrl: settings.apiUrl,
-      headers: { 'user-agent': `docs-server/${packageVersion}` },
-    })
-    this.#auth = createAppAuth({
-      appId: settings.appId,
-      privateKey: settings.privateKey,
-      request: this.#request,
-    })
+    this.#settings = settings
+  }
+
+  #client(): Promise<Octokit> {
+    this.#octokit ??= Promise.all([import('@octokit/auth-app'), import('@octokit/request')]).then(
+      ([{ createAppAuth }, { request }]) => {
+        const appRequest = request.defaults({
+          baseUrl: this.#settings.apiUrl,
+          headers: { 'user-agent': `docs-server/${packageVersion}` },
+        })
+        const auth = createAppAuth({
+          appId: this.#settings.appId,
+          privateKey: this.#settings.privateKey,
+          request: appRequest,
+        })
+        return { request: appRequest, auth }
+      },
+    )
+    return this.#octokit
   }
 
   /** The App, when the server is configured with one. */
@@ -39,13 +55,15 @@ export class GitHubApp {
 
   /** A token that can read the installation's repositories for about an hour (cached by auth-app). */
   async installationToken(installationId: string): Promise<string> {
-    const auth = await this.#auth({ type: 'installation', installationId: Number(installationId) })
+    const { auth: appAuth } = await this.#client()
+    const auth = await appAuth({ type: 'installation', installationId: Number(installationId) })
     return auth.token
   }
 
   async setCommitStatus(token: string, fullName: string, sha: string, status: CommitStatus): Promise<void> {
     const [owner = '', repo = ''] = fullName.split('/')
-    await this.#request('POST /repos/{owner}/{repo}/statuses/{sha}', {
+    const { request: appRequest } = await this.#client()
+    await appRequest('POST /repos/{owner}/{repo}/statuses/{sha}', {
       owner,
       repo,
       sha,

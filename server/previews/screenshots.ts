@@ -6,9 +6,8 @@
  * shows what it serves and the screenshots leak nothing.
  */
 
-import pixelmatch from 'pixelmatch'
 import type { Browser, Page } from 'playwright-core'
-import { PNG } from 'pngjs'
+import type { PNG } from 'pngjs'
 
 /** Bytes and type of one file of a built site, by its path in the site manifest. */
 export type SiteFiles = (path: string) => Promise<{ bytes: Buffer; contentType: string } | undefined>
@@ -43,8 +42,15 @@ function filePathOf(pathname: string): string {
 
 const pagePath = (slug: string) => (slug === 'index' ? '/' : `/${slug}/`)
 
-/** Both images on one canvas of the larger size (white where one is shorter), then compared. */
-export function differenceImage(a: Buffer, b: Buffer): { image: Buffer; differentPixels: number } {
+/**
+ * Both images on one canvas of the larger size (white where one is shorter), then compared. The image
+ * packages load with the first comparison, not with every server start.
+ */
+export async function differenceImage(
+  a: Buffer,
+  b: Buffer,
+): Promise<{ image: Buffer; differentPixels: number }> {
+  const [{ PNG }, { default: pixelmatch }] = await Promise.all([import('pngjs'), import('pixelmatch')])
   const left = PNG.sync.read(a)
   const right = PNG.sync.read(b)
   const width = Math.max(left.width, right.width)
@@ -105,7 +111,7 @@ export async function takeScreenshots(options: {
           shoot(previewPage, 'preview.report.invalid', slug),
           live && options.live ? shoot(livePage, 'live.report.invalid', slug) : null,
         ])
-        const difference = before ? differenceImage(before, preview) : null
+        const difference = before ? await differenceImage(before, preview) : null
         shots.push({
           slug,
           viewport,

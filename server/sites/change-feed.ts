@@ -7,8 +7,8 @@
  * locally only.
  */
 import { type Kysely, sql } from 'kysely'
-import pg from 'pg'
-import type { DatabaseEngine } from '../db/index.js'
+import type pg from 'pg'
+import { type DatabaseEngine, loadPg } from '../db/index.js'
 import type { Repositories } from '../db/repositories/index.js'
 import type { SiteChange, SiteChangeRow } from '../db/repositories/site-changes.js'
 import type { Database } from '../db/schema.js'
@@ -108,7 +108,7 @@ export class SiteChangeFeed {
   }
 
   async #connect(): Promise<void> {
-    const client = new pg.Client({
+    const client = new (loadPg().Client)({
       connectionString: this.options.databaseUrl,
       ...(this.options.databaseSchema ? { options: `-c search_path=${this.options.databaseSchema}` } : {}),
     })

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import type { TestContext } from 'node:test'
 import type { FastifyInstance } from 'fastify'
-import pg from 'pg'
+import type pg from 'pg'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { buildApp } from '../../server/app.js'
 import { defaultConfig, type ServerConfig } from '../../server/config.js'
-import { MIGRATION_LOCK_ID } from '../../server/db/index.js'
+import { loadPg, MIGRATION_LOCK_ID } from '../../server/db/index.js'
 import { assertTierAllows, unitTier } from '../tier.js'
 
 export type Engine = 'sqlite' | 'postgres'
@@ -33,12 +33,12 @@ export const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres
 export async function freshSchema(t: Pick<TestContext, 'after'>): Promise<string> {
   assertTierAllows('PostgreSQL')
   const schema = `t_${randomBytes(6).toString('hex')}`
-  const client = new pg.Client({ connectionString: postgresUrl })
+  const client = new (loadPg().Client)({ connectionString: postgresUrl })
   await client.connect()
   await client.query(`create schema ${schema}`)
   await client.end()
   t.after(async () => {
-    const cleanup = new pg.Client({ connectionString: postgresUrl })
+    const cleanup = new (loadPg().Client)({ connectionString: postgresUrl })
     await cleanup.connect()
     await dropSchema(cleanup, schema)
     await cleanup.end()

@@ -1,9 +1,10 @@
 /**
  * Any OpenID Connect issuer (Google, Entra ID, Keycloak, Authentik, Dex…), found by discovery. The
  * server is a confidential client of the issuer and uses the authorization code flow with PKCE and a
- * nonce; it accepts only an email the issuer marks as verified.
+ * nonce; it accepts only an email the issuer marks as verified. openid-client loads with the first
+ * sign-in, not with every server start.
  */
-import * as oidc from 'openid-client'
+import type * as Oidc from 'openid-client'
 import type { Identity, UpstreamIdentityProvider, UpstreamRedirect } from './types.js'
 import { SignInFailed, verifiedIdentity } from './types.js'
 
@@ -13,13 +14,15 @@ export interface OidcProviderOptions {
   clientSecret: string
 }
 
+const openidClient = (): Promise<typeof Oidc> => import('openid-client')
+
 const isLoopback = (url: URL): boolean => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
 
 export class OidcProvider implements UpstreamIdentityProvider {
   readonly kind = 'oidc'
   readonly label: string
   readonly #options: OidcProviderOptions
-  #configuration: Promise<oidc.Configuration> | undefined
+  #configuration: Promise<Oidc.Configuration> | undefined
 
   constructor(options: OidcProviderOptions) {
     this.#options = options
@@ -27,7 +30,7 @@ export class OidcProvider implements UpstreamIdentityProvider {
   }
 
   /** Discovery runs on first use and is kept; a failed attempt is retried on the next sign-in. */
-  #discover(): Promise<oidc.Configuration> {
+  #discover(oidc: typeof Oidc): Promise<Oidc.Configuration> {
     if (!this.#configuration) {
       const issuer = new URL(this.#options.issuer)
       // Plain http is refused by openid-client; it is allowed only for an issuer on this machine.
@@ -49,7 +52,8 @@ export class OidcProvider implements UpstreamIdentityProvider {
   }
 
   async authorizationRedirect(state: string, redirectUri: string): Promise<UpstreamRedirect> {
-    const configuration = await this.#discover()
+    const oidc = await openidClient()
+    const configuration = await this.#discover(oidc)
     const verifier = oidc.randomPKCECodeVerifier()
     const nonce = oidc.randomNonce()
     const url = oidc.buildAuthorizationUrl(configuration, {
@@ -67,10 +71,11 @@ export class OidcProvider implements UpstreamIdentityProvider {
     callbackUrl: URL,
     pending: { state: string; verifier: string | null; nonce: string | null; redirectUri: string },
   ): Promise<Identity> {
-    const configuration = await this.#discover()
+    const oidc = await openidClient()
+    const configuration = await this.#discover(oidc)
     if (!pending.verifier || !pending.nonce)
       throw new SignInFailed('This sign-in was not started with this provider')
-    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>
+    let tokens: Awaited<ReturnType<typeof Oidc.authorizationCodeGrant>>
     try {
       tokens = await oidc.authorizationCodeGrant(
         configuration,
@@ -84,7 +89,7 @@ export class OidcProvider implements UpstreamIdentityProvider {
         { redirect_uri: pending.redirectUri },
       )
     } catch (error) {
-      throw new SignInFailed(`${this.label} did not confirm the sign-in: ${describe(error)}`)
+      throw new SignInFailed(`${this.label} did not confirm the sign-in: ${describe(error, oidc)}`)
     }
     const claims = tokens.claims()
     if (!claims) throw new SignInFailed(`${this.label} returned no ID token`)
@@ -110,7 +115,7 @@ export class OidcProvider implements UpstreamIdentityProvider {
 }
 
 /** openid-client errors carry the OAuth error code of the issuer; keep the words, drop the stack. */
-function describe(error: unknown): string {
+function describe(error: unknown, oidc: typeof Oidc): string {
   if (error instanceof oidc.AuthorizationResponseError || error instanceof oidc.ResponseBodyError) {
     return error.error_description ? `${error.error}: ${error.error_description}` : error.error
   }
