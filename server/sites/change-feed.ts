@@ -8,10 +8,14 @@
  */
 import { type Kysely, sql } from 'kysely'
 import type pg from 'pg'
-import { type DatabaseEngine, loadPg } from '../db/index.js'
+import { lazyPackage } from '../../lib/lazy-package.js'
+import type { DatabaseEngine } from '../db/index.js'
 import type { Repositories } from '../db/repositories/index.js'
 import type { SiteChange, SiteChangeRow } from '../db/repositories/site-changes.js'
 import type { Database } from '../db/schema.js'
+
+/** Loaded by a server on PostgreSQL only. */
+const postgres = lazyPackage<typeof pg>('pg')
 
 const siteChannel = 'docs_site_changes'
 const buildChannel = 'docs_build_jobs'
@@ -108,7 +112,7 @@ export class SiteChangeFeed {
   }
 
   async #connect(): Promise<void> {
-    const client = new (loadPg().Client)({
+    const client = new (postgres().Client)({
       connectionString: this.options.databaseUrl,
       ...(this.options.databaseSchema ? { options: `-c search_path=${this.options.databaseSchema}` } : {}),
     })
