@@ -1,31 +1,61 @@
-/** The docs.json schema, loaded once per process: what editors see is what the validator checks. */
+/**
+ * The docs.json schema, loaded once per process: what editors see is what the validator checks. The
+ * validator is compiled from it once, at `npm run build` (schemas/compile-validator.ts writes ajv's
+ * standalone code to dist/schemas/docs-validator.cjs, stamped with the schema's SHA-256): compiling it
+ * at run time cost every `docsctl validate`, `push` and build thread about 100 ms of CPU. Where that file
+ * is missing or was compiled from another schema, the validator is compiled here as before.
+ */
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { Ajv, type ValidateFunction } from 'ajv'
+import { createRequire } from 'node:module'
+import { Ajv, type Options, type ValidateFunction } from 'ajv'
 import { fromPackageRoot } from '../assets.js'
 
 export type SchemaNode = Record<string, unknown>
 
+/** Where `npm run build` writes the compiled validator. */
+export const compiledValidatorPath = fromPackageRoot('dist', 'schemas', 'docs-validator.cjs')
+
+/**
+ * The schema is ours and checked by tests, so skip meta-validation and code optimisation: both cost
+ * compile time and buy nothing for a schema this size.
+ */
+export const validatorOptions: Options = {
+  allErrors: true,
+  verbose: true,
+  strict: false,
+  validateSchema: false,
+  code: { optimize: false },
+}
+
+let schemaText: string | undefined
 let published: SchemaNode | undefined
 let validator: ValidateFunction | undefined
 
+const readSchemaText = (): string =>
+  (schemaText ??= readFileSync(fromPackageRoot('schemas', 'docs.schema.json'), 'utf8'))
+
 export function docsSchema(): SchemaNode {
-  published ??= JSON.parse(readFileSync(fromPackageRoot('schemas', 'docs.schema.json'), 'utf8')) as SchemaNode
+  published ??= JSON.parse(readSchemaText()) as SchemaNode
   return published
 }
 
+/** The SHA-256 of the schema file, which a compiled validator must carry to be used. */
+export const docsSchemaSha256 = (): string => createHash('sha256').update(readSchemaText()).digest('hex')
+
+/** The validator `npm run build` compiled (at `path`) from this very schema, or undefined. */
+export function compiledValidator(path = compiledValidatorPath): ValidateFunction | undefined {
+  let compiled: ValidateFunction & { schemaSha256?: unknown }
+  try {
+    compiled = createRequire(import.meta.url)(path) as typeof compiled
+  } catch {
+    return undefined
+  }
+  return compiled.schemaSha256 === docsSchemaSha256() ? compiled : undefined
+}
+
 export function docsValidator(): ValidateFunction {
-  if (validator) return validator
-  const schema = docsSchema()
-  // The schema is ours and checked by tests, so skip meta-validation and code optimisation: both
-  // cost compile time on every `docsctl validate` and buy nothing for a schema this size.
-  const ajv = new Ajv({
-    allErrors: true,
-    verbose: true,
-    strict: false,
-    validateSchema: false,
-    code: { optimize: false },
-  })
-  validator = ajv.compile(schema)
+  validator ??= compiledValidator() ?? new Ajv(validatorOptions).compile(docsSchema())
   return validator
 }
 

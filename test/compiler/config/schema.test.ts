@@ -1,8 +1,20 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { test } from 'node:test'
 import { Ajv } from 'ajv'
 import { fromPackageRoot } from '../../../compiler/assets.js'
+import {
+  compiledValidator,
+  compiledValidatorPath,
+  docsSchema,
+  docsSchemaSha256,
+  docsValidator,
+  validatorOptions,
+} from '../../../compiler/config/schema.js'
+import { corpusRoot, corpusSites } from '../../corpus.js'
 
 type Node = Record<string, unknown>
 const schema = JSON.parse(readFileSync(fromPackageRoot('schemas', 'docs.schema.json'), 'utf8')) as Node
@@ -81,4 +93,46 @@ test('the published schema (what editors load) accepts the full fixture and reje
     }),
     true,
   )
+})
+
+test('the validator compiled at build gives the verdicts and errors of one compiled at run time', async () => {
+  const compiled = compiledValidator()
+  assert.ok(compiled, `npm run build wrote ${compiledValidatorPath} from the current schema`)
+  assert.equal(docsValidator(), compiled, 'docsValidator uses it')
+  const fresh = new Ajv(validatorOptions).compile(docsSchema())
+  const navigation = fromPackageRoot('test', 'compiler', 'config', 'fixtures', 'navigation')
+  const docsJsonFiles = [
+    ...corpusSites.map((site) => join(corpusRoot, site, 'docs.json')),
+    ...(await readdir(navigation)).map((shape) => join(navigation, shape, 'docs.json')),
+    fromPackageRoot('fixtures', 'sites', 'minimal', 'docs.json'),
+    fromPackageRoot('fixtures', 'sites', 'full', 'docs.json'),
+  ]
+  const inputs: unknown[] = [
+    ...docsJsonFiles.map((file) => JSON.parse(readFileSync(file, 'utf8'))),
+    {},
+    null,
+    [],
+    { name: 7, theme: 'nope', navigation: { pages: [{}] }, colors: { primary: 'red' }, extra: true },
+  ]
+  for (const input of inputs) {
+    const verdict = compiled(input)
+    assert.equal(verdict, fresh(input))
+    assert.deepEqual(compiled.errors ?? null, fresh.errors ?? null)
+  }
+})
+
+test('a compiled validator from another schema is not used', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'docs-validator-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  const stale = join(dir, 'docs-validator.cjs')
+  await writeFile(stale, `module.exports = () => true\nmodule.exports.schemaSha256 = '${'0'.repeat(64)}'\n`)
+  assert.equal(compiledValidator(stale), undefined)
+  assert.equal(compiledValidator(join(dir, 'missing.cjs')), undefined)
+  // Another file: Node keeps the module it loaded from the first.
+  const current = join(dir, 'current.cjs')
+  await writeFile(
+    current,
+    `module.exports = () => true\nmodule.exports.schemaSha256 = '${docsSchemaSha256()}'\n`,
+  )
+  assert.equal(typeof compiledValidator(current), 'function')
 })
