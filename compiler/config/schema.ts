@@ -1,20 +1,17 @@
 /**
  * The docs.json schema, loaded once per process: what editors see is what the validator checks. The
- * validator is compiled from it once, at `npm run build` (schemas/compile-validator.ts writes ajv's
- * standalone code to dist/schemas/docs-validator.cjs, stamped with the schema's SHA-256): compiling it
- * at run time cost every `docsctl validate`, `push` and build thread about 100 ms of CPU. Where that file
- * is missing or was compiled from another schema, the validator is compiled here as before.
+ * validator is the one `npm run build` compiled from it (compiler/compiled-validators.ts), or compiled
+ * here when that is missing or stale.
  */
-import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { Ajv, type Options, type ValidateFunction } from 'ajv'
 import { fromPackageRoot } from '../assets.js'
+import { compiledFrom, compiledValidatorsPath, sha256Hex } from '../compiled-validators.js'
 
 export type SchemaNode = Record<string, unknown>
 
 /** Where `npm run build` writes the compiled validator. */
-export const compiledValidatorPath = fromPackageRoot('dist', 'schemas', 'docs-validator.cjs')
+export const compiledValidatorPath = compiledValidatorsPath('docs-validator')
 
 /**
  * The schema is ours and checked by tests, so skip meta-validation and code optimisation: both cost
@@ -41,18 +38,11 @@ export function docsSchema(): SchemaNode {
 }
 
 /** The SHA-256 of the schema file, which a compiled validator must carry to be used. */
-export const docsSchemaSha256 = (): string => createHash('sha256').update(readSchemaText()).digest('hex')
+export const docsSchemaSha256 = (): string => sha256Hex(readSchemaText())
 
 /** The validator `npm run build` compiled (at `path`) from this very schema, or undefined. */
-export function compiledValidator(path = compiledValidatorPath): ValidateFunction | undefined {
-  let compiled: ValidateFunction & { schemaSha256?: unknown }
-  try {
-    compiled = createRequire(import.meta.url)(path) as typeof compiled
-  } catch {
-    return undefined
-  }
-  return compiled.schemaSha256 === docsSchemaSha256() ? compiled : undefined
-}
+export const compiledValidator = (path = compiledValidatorPath): ValidateFunction | undefined =>
+  compiledFrom<ValidateFunction>(path, readSchemaText())
 
 export function docsValidator(): ValidateFunction {
   validator ??= compiledValidator() ?? new Ajv(validatorOptions).compile(docsSchema())

@@ -9,6 +9,7 @@ import { closest, distance } from 'fastest-levenshtein'
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml'
 import type { PageFrontMatter } from '../../schemas/generated/front-matter.js'
 import { fromPackageRoot } from '../assets.js'
+import { compiledFrom, compiledValidatorsPath } from '../compiled-validators.js'
 import type { ValidationMode } from '../config/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 import { urlProblem } from '../url-policy.js'
@@ -49,15 +50,30 @@ interface CompiledSchema {
 
 let compiled: CompiledSchema | undefined
 
-/** Compiled once per process: one validator per property, so each key is judged on its own. */
+/** Where `npm run build` writes one validator per property (compiler/compiled-validators.ts). */
+export const compiledFrontMatterPath = compiledValidatorsPath('frontmatter-validators')
+
+/** One validator per property, so each key is judged on its own; the options both compilations use. */
+export const frontMatterValidatorOptions = { strict: false } as const
+
+export const frontMatterSchemaText = (): string =>
+  readFileSync(fromPackageRoot('schemas', 'frontmatter.schema.json'), 'utf8')
+
+/** Loaded once per process: the validators compiled at build, or compiled here when those are stale. */
 function compiledSchema(): CompiledSchema {
   if (compiled) return compiled
-  const schema = JSON.parse(
-    readFileSync(fromPackageRoot('schemas', 'frontmatter.schema.json'), 'utf8'),
-  ) as FrontMatterSchema
-  const ajv = new Ajv({ strict: false })
+  const text = frontMatterSchemaText()
+  const schema = JSON.parse(text) as FrontMatterSchema
+  const built = compiledFrom<Record<string, ValidateFunction>>(compiledFrontMatterPath, text)
+  const ajv = built ? undefined : new Ajv(frontMatterValidatorOptions)
   const validators = new Map<string, ValidateFunction>()
-  for (const [key, property] of Object.entries(schema.properties)) validators.set(key, ajv.compile(property))
+  for (const [key, property] of Object.entries(schema.properties)) {
+    // A schema whose SHA-256 matched has a validator for every key it declares.
+    const validate = built?.[key] ?? ajv?.compile(property)
+    if (!validate)
+      throw new Error(`${compiledFrontMatterPath} has no validator for "${key}": run npm run build`)
+    validators.set(key, validate)
+  }
   compiled = { schema, validators }
   return compiled
 }

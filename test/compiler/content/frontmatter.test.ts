@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { readFrontMatter } from '../../../compiler/content/frontmatter.js'
+import { Ajv, type ValidateFunction } from 'ajv'
+import { compiledFrom } from '../../../compiler/compiled-validators.js'
+import {
+  compiledFrontMatterPath,
+  frontMatterSchemaText,
+  frontMatterValidatorOptions,
+  readFrontMatter,
+} from '../../../compiler/content/frontmatter.js'
 
 test('reads every spec field and the body after the block', () => {
   const page = [
@@ -131,4 +138,23 @@ test('a number where a string is expected is read as the string its author wrote
   const result = readFrontMatter('---\ntitle: 2024\ntag: 1.0\n---\n', 'a.mdx', 'strict')
   assert.deepEqual(result.data, { title: '2024', tag: '1.0' })
   assert.deepEqual(result.diagnostics, [])
+})
+
+test('the front matter validators compiled at build judge every key as ones compiled at run time', () => {
+  const text = frontMatterSchemaText()
+  const built = compiledFrom<Record<string, ValidateFunction>>(compiledFrontMatterPath, text)
+  assert.ok(built, `npm run build wrote ${compiledFrontMatterPath} from the current schema`)
+  const ajv = new Ajv(frontMatterValidatorOptions)
+  const values = ['', 'Title', 7, 0, true, null, [], ['a', 'b'], [1], { a: 1 }, 'wide', 'https://x.dev/a']
+  for (const [key, property] of Object.entries(
+    (JSON.parse(text) as { properties: Record<string, object> }).properties,
+  )) {
+    const fresh = ajv.compile(property)
+    const compiled: ValidateFunction | undefined = built[key]
+    assert.ok(compiled, key)
+    for (const value of values) {
+      assert.equal(compiled(value), fresh(value), `${key}: ${JSON.stringify(value)}`)
+      assert.deepEqual(compiled.errors ?? null, fresh.errors ?? null, `${key}: ${JSON.stringify(value)}`)
+    }
+  }
 })
