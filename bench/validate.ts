@@ -61,9 +61,7 @@ try {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
   const ms = (value: number) => `${value.toFixed(1)} ms`
   console.log(`validate: ${pages} pages, ${TABS} tabs`)
-  console.log(
-    `  cold (first run): read ${ms(cold?.read ?? 0)}, validateSite ${ms(cold?.validate ?? 0)}`,
-  )
+  console.log(`  cold (first run): read ${ms(cold?.read ?? 0)}, validateSite ${ms(cold?.validate ?? 0)}`)
   console.log(
     `  warm (median of ${warm.length}): read ${ms(median(warm.map((t) => t.read)))}, validateSite ${ms(median(warm.map((t) => t.validate)))}`,
   )
