@@ -189,11 +189,7 @@ export function convertMintJson(mint: unknown): Json | undefined {
   const docs: Json = {}
   for (const [key, value] of Object.entries(rest)) {
     if ((UNSUPPORTED_KEYS as readonly string[]).includes(key)) continue
-    if (
-      ['backgroundImage', 'layout', 'sidebar', 'topbar', 'rounded', 'font', 'feedback', 'codeBlock'].includes(
-        key,
-      )
-    )
+    if (['backgroundImage', 'layout', 'sidebar', 'topbar', 'rounded', 'font', 'codeBlock'].includes(key))
       continue
     docs[key] = value
   }

@@ -13,7 +13,8 @@ interface IgnoredKey {
 }
 
 export const IGNORED_PLATFORM_KEYS: readonly IgnoredKey[] = [
-  { path: 'feedback', does: 'page feedback buttons' },
+  { path: 'feedback.suggestEdit', does: 'a link to edit the page in its repository' },
+  { path: 'feedback.raiseIssue', does: 'a link to open an issue about the page' },
   { path: 'api.playground.proxy', does: 'the playground proxy' },
   { path: 'api.spec', does: 'a download of the OpenAPI document' },
   { path: '**.boost', does: 'search ranking weight' },

@@ -57,9 +57,11 @@ export function renderShell(site: SiteContext, page: ShellPage): string {
         )
   const pagination =
     front.hideFooterPagination === true || mode === 'custom' ? '' : renderPagination(site, page.slug)
-  // The 404 page is marked, so the script reports the missing path; other pages ask for feedback.
+  // The 404 page is marked, so the script reports the missing path; other pages ask for feedback
+  // unless docs.json turns the question off.
   const notFound = page.slug === ROOT_FILE_SLUG
-  const feedback = notFound || mode === 'custom' ? '' : feedbackForm
+  const feedback =
+    notFound || mode === 'custom' || config.feedback?.thumbsRating === false ? '' : feedbackForm
   const article = `<article class="d-article"${notFound ? ' data-not-found' : ''}>${pageHeader}<div class="d-prose">${page.html}</div>${feedback}${pagination}</article>`
   const toc = hasToc ? renderToc(page, contextualInToc ? contextualHtml : '') : ''
   const sidebar = hasSidebar

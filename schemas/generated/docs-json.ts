@@ -212,6 +212,15 @@ mcp?: {
 enabled?: boolean
 }
 /**
+ * What each page asks its readers. Answers are kept by docs-server as reader insights (`docsctl insights`).
+ */
+feedback?: {
+/**
+ * Show "Was this page helpful?" (yes / no, with an optional comment) under each page. Default true; readers with Do-Not-Track or Global Privacy Control, previews and projects with insights off never see it.
+ */
+thumbsRating?: boolean
+}
+/**
  * Search settings.
  */
 search?: {

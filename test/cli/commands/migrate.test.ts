@@ -66,7 +66,7 @@ test('docsctl migrate rewrites a corpus site in place, prints the diff, and vali
   assert.match(again.stderr, /nothing to migrate/)
 })
 
-test('mint.json becomes docs.json, case-only key typos are fixed, and validate then passes', {
+test('mint.json becomes docs.json (its feedback setting kept), case-only key typos are fixed, and validate then passes', {
   skip: needs('a built binary'),
 }, async (t) => {
   const dir = await workspace(t)
@@ -86,6 +86,7 @@ test('mint.json becomes docs.json, case-only key typos are fixed, and validate t
           { group: 'Endpoints', pages: ['api/users'] },
         ],
         footerSocials: { github: 'https://github.com/acme' },
+        feedback: { thumbsRating: false },
       },
       null,
       2,
@@ -121,6 +122,7 @@ test('mint.json becomes docs.json, case-only key typos are fixed, and validate t
       primary: { type: 'github', href: 'https://github.com/acme/acme' },
     },
     footer: { socials: { github: 'https://github.com/acme' } },
+    feedback: { thumbsRating: false },
   })
   const validate = runCli(['validate', '.'], dir)
   assert.equal(validate.status, 0, validate.stderr)

@@ -119,7 +119,7 @@ test('lenient mode drops unknown keys with warnings and keeps the rest', () => {
   const docs = JSON.stringify({
     name: 'Acme',
     theme: 'mint',
-    feedback: { thumbsRating: true },
+    feedback: { thumbsRating: true, suggestEdit: true },
     appearance: { default: 'darkk' },
     navigation: { pages: ['index'] },
   })
@@ -127,10 +127,11 @@ test('lenient mode drops unknown keys with warnings and keeps the rest', () => {
   assert.ok(diagnostics.every((diagnostic) => diagnostic.severity === 'warning'))
   assert.deepEqual(lines(diagnostics), [
     'docs.json:1:16 "theme" is not supported here: sites use the built-in theme; ignored',
-    'docs.json:1:31 "feedback" is a setting of the hosted platform (page feedback buttons) not implemented here; ignored',
-    'docs.json:1:88 appearance.default: expected one of "system", "light", "dark", found "darkk"; did you mean "dark"?; ignored',
+    'docs.json:1:63 feedback: "suggestEdit" is a setting of the hosted platform (a link to edit the page in its repository) not implemented here; ignored',
+    'docs.json:1:107 appearance.default: expected one of "system", "light", "dark", found "darkk"; did you mean "dark"?; ignored',
   ])
-  assert.deepEqual(Object.keys(config ?? {}).sort(), ['appearance', 'name', 'navigation'])
+  assert.deepEqual(Object.keys(config ?? {}).sort(), ['appearance', 'feedback', 'name', 'navigation'])
+  assert.deepEqual(config?.feedback, { thumbsRating: true })
   assert.deepEqual(config?.appearance, {})
 })
 
@@ -287,7 +288,7 @@ test('a BOM is a warning and positions still match the editor', () => {
     diagnostics.map((diagnostic) => `${diagnostic.severity} ${formatDiagnostic(diagnostic)}`),
     [
       'warning docs.json:1:1 file starts with a byte order mark; save it as UTF-8 without BOM',
-      'error docs.json:4:3 unknown key "x"; expected one of "$schema", "name", "slug", "description", "logo", "favicon", "appearance", "navbar", "navigation", "api", "contextual", "mcp", "search", "seo", "metadata", "redirects", "banner", "footer", "integrations", "errors", "interaction", "thumbnails", "variables"',
+      'error docs.json:4:3 unknown key "x"; expected one of "$schema", "name", "slug", "description", "logo", "favicon", "appearance", "navbar", "navigation", "api", "contextual", "mcp", "feedback", "search", "seo", "metadata", "redirects", "banner", "footer", "integrations", "errors", "interaction", "thumbnails", "variables"',
     ],
   )
 })
@@ -402,7 +403,7 @@ test("the platform's settings we do not act on are warnings that name them, in s
   const docs = JSON.stringify({
     name: 'Acme',
     colors: { primary: '#000' },
-    feedback: { thumbsRating: true },
+    feedback: { thumbsRating: true, suggestEdit: true },
     contextual: { options: ['copy', 'download-spec', 'claude'] },
     navigation: { languages: [{ language: 'en', boost: 2, pages: ['index'] }] },
   })
@@ -411,9 +412,9 @@ test("the platform's settings we do not act on are warnings that name them, in s
     diagnostics.map((diagnostic) => `${diagnostic.severity} ${formatDiagnostic(diagnostic)}`),
     [
       'error docs.json:1:16 "colors" is not supported here: sites use the one built-in theme, which has no such setting; remove it (`docsctl migrate` does)',
-      'warning docs.json:1:44 "feedback" is a setting of the hosted platform (page feedback buttons) not implemented here; ignored',
-      'warning docs.json:1:109 contextual.options[1]: "download-spec" is an option of the hosted platform (a download of the OpenAPI document) not implemented here; ignored',
-      'warning docs.json:1:180 navigation.languages[0]: "boost" is a setting of the hosted platform (search ranking weight) not implemented here; ignored',
+      'warning docs.json:1:76 feedback: "suggestEdit" is a setting of the hosted platform (a link to edit the page in its repository) not implemented here; ignored',
+      'warning docs.json:1:128 contextual.options[1]: "download-spec" is an option of the hosted platform (a download of the OpenAPI document) not implemented here; ignored',
+      'warning docs.json:1:199 navigation.languages[0]: "boost" is a setting of the hosted platform (search ranking weight) not implemented here; ignored',
     ],
   )
   assert.ok(!diagnostics.some((diagnostic) => diagnostic.message.includes('did you mean')))

@@ -71,6 +71,19 @@ test('the MCP actions render while the site has an MCP server; mcp.enabled false
   assert.equal(off.files.has('_mcp/pages.json'), false)
 })
 
+test('pages ask "Was this page helpful?" unless feedback.thumbsRating is false; the 404 page never does', async () => {
+  const asked = await buildWith(() => {})
+  assert.match(text(asked.files, 'guide/setup/index.html'), /<form class="d-feedback" data-feedback hidden>/)
+  assert.doesNotMatch(text(asked.files, '404.html'), /data-feedback/)
+  const off = await buildWith((config) => {
+    config.feedback = { thumbsRating: false }
+  })
+  assert.equal(off.ok, true, JSON.stringify(off.diagnostics))
+  assert.deepEqual(off.diagnostics, asked.diagnostics)
+  for (const [path, bytes] of off.files)
+    if (path.endsWith('.html')) assert.doesNotMatch(new TextDecoder().decode(bytes), /data-feedback/, path)
+})
+
 test('page modes: wide drops the table of contents, custom drops sidebar and page header, center drops the sidebar', async () => {
   const files = readFixture(shellSiteDir)
   const page = (mode: string) =>
