@@ -124,6 +124,8 @@ interface RequestOptions {
   accept?: readonly number[]
   /** Send no Authorization header (discovery, token exchange). */
   anonymous?: boolean
+  /** A successful answer's body as text (CSV), not parsed as JSON; errors are still JSON. */
+  text?: boolean
 }
 
 export interface ApiResponse<T> {
@@ -205,6 +207,7 @@ export class ApiClient {
 
   async #finish<T>(response: Response, options: RequestOptions): Promise<ApiResponse<T>> {
     const text = await response.text()
+    if (options.text && response.ok) return { status: response.status, body: text as T }
     let parsed: unknown
     if (text.length > 0) {
       try {
@@ -367,17 +370,16 @@ export class ApiClient {
   }
 
   // Reader insights
-  getInsights = async (
-    projectId: string,
-    range: { from?: string; to?: string; limit?: number } = {},
-  ): Promise<InsightsReport> => {
-    const query = new URLSearchParams()
-    if (range.from !== undefined) query.set('from', range.from)
-    if (range.to !== undefined) query.set('to', range.to)
-    if (range.limit !== undefined) query.set('limit', String(range.limit))
-    const path = `/projects/${encodeURIComponent(projectId)}/insights${query.size ? `?${query}` : ''}`
-    return (await this.request<InsightsReport>('GET', path)).body
-  }
+  getInsights = async (projectId: string, range: InsightsRange = {}): Promise<InsightsReport> =>
+    (await this.request<InsightsReport>('GET', insightsPath(projectId, '', range))).body
+  /** The same report as one CSV file (`table,key,day,total,detail`). */
+  getInsightsCsv = async (projectId: string, range: InsightsRange = {}): Promise<string> =>
+    (
+      await this.request<string>('GET', insightsPath(projectId, '.csv', range), {
+        headers: { accept: 'text/csv, application/json' },
+        text: true,
+      })
+    ).body
   setInsightsEnabled = async (projectId: string, enabled: boolean): Promise<void> => {
     const body: Input<typeof schemas.InsightsSettings> = { enabled }
     await this.request<unknown>('PUT', `/projects/${encodeURIComponent(projectId)}/insights/settings`, {
@@ -451,6 +453,21 @@ export class ApiClient {
 const deploymentsPath = (slug: string) => `/projects/slug/${encodeURIComponent(slug)}/deployments`
 const analyticsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/analytics`
 const gitPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/git`
+
+/** A range of UTC days (YYYY-MM-DD) and rows per table; the server's defaults where left out. */
+export interface InsightsRange {
+  from?: string
+  to?: string
+  limit?: number
+}
+
+function insightsPath(projectId: string, suffix: '' | '.csv', range: InsightsRange): string {
+  const query = new URLSearchParams()
+  if (range.from !== undefined) query.set('from', range.from)
+  if (range.to !== undefined) query.set('to', range.to)
+  if (range.limit !== undefined) query.set('limit', String(range.limit))
+  return `/projects/${encodeURIComponent(projectId)}/insights${suffix}${query.size ? `?${query}` : ''}`
+}
 const domainsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/domains`
 
 function errorFromResponse(response: Response, parsed: unknown): ApiError {

@@ -17,6 +17,7 @@ export class InsightsCommand extends Command {
     examples: [
       ['The last 30 days of the project in docs.json', 'docsctl insights'],
       ['One week, as JSON', 'docsctl insights --from 2026-03-01 --to 2026-03-07 --json'],
+      ['Every table as one CSV file for a spreadsheet', 'docsctl insights --days 90 --csv > insights.csv'],
       ['The last 7 days, 50 rows a table', 'docsctl insights --days 7 --limit 50'],
       ['Stop keeping reader events', 'docsctl insights --off'],
     ],
@@ -28,12 +29,19 @@ export class InsightsCommand extends Command {
   limit = Option.String('--limit', { description: 'Rows of each table, 1–500 (default: 20)' })
   on = Option.Boolean('--on', false, { description: 'Keep reader events of this project' })
   off = Option.Boolean('--off', false, { description: 'Keep no reader events of this project' })
+  csv = Option.Boolean('--csv', false, {
+    description:
+      'Print every table as one CSV file (table,key,day,total,detail), as the dashboard exports it',
+  })
   json = jsonOption('the report')
   project = projectOption()
   apiUrl = apiUrlOption()
 
   override execute(): Promise<number> {
     if (this.on && this.off) throw new UsageError('Give --on or --off, not both')
+    if (this.csv && this.json) throw new UsageError('Give --csv or --json, not both')
+    if (this.csv && (this.on || this.off))
+      throw new UsageError('--csv prints a report; give it without --on or --off')
     for (const [flag, value] of [
       ['--from', this.from],
       ['--to', this.to],
@@ -61,11 +69,16 @@ export class InsightsCommand extends Command {
         (days === undefined
           ? undefined
           : new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * 86_400_000).toISOString().slice(0, 10))
-      const report = await client.getInsights(project.id, {
+      const range = {
         ...(from === undefined ? {} : { from }),
         ...(this.to === undefined && from === undefined ? {} : { to }),
         ...(limit === undefined ? {} : { limit }),
-      })
+      }
+      if (this.csv) {
+        this.context.stdout.write(await client.getInsightsCsv(project.id, range))
+        return 0
+      }
+      const report = await client.getInsights(project.id, range)
       this.context.stdout.write(
         this.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, project.slug),
       )

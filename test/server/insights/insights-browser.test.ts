@@ -215,6 +215,20 @@ test('reader insights in Chromium: collected, counted, shown in the API, dashboa
     assert.equal(text.code, 0, text.stderr)
     assert.match(text.stdout, /2 page views, 1 daily visitors/)
     assert.match(text.stdout, /Searches without results\n.*\nkubernetes +1 +-\n/)
+    // --csv prints the file the dashboard exports, byte for byte.
+    const csv = await runCli(['insights', '--project', 'acme', '--days', '7', '--csv'], { env, cwd: work })
+    assert.equal(csv.code, 0, csv.stderr)
+    const exported = await app.inject({
+      url: `/projects/${project.id}/insights.csv?from=${printed.days.at(-7).day}&to=${printed.days.at(-1).day}`,
+      headers: bearer(token),
+    })
+    assert.equal(exported.statusCode, 200, exported.body)
+    assert.equal(csv.stdout, exported.body)
+    assert.match(csv.stdout, /^table,key,day,total,detail\r\n/)
+    assert.match(csv.stdout, /\r\ncopies,guide\/setup\/,,1,\r\n/)
+    const both = await runCli(['insights', '--project', 'acme', '--csv', '--json'], { env, cwd: work })
+    assert.equal(both.code, 1)
+    assert.match(both.stdout + both.stderr, /Give --csv or --json, not both/)
     const bad = await runCli(['insights', '--project', 'acme', '--days', '0'], { env, cwd: work })
     assert.equal(bad.code, 1)
     assert.match(bad.stdout + bad.stderr, /--days must be a whole number from 1 to 366/)
