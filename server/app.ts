@@ -65,6 +65,7 @@ import { openapiRoutes } from './routes/openapi.js'
 import { projectRoutes } from './routes/projects.js'
 import { schemaRoutes } from './routes/schemas.js'
 import { SiteChangeFeed } from './sites/change-feed.js'
+import { redisWindows } from './sites/client-rate-limit.js'
 import { readSiteHeaders, rejectSeveralHosts } from './sites/host-header.js'
 import { SiteChanged } from './sites/site-changed.js'
 import { SiteServer } from './sites/site-server.js'
@@ -166,14 +167,46 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
     app.decorate('blobs', blobs)
     // Registered after the database, so it runs before it: nothing reads blobs once this closes.
     app.addHook('onClose', () => blobs.close())
-    const insights = new InsightsService(config, app.repos, blobs)
+    // Rate limits (the API's, reader events', MCP's) are shared by every replica when Redis is
+    // configured; per process otherwise (ioredis loads only then).
+    const redis = config.redisUrl
+      ? new (await import('ioredis')).Redis(config.redisUrl, {
+          maxRetriesPerRequest: 1,
+          enableOfflineQueue: false,
+          connectTimeout: 2000,
+        })
+      : undefined
+    if (redis) {
+      redis.on('error', (error: Error) =>
+        app.log.warn(
+          { err: error },
+          "Redis unreachable; the API's rate limit is skipped and site endpoints count per replica",
+        ),
+      )
+      // Counted from the first request when Redis answers within 2 s; a Redis that is down delays no start.
+      app.addHook('onReady', async () => {
+        if (redis.status === 'ready') return
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 2000)
+          redis.once('ready', () => {
+            clearTimeout(timer)
+            resolve()
+          })
+        })
+      })
+      app.addHook('onClose', async () => {
+        await redis.quit().catch(() => redis.disconnect())
+      })
+    }
+    const sharedWindows = redis ? redisWindows(redis) : undefined
+    const insights = new InsightsService(config, app.repos, blobs, sharedWindows ? { sharedWindows } : {})
     insights.batcher.onError = (error) => app.log.warn({ err: error }, 'reader insights not written yet')
     app.decorate('insights', insights)
     if (!readOnly) app.addHook('onReady', async () => insights.start())
     // Registered after the database, so it runs before it: what is waiting is written first.
     app.addHook('onClose', () => insights.close())
     const sites = new SiteServer(config, app.repos, blobs, (lookup) => [
-      new SiteMcp(config, lookup, blobs),
+      new SiteMcp(config, lookup, blobs, sharedWindows),
       insights.endpoint(lookup),
     ])
     sites.onError = (error, request) =>
@@ -298,33 +331,6 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
     sites.observer = app.metrics.siteAnswers
 
     await app.register(actor)
-    // Shared by every replica when Redis is configured; per process otherwise (ioredis loads only then).
-    const redis = config.redisUrl
-      ? new (await import('ioredis')).Redis(config.redisUrl, {
-          maxRetriesPerRequest: 1,
-          enableOfflineQueue: false,
-          connectTimeout: 2000,
-        })
-      : undefined
-    if (redis) {
-      redis.on('error', (error: Error) =>
-        app.log.warn({ err: error }, 'Redis unreachable; rate limits skipped'),
-      )
-      // Counted from the first request when Redis answers within 2 s; a Redis that is down delays no start.
-      app.addHook('onReady', async () => {
-        if (redis.status === 'ready') return
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 2000)
-          redis.once('ready', () => {
-            clearTimeout(timer)
-            resolve()
-          })
-        })
-      })
-      app.addHook('onClose', async () => {
-        await redis.quit().catch(() => redis.disconnect())
-      })
-    }
     await app.register(rateLimit, {
       max: config.rateLimitPerMinute,
       timeWindow: 60_000,

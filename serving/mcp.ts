@@ -24,7 +24,7 @@ export interface McpSite {
    * Counts a request's JSON-RPC calls (a batch has several) against a rate limit; the seconds until
    * the client may retry when they are over it. docs-server limits per client address; `docsctl dev` not.
    */
-  admit?(calls: number): { retryAfterSeconds: number } | undefined
+  admit?(calls: number): Promise<{ retryAfterSeconds: number } | undefined> | undefined
 }
 
 /** The answer to a request over its rate limit: HTTP 429 with a JSON-RPC error and Retry-After. */
@@ -158,7 +158,7 @@ export async function answerMcp(
   }
   // Each call of a batch is one call against the limit, so a batch cannot multiply a client's budget.
   const calls = Array.isArray(message) ? Math.max(1, message.length) : 1
-  const refused = site.admit?.(calls)
+  const refused = await site.admit?.(calls)
   if (refused) {
     sendRateLimited(response, refused.retryAfterSeconds, calls)
     return

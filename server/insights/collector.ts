@@ -18,7 +18,7 @@ import type { SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
 import type { Issue } from '../errors.js'
-import { ClientRateLimit } from '../mcp/rate-limit.js'
+import { ClientRateLimit, type SharedWindows } from '../sites/client-rate-limit.js'
 import { pickTarget } from '../sites/resolve-host.js'
 import type { SiteEndpoint, SiteLookup } from '../sites/site-server.js'
 import type { InsightBatcher } from './batcher.js'
@@ -63,6 +63,8 @@ const noStore = { 'cache-control': 'no-store', 'x-content-type-options': 'nosnif
 
 export interface CollectorOptions {
   clock?: () => number
+  /** Rate-limit windows every replica shares (Redis); per process without. */
+  sharedWindows?: SharedWindows
 }
 
 export class InsightCollector implements SiteEndpoint {
@@ -79,7 +81,12 @@ export class InsightCollector implements SiteEndpoint {
     private readonly batcher: InsightBatcher,
     options: CollectorOptions = {},
   ) {
-    this.#limit = new ClientRateLimit(config.insightsRateLimitPerMinute, config.trustProxy)
+    this.#limit = new ClientRateLimit(
+      config.insightsRateLimitPerMinute,
+      config.trustProxy,
+      'insights',
+      options.sharedWindows,
+    )
     this.#clock = options.clock ?? Date.now
   }
 
@@ -108,7 +115,7 @@ export class InsightCollector implements SiteEndpoint {
       send(response, 204)
       return true
     }
-    const limited = this.#limit.take(request, 1, this.#clock())
+    const limited = await this.#limit.take(request, 1, this.#clock())
     if (limited) {
       request.resume()
       send(

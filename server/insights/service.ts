@@ -6,6 +6,7 @@
 import type { BlobStore } from '../blobs/store.js'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
+import type { SharedWindows } from '../sites/client-rate-limit.js'
 import type { SiteLookup } from '../sites/site-server.js'
 import { type BatcherOptions, InsightBatcher } from './batcher.js'
 import { InsightCollector } from './collector.js'
@@ -18,6 +19,8 @@ const pruneEveryMs = 3_600_000
 export interface InsightsOptions {
   clock?: () => number
   batch?: BatcherOptions
+  /** The per-client event limit's windows, shared by every replica (Redis). */
+  sharedWindows?: SharedWindows
 }
 
 export class InsightsService {
@@ -26,6 +29,7 @@ export class InsightsService {
   #collector: InsightCollector | undefined
   #pruneTimer: NodeJS.Timeout | undefined
   readonly #clock: () => number
+  readonly #sharedWindows: SharedWindows | undefined
 
   constructor(
     private readonly config: Pick<
@@ -37,6 +41,7 @@ export class InsightsService {
     options: InsightsOptions = {},
   ) {
     this.#clock = options.clock ?? Date.now
+    this.#sharedWindows = options.sharedWindows
     this.salt = new DailySalt(repos)
     this.batcher = new InsightBatcher(repos, options.batch)
   }
@@ -45,6 +50,7 @@ export class InsightsService {
   endpoint(sites: SiteLookup): InsightCollector {
     this.#collector ??= new InsightCollector(this.config, sites, this.repos, this.salt, this.batcher, {
       clock: this.#clock,
+      ...(this.#sharedWindows ? { sharedWindows: this.#sharedWindows } : {}),
     })
     return this.#collector
   }

@@ -12,9 +12,9 @@ import { answerMcp, MCP_PATH, type McpSite, sendJsonRpcError, sendRateLimited } 
 import { parseSiteUrl } from '../../serving/router.js'
 import type { BlobStore } from '../blobs/store.js'
 import type { ServerConfig } from '../config.js'
+import { ClientRateLimit, type SharedWindows } from '../sites/client-rate-limit.js'
 import { pickTarget } from '../sites/resolve-host.js'
 import type { SiteEndpoint, SiteLookup } from '../sites/site-server.js'
-import { ClientRateLimit } from './rate-limit.js'
 
 /** A cheap first look on the hot path: only URLs whose path ends in `/mcp` go further here. */
 export function mayBeMcpRequest(url: string | undefined): boolean {
@@ -37,8 +37,9 @@ export class SiteMcp implements SiteEndpoint {
     config: Pick<ServerConfig, 'mcpRateLimitPerMinute' | 'trustProxy'>,
     private readonly sites: SiteLookup,
     private readonly blobs: BlobStore,
+    shared?: SharedWindows,
   ) {
-    this.#limit = new ClientRateLimit(config.mcpRateLimitPerMinute, config.trustProxy)
+    this.#limit = new ClientRateLimit(config.mcpRateLimitPerMinute, config.trustProxy, 'mcp', shared)
   }
 
   mayAnswer(url: string | undefined): boolean {
@@ -68,7 +69,7 @@ export class SiteMcp implements SiteEndpoint {
     }
     if (request.method === 'POST') {
       // One call counted before the body is read, so a client over its limit costs no parsing.
-      const limited = this.#limit.take(request)
+      const limited = await this.#limit.take(request)
       if (limited) {
         sendRateLimited(response, limited.retryAfterSeconds)
         return true

@@ -397,7 +397,7 @@ export const settings = {
     flag: 'redis-url',
     env: 'DOCS_REDIS_URL',
     group: 'limits',
-    help: 'redis://… to share rate limits between replicas (unset: per process)',
+    help: 'redis://… to share rate limits (API, reader events, site MCP) between replicas (unset: per process)',
     parse: urlOf(/^rediss?:\/\//, 'a redis:// or rediss:// URL'),
   },
 

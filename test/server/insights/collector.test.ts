@@ -4,8 +4,11 @@
  * project's events never count for another; a custom domain under a prefix collects like the live host.
  */
 import assert from 'node:assert/strict'
+import { randomInt } from 'node:crypto'
 import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
+import { Redis } from 'ioredis'
+import { needs } from '../../tier.js'
 import { verifiedDomain } from '../domains/dns-server.js'
 import { bearer, createProject, signIn, sqlEngines, testApp } from '../helper.js'
 import { page, publish } from '../sites/publish.js'
@@ -175,4 +178,31 @@ test('a custom domain under a path prefix collects for its project', async (t) =
   assert.equal(answer.statusCode, 204, answer.body)
   const report = await app.inject({ url: `/projects/${acme.id}/insights`, headers: bearer(token) })
   assert.deepEqual(report.json().pages, [{ key: 'guide/deploy/', total: 1 }])
+})
+
+test('with Redis configured, the per-client event limit is counted there, shared by every replica', {
+  skip: needs('Redis'),
+}, async (t) => {
+  const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+  const app = await testApp(t, 'sqlite', {
+    baseDomain: 'docs.test',
+    redisUrl,
+    insightsRateLimitPerMinute: 2,
+    trustProxy: ['127.0.0.1'],
+  })
+  await createProject(app, await signIn(app), 'acme')
+  await publish(app, 'acme', site)
+  await app.ready()
+  // A client address of its own, so other runs sharing this Redis never count against it.
+  const client = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`
+  const view = { type: 'view', path: 'guide/setup/', screen: 'desktop' }
+  const statuses = []
+  for (let event = 0; event < 3; event++)
+    statuses.push((await send(app, 'acme.docs.test', view, { 'x-forwarded-for': client })).statusCode)
+  assert.deepEqual(statuses, [204, 204, 429])
+  const redis = new Redis(redisUrl)
+  t.after(() => redis.quit())
+  const keys = await redis.keys(`docs-rate-limit:insights:${client}:*`)
+  assert.equal(keys.length, 1)
+  assert.equal(await redis.get(keys[0] ?? ''), '3')
 })

@@ -1,0 +1,92 @@
+/**
+ * Calls a minute per client address to a site endpoint (reader events, MCP: a request, or each call of
+ * a JSON-RPC batch), counted in fixed one-minute windows aligned to the clock. The address is the
+ * socket's, or the forwarded client's when the socket is a trusted proxy (the same rule, and the same
+ * proxy-addr, as Fastify's `trustProxy` for the API).
+ *
+ * With Redis configured (`--redis-url`) the windows live there, so several replicas behind one load
+ * balancer share one budget per client, as the API's limit does. While Redis does not answer, each
+ * process counts on its own (the limit still holds per replica) rather than refusing readers or
+ * letting every call through.
+ */
+import type { IncomingMessage } from 'node:http'
+import proxyAddr from '@fastify/proxy-addr'
+import type { Redis } from 'ioredis'
+import { LRUCache } from 'lru-cache'
+
+const windowMs = 60_000
+
+/** Windows kept by every replica: a count per key that Redis forgets once its window is over. */
+export interface SharedWindows {
+  /** Adds `calls` to `key`'s count and returns the new count; rejects when the store does not answer. */
+  add(key: string, calls: number, ttlMs: number): Promise<number>
+}
+
+/** Keys start with the API limit's name space (`docs-rate-limit:`), so one Redis holds all of them. */
+const keyPrefix = 'docs-rate-limit:'
+
+/** INCRBY and its expiry in one step, so a key never outlives its window (a crash between the two cannot leave one). */
+const addScript = `local count = redis.call('INCRBY', KEYS[1], ARGV[1])
+if count == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return count`
+
+/** Shared windows in Redis (ioredis: commands fail at once while it is unreachable, nothing queues). */
+export function redisWindows(redis: Redis): SharedWindows {
+  return {
+    add: async (key, calls, ttlMs) =>
+      Number(await redis.eval(addScript, 1, `${keyPrefix}${key}`, calls, Math.max(1, Math.ceil(ttlMs)))),
+  }
+}
+
+export class ClientRateLimit {
+  readonly #windows = new LRUCache<string, { count: number; endsAt: number }>({ max: 100_000 })
+  readonly #trust: (address: string, hop: number) => boolean
+
+  /**
+   * `scope` names the endpoint in shared keys (`insights`, `mcp`), so one client's reader events and
+   * MCP calls have separate budgets.
+   */
+  constructor(
+    private readonly perMinute: number,
+    trustProxy: readonly string[],
+    private readonly scope: string,
+    private readonly shared?: SharedWindows,
+  ) {
+    this.#trust = trustProxy.length ? proxyAddr.compile([...trustProxy]) : () => false
+  }
+
+  clientAddress(request: IncomingMessage): string {
+    return proxyAddr(request, this.#trust)
+  }
+
+  /**
+   * Counts `calls` (one request, or a JSON-RPC batch's calls) against the client's window; the seconds
+   * until the window ends when the client is over its limit.
+   */
+  async take(
+    request: IncomingMessage,
+    calls = 1,
+    now = Date.now(),
+  ): Promise<{ retryAfterSeconds: number } | undefined> {
+    const address = this.clientAddress(request)
+    const start = Math.floor(now / windowMs) * windowMs
+    const endsAt = start + windowMs
+    const count = this.shared
+      ? await this.shared
+          .add(`${this.scope}:${address}:${start}`, calls, endsAt - now)
+          .catch(() => this.#localCount(address, endsAt, calls))
+      : this.#localCount(address, endsAt, calls)
+    if (count <= this.perMinute) return undefined
+    return { retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now) / 1000)) }
+  }
+
+  #localCount(address: string, endsAt: number, calls: number): number {
+    let window = this.#windows.get(address)
+    if (!window || window.endsAt !== endsAt) {
+      window = { count: 0, endsAt }
+      this.#windows.set(address, window)
+    }
+    window.count += calls
+    return window.count
+  }
+}
