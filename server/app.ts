@@ -42,6 +42,7 @@ import { GarbageCollector } from './gc/collector.js'
 import { GcSchedule } from './gc/schedule.js'
 import { gitDeploys } from './git/plugin.js'
 import { InsightsService } from './insights/service.js'
+import { SqliteInsightWriter } from './insights/sqlite-writer.js'
 import { lazySerializers } from './lazy-serializers.js'
 import { SiteMcp } from './mcp/site-mcp.js'
 import { ConnectionDrain } from './ops/connection-drain.js'
@@ -199,7 +200,11 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
       })
     }
     const sharedWindows = redis ? redisWindows(redis) : undefined
-    const insights = new InsightsService(config, app.repos, blobs, sharedWindows ? { sharedWindows } : {})
+    const insights = new InsightsService(config, app.repos, blobs, {
+      ...(sharedWindows ? { sharedWindows } : {}),
+      // On SQLite, events are written off the thread that serves readers (insights/sqlite-writer.ts).
+      ...(app.dbEngine === 'sqlite' && !readOnly ? { writer: new SqliteInsightWriter(config.dataDir) } : {}),
+    })
     insights.batcher.onError = (error) => app.log.warn({ err: error }, 'reader insights not written yet')
     app.decorate('insights', insights)
     if (!readOnly) app.addHook('onReady', async () => insights.start())

@@ -2,14 +2,12 @@
  * Accepted reader events wait in memory and are written together: every `flushMs`, or at once when
  * `maxBatch` are waiting. One flush is one transaction (raw rows, the daily counts summed over the
  * batch, comments, visitor hashes), so 1,000 events a second cost the database a few statements a
- * flush. A batch is at most 100 events: on SQLite a flush holds the thread that serves readers, and
- * 1,000 events written at once held it 10–25 ms each second (a steady reader's p99 went from 5 to
- * 26 ms in `bench:insights`), where 100 take about 2 ms. A flush the database refuses is kept and tried
+ * flush. A batch is at most 100 events, so one flush is a short transaction whoever waits for its
+ * lock (on SQLite a thread of its own writes it, sqlite-writer.ts). A flush the database refuses is kept and tried
  * again with the next one; past `maxWaiting` events new ones are dropped and counted, so an outage cannot
  * take the server's memory.
  */
 
-import type { Repositories } from '../db/repositories/index.js'
 import type { InsightBatch } from '../db/repositories/insights.js'
 import type { ReaderEvent } from './event.js'
 
@@ -91,6 +89,11 @@ export function batchOf(events: readonly AcceptedEvent[]): InsightBatch {
   return batch
 }
 
+/** What writes a batch: the repository on the serving thread, or on SQLite a thread of its own (sqlite-writer.ts). */
+export interface InsightWriter {
+  record(batch: InsightBatch): Promise<void>
+}
+
 export interface BatcherOptions {
   flushMs: number
   maxBatch: number
@@ -106,7 +109,7 @@ export class InsightBatcher {
   onError: (error: unknown) => void = () => {}
 
   constructor(
-    private readonly repos: Pick<Repositories, 'insights'>,
+    private readonly writer: InsightWriter,
     private readonly options: BatcherOptions = { flushMs: 1000, maxBatch: 100, maxWaiting: 100_000 },
   ) {}
 
@@ -130,7 +133,7 @@ export class InsightBatcher {
     if (this.#waiting.length === 0) return
     const events = this.#waiting
     this.#waiting = []
-    this.#flushing = this.repos.insights
+    this.#flushing = this.writer
       .record(batchOf(events))
       .catch((error: unknown) => {
         this.onError(error)

@@ -8,7 +8,7 @@ import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
 import type { SharedWindows } from '../sites/client-rate-limit.js'
 import type { SiteLookup } from '../sites/site-server.js'
-import { type BatcherOptions, InsightBatcher } from './batcher.js'
+import { type BatcherOptions, InsightBatcher, type InsightWriter } from './batcher.js'
 import { InsightCollector } from './collector.js'
 import { DailySalt, utcDay } from './daily-salt.js'
 import { type InsightsReportBody, insightsReport } from './report.js'
@@ -21,6 +21,8 @@ export interface InsightsOptions {
   batch?: BatcherOptions
   /** The per-client event limit's windows, shared by every replica (Redis). */
   sharedWindows?: SharedWindows
+  /** What writes batches (on SQLite a thread of its own); the repository on this thread by default. */
+  writer?: InsightWriter & { close?(): Promise<void> }
 }
 
 export class InsightsService {
@@ -30,6 +32,7 @@ export class InsightsService {
   #pruneTimer: NodeJS.Timeout | undefined
   readonly #clock: () => number
   readonly #sharedWindows: SharedWindows | undefined
+  readonly #writer: InsightsOptions['writer']
 
   constructor(
     private readonly config: Pick<
@@ -43,7 +46,8 @@ export class InsightsService {
     this.#clock = options.clock ?? Date.now
     this.#sharedWindows = options.sharedWindows
     this.salt = new DailySalt(repos)
-    this.batcher = new InsightBatcher(repos, options.batch)
+    this.#writer = options.writer
+    this.batcher = new InsightBatcher(options.writer ?? repos.insights, options.batch)
   }
 
   /** The site endpoint `<site>/_docs/events`, made once for the site server. */
@@ -92,5 +96,6 @@ export class InsightsService {
     if (this.#pruneTimer) clearInterval(this.#pruneTimer)
     this.#pruneTimer = undefined
     await this.batcher.close()
+    await this.#writer?.close?.()
   }
 }

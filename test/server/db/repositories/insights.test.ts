@@ -1,7 +1,8 @@
 /**
  * Reader insights in the database (migration 015), on both sqlEngines: replicas flushing the same
- * project and day at once add up exactly (visitors counted once across replicas); the day's salt is
- * shared and rotates; a prune deletes old raw events and keeps the daily counts.
+ * project and day at once add up exactly (visitors counted once across replicas; on SQLite, two of
+ * them through the server's writer threads); the day's salt is shared and rotates; a prune deletes
+ * old raw events and keeps the daily counts.
  */
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
@@ -9,6 +10,7 @@ import { migrateToLatest, openDatabase } from '../../../../server/db/index.js'
 import { createRepositories } from '../../../../server/db/repositories/index.js'
 import { type AcceptedEvent, InsightBatcher } from '../../../../server/insights/batcher.js'
 import { DailySalt } from '../../../../server/insights/daily-salt.js'
+import { SqliteInsightWriter } from '../../../../server/insights/sqlite-writer.js'
 import { sqlEngines, testConfig } from '../../helper.js'
 import { ownerWithProject } from '../helper.js'
 
@@ -30,13 +32,17 @@ for (const engine of sqlEngines) {
       await migrateToLatest(first.db, first.schema)
       const { project } = await ownerWithProject(first.repos, 'ada@example.com', 'acme', 'Acme')
       const { project: other } = await ownerWithProject(first.repos, 'bo@example.com', 'other', 'Other')
-      const batchers = [0, 1, 2].map(
-        (index) =>
-          new InsightBatcher((replicas[index] ?? first).repos, {
-            flushMs: 1000,
-            maxBatch: 10_000,
-            maxWaiting: 10_000,
-          }),
+      // SQLite: the first writes on this thread, the others through the server's writer threads, each
+      // with a connection of its own to the same file, so three writers meet at its lock.
+      const writers = [0, 1, 2].map((index) => {
+        const replica = replicas[index]
+        if (replica) return replica.repos.insights
+        const writer = new SqliteInsightWriter(config.dataDir)
+        t.after(() => writer.close())
+        return writer
+      })
+      const batchers = writers.map(
+        (writer) => new InsightBatcher(writer, { flushMs: 1000, maxBatch: 10_000, maxWaiting: 10_000 }),
       )
       const view = (projectId: string, path: string, visitor: string): AcceptedEvent => ({
         projectId,

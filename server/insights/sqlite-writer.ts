@@ -1,0 +1,75 @@
+/**
+ * On SQLite, reader events are written by a worker thread with its own connection to the database
+ * file, not by the thread that serves readers. better-sqlite3 is synchronous: a flush of 100 events
+ * held the serving thread about 5 ms ten times a second at 1,000 events/s, and that is where a reader's
+ * p99 went (bench:insights, steady readers: 4–5 ms alone, 11–26 ms with events flushed on the serving
+ * thread, 6 ms with no flush at all). WAL lets the serving thread read while the worker writes; the two
+ * connections wait for each other's write lock (`busy_timeout`) like two replicas would.
+ *
+ * The worker (sqlite-writer-worker.ts) runs the same repository code (`insightsRepository.record`), so
+ * the rows are the ones PostgreSQL gets from the serving thread, where writing is asynchronous anyway.
+ * A worker that dies fails the batches it held (the batcher keeps them for the next flush) and is
+ * started again by the next one.
+ */
+import { Worker } from 'node:worker_threads'
+import type { InsightBatch } from '../db/repositories/insights.js'
+import type { InsightWriter } from './batcher.js'
+
+/** A message to the worker, and its answer. */
+export interface WriteRequest {
+  id: number
+  batch: InsightBatch
+}
+export interface WriteAnswer {
+  id: number
+  error?: string
+}
+
+export class SqliteInsightWriter implements InsightWriter {
+  #worker: Worker | undefined
+  #next = 0
+  readonly #pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
+
+  /** `dataDir` holds `docs.sqlite`, which the server has already opened and migrated. */
+  constructor(private readonly dataDir: string) {}
+
+  record(batch: InsightBatch): Promise<void> {
+    const worker = this.#start()
+    const id = this.#next++
+    return new Promise<void>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject })
+      worker.postMessage({ id, batch } satisfies WriteRequest)
+    })
+  }
+
+  /** Ends the worker once what it holds is written (the batcher has flushed before this). */
+  async close(): Promise<void> {
+    const worker = this.#worker
+    this.#worker = undefined
+    if (worker) await worker.terminate()
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker
+    const worker = new Worker(new URL('./sqlite-writer-worker.js', import.meta.url), {
+      workerData: { dataDir: this.dataDir },
+    })
+    // Idle between flushes: it never keeps the process alive on its own.
+    worker.unref()
+    worker.on('message', (answer: WriteAnswer) => {
+      const waiting = this.#pending.get(answer.id)
+      this.#pending.delete(answer.id)
+      if (answer.error === undefined) waiting?.resolve()
+      else waiting?.reject(new Error(answer.error))
+    })
+    const fail = (error: Error) => {
+      if (this.#worker === worker) this.#worker = undefined
+      for (const waiting of this.#pending.values()) waiting.reject(error)
+      this.#pending.clear()
+    }
+    worker.on('error', fail)
+    worker.on('exit', (code) => fail(new Error(`the reader-events writer thread exited (code ${code})`)))
+    this.#worker = worker
+    return worker
+  }
+}
