@@ -194,7 +194,10 @@ test('push a corpus site: strict validation first, then live once the author fix
   assert.equal(refused.code, 1)
   // One run names every problem: docs.json's and the pages'.
   assert.match(refused.stderr, /docs\.json:3:\d+ "theme" is not supported here/)
-  assert.match(refused.stderr, /warning docs\.json:98:\d+ "feedback" is a setting of the hosted platform/)
+  assert.match(
+    refused.stderr,
+    /warning docs\.json:100:\d+ feedback: "suggestEdit" is a setting of the hosted platform/,
+  )
   assert.match(
     refused.stderr,
     /core-concepts\/facilitator\.md:70:3 Unexpected link to "\/docs\/core-concepts\/client-server\.md"/,
