@@ -6,8 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { fromPackageRoot } from '../assets.js'
 import type { RenderedPage } from '../content/render-page.js'
 import type { SourceFiles } from '../files.js'
@@ -29,7 +28,8 @@ let version: string | undefined
  */
 export function compilerVersion(): string {
   if (version) return version
-  const compilerDir = join(dirname(fileURLToPath(import.meta.url)), '..')
+  // From the package root, not from this file: the same folder whether this code runs bundled or not.
+  const compilerDir = fromPackageRoot('dist', 'compiler')
   const hash = createHash('sha256')
   for (const folder of ['content', 'components', 'highlight']) {
     let names: string[] = []

@@ -14,6 +14,7 @@ import type { SourceFiles } from '../files.js'
 import type { PageRenderer, RenderOutcome, RenderPageMessage, RenderTask, SharedSite } from './protocol.js'
 import { shareSite } from './shared-files.js'
 import { threadCpuMs } from './thread-cpu.js'
+import { renderWorkerUrl } from './worker-modules.js'
 
 export interface RenderPoolOptions {
   /** Threads in the pool, for every kind of task it runs. */
@@ -46,7 +47,6 @@ class BuildStopped extends Error {
 
 /** Loaded with the first build, not with every server start. */
 const piscina = lazyPackage<typeof import('piscina')>('piscina')
-const renderWorker = new URL('./render-worker.js', import.meta.url).href
 
 export class RenderPool {
   #piscina: Piscina | undefined
@@ -63,7 +63,7 @@ export class RenderPool {
     } else if (options.oldGenerationMb !== undefined)
       resourceLimits.maxOldGenerationSizeMb = options.oldGenerationMb
     this.#options = {
-      filename: renderWorker,
+      filename: renderWorkerUrl(),
       // Kept at full strength: piscina replaces a thread that a page's heap limit or deadline ended only
       // up to minThreads, and pages queued behind it would otherwise wait for a thread that never comes
       // while their build task holds the other one.

@@ -11,6 +11,7 @@ import type { MessagePort } from 'node:worker_threads'
 import type { Diagnostic } from '../../compiler/diagnostics.js'
 import type { PageRenderer, RenderOutcome, RenderTask, SiteChanges } from '../../compiler/pool/protocol.js'
 import { siteChanges, unpackFiles } from '../../compiler/pool/shared-files.js'
+import { compilerBuildUrl } from '../../compiler/pool/worker-modules.js'
 import type { AnalyticsSettings, BuildCache, BuildOptions, BuildResult } from '../../compiler/types.js'
 import { contentTypeOf } from '../../serving/content-type.js'
 import { compress, compressionLevels } from './compression.js'
@@ -83,8 +84,7 @@ type BuildSite = (
 // Loaded on first use: the compiler is heavy and only build tasks need it.
 let buildSite: BuildSite | undefined
 async function loadCompiler(): Promise<BuildSite> {
-  const compilerModule = '../../compiler/build.js'
-  buildSite ??= ((await import(compilerModule)) as { buildSite: BuildSite }).buildSite
+  buildSite ??= ((await import(compilerBuildUrl())) as { buildSite: BuildSite }).buildSite
   return buildSite
 }
 
