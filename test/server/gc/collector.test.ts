@@ -1,7 +1,7 @@
 /**
- * Retention and garbage collection on the S3 store, end to end: 20 pushes of a changing 60-page site
- * (two of them previews), then a dry run and a real run. Every kept deployment still serves every
- * page with the right content; the bucket holds exactly what the kept deployments reference; a push
+ * Retention and garbage collection on the S3 store, end to end: 10 pushes of a changing 30-page site
+ * (two of them previews, one between kept deployments), then a dry run and a real run. Every kept
+ * deployment still serves every page with the right content; the bucket holds exactly what the kept deployments reference; a push
  * made while the collection runs keeps the old blobs it reuses.
  */
 import assert from 'node:assert/strict'
@@ -16,9 +16,11 @@ import { GarbageCollector } from '../../../server/gc/collector.js'
 import { startS3Server } from '../blobs/s3-server.js'
 import { appWithProject, bearer, createAndUpload, deploy, sha256 } from '../helper.js'
 
-const sitePages = Number(process.env.DOCS_GC_TEST_PAGES ?? 60)
-const pushes = 20
-const previews = new Set([5, 15])
+// Enough pushes that retention has live deployments, previews and expired ones on both sides of the
+// kept five; DOCS_GC_TEST_PAGES and DOCS_GC_TEST_PUSHES scale it up by hand.
+const sitePages = Number(process.env.DOCS_GC_TEST_PAGES ?? 30)
+const pushes = Number(process.env.DOCS_GC_TEST_PUSHES ?? 10)
+const previews = new Set([3, pushes - 2])
 const keepDeployments = 5
 
 /** The site as of push `version`: push k rewrites ten pages, so pages differ in which push wrote them. */
@@ -137,9 +139,13 @@ test('gc keeps the live and last N live deployments and young ones, and deletes 
     'the dry run said what the run did',
   )
 
-  // Kept: the live deployment (push 20) and the 4 before it that were live; both previews expired.
-  const kept = deployments.filter(
-    (deployment) => deployment.version >= 16 && !previews.has(deployment.version),
+  // Kept: the live deployment (the last push) and the 4 before it that were live; both previews expired.
+  const kept = deployments.filter((deployment) => !previews.has(deployment.version)).slice(-keepDeployments)
+  assert.ok(
+    deployments.some(
+      (deployment) => deployment.version < (kept[0]?.version ?? 0) && !previews.has(deployment.version),
+    ),
+    'older live deployments are there to delete',
   )
   const keptIds = kept.map((deployment) => deployment.id)
   const remaining = (await app.repos.deployments.list(project.id, 100)).deployments
