@@ -7,7 +7,7 @@
  *
  * Then what a new process pays before it does anything: the median CPU (its own and its threads') of
  * `--imports N` fresh processes (default 9) that import the server's app, and of as many `docsctl
- * --version`: every `docs-server` and `docsctl` start and every test file pays it, and each package
+ * --version`, bundled as the package's bin runs it and unbundled: every `docs-server` and `docsctl` start and every test file pays it, and each package
  * loaded on first use instead (lib/lazy-package.ts) takes its share off.
  */
 import { execFile } from 'node:child_process'
@@ -89,6 +89,8 @@ async function processCpu(args: string[]): Promise<number> {
 }
 const importCpu: number[] = []
 const cliCpu: number[] = []
+/** The same command from tsc's output, one module at a time: what the bundle (scripts/bundle.ts) saves. */
+const unbundledCliCpu: number[] = []
 for (let index = 0; index < imports; index++) {
   importCpu.push(
     await processCpu([
@@ -97,9 +99,10 @@ for (let index = 0; index < imports; index++) {
       `await import(${JSON.stringify(new URL(`file://${fromPackageRoot('dist', 'server', 'app.js')}`).href)})`,
     ]),
   )
-  cliCpu.push(await processCpu([fromPackageRoot('dist', 'cli', 'main.js'), '--version']))
+  cliCpu.push(await processCpu([fromPackageRoot('dist', 'bundle', 'cli', 'main.js'), '--version']))
+  unbundledCliCpu.push(await processCpu([fromPackageRoot('dist', 'cli', 'main.js'), '--version']))
 }
 const bare = await processCpu(['-e', '0'])
 console.log(
-  `a new process (median of ${imports}): importing the server's app ${ms(median(importCpu))} CPU, docsctl --version ${ms(median(cliCpu))} CPU (node doing nothing: ${ms(bare)})`,
+  `a new process (median of ${imports}): importing the server's app ${ms(median(importCpu))} CPU, docsctl --version ${ms(median(cliCpu))} CPU (unbundled ${ms(median(unbundledCliCpu))}, ${(median(unbundledCliCpu) / median(cliCpu)).toFixed(2)}×; node doing nothing: ${ms(bare)})`,
 )

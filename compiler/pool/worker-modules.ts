@@ -1,6 +1,6 @@
 /**
  * The modules worker threads load: the page renderer and the compiler's `buildSite`, from the bundle
- * `npm run build` makes of them (scripts/bundle-compiler.ts) when it is there, else as tsc wrote them.
+ * `npm run build` makes of them (scripts/bundle.ts) when it is there, else as tsc wrote them.
  * A thread that imports the ~520 modules of the renderer one by one spends about 0.85 CPU-s on module
  * loading alone (resolving, reading and compiling each file); the bundle is a few files and loads in
  * about 0.2 s. Every build thread and page thread of a server or of `docsctl build` starts this way.
@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url'
 import { fromPackageRoot } from '../../lib/package-root.js'
 
 /** Where the bundle goes, relative to the package root. */
-export const BUNDLE_DIR = ['dist', 'compiler', 'bundle'] as const
+export const BUNDLE_DIR = ['dist', 'bundle'] as const
 
 function preferBundled(bundled: readonly string[], unbundled: readonly string[]): string {
   const path = fromPackageRoot(...BUNDLE_DIR, ...bundled)
@@ -23,12 +23,12 @@ let compilerBuild: string | undefined
 
 /** The page renderer's worker module (piscina's `filename`). */
 export const renderWorkerUrl = (): string => {
-  renderWorker ??= preferBundled(['pool', 'render-worker.js'], ['pool', 'render-worker.js'])
+  renderWorker ??= preferBundled(['compiler', 'pool', 'render-worker.js'], ['pool', 'render-worker.js'])
   return renderWorker
 }
 
 /** The module that exports `buildSite`, for build threads. */
 export const compilerBuildUrl = (): string => {
-  compilerBuild ??= preferBundled(['build.js'], ['build.js'])
+  compilerBuild ??= preferBundled(['compiler', 'build.js'], ['build.js'])
   return compilerBuild
 }

@@ -10,7 +10,8 @@ import getPort from 'get-port'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 
 export const serverBin = fromPackageRoot('dist', 'server', 'main.js')
-export const cliBin = fromPackageRoot('dist', 'cli', 'main.js')
+/** docsctl as the package's bin runs it: bundled (scripts/bundle.ts). */
+export const cliBin = fromPackageRoot('dist', 'bundle', 'cli', 'main.js')
 
 /** A port free on loopback right now. */
 export const freePort = (): Promise<number> => getPort({ host: '127.0.0.1' })

@@ -35,12 +35,12 @@ graph TD; A-->B
 test('threads load the compiler from the bundle npm run build makes', () => {
   assert.equal(
     fileURLToPath(renderWorkerUrl()),
-    fromPackageRoot('dist', 'compiler', 'bundle', 'pool', 'render-worker.js'),
+    fromPackageRoot('dist', 'bundle', 'compiler', 'pool', 'render-worker.js'),
   )
-  assert.equal(fileURLToPath(compilerBuildUrl()), fromPackageRoot('dist', 'compiler', 'bundle', 'build.js'))
+  assert.equal(fileURLToPath(compilerBuildUrl()), fromPackageRoot('dist', 'bundle', 'compiler', 'build.js'))
   // One copy of the compiler: both entries import the chunks they share instead of holding their own.
   const worker = readFileSync(fileURLToPath(renderWorkerUrl()), 'utf8')
-  assert.match(worker, /from "\.\.\/chunk-[A-Z0-9]+\.js"/)
+  assert.match(worker, /from "\.\.\/\.\.\/chunk-[A-Z0-9]+\.js"/)
 })
 
 test('the bundled buildSite builds what the unbundled one does, code components, math and highlighting included', async () => {

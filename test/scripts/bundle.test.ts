@@ -1,0 +1,72 @@
+/**
+ * The bundle `npm run build` makes (scripts/bundle.ts): the package's `docsctl` bin is the bundled entry
+ * and loads a few files of ours rather than hundreds, and nothing bundled refers to CommonJS's
+ * `__dirname`/`__filename`, which an ES module does not have (a package upgrade that starts using them
+ * would fail only when that code runs). That the bundled code builds what the unbundled code does is
+ * test/compiler/pool/worker-modules.test.ts; every test that spawns docsctl runs the bundle.
+ */
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { promisify } from 'node:util'
+import { fromPackageRoot } from '../../lib/package-root.js'
+import { needs } from '../tier.js'
+
+test("the package's docsctl bin is the bundle, and starts from a few files of ours", {
+  skip: needs('a built binary'),
+}, async () => {
+  const manifest = JSON.parse(await readFile(fromPackageRoot('package.json'), 'utf8')) as {
+    bin: Record<string, string>
+  }
+  assert.equal(manifest.bin.docsctl, 'dist/bundle/cli/main.js')
+  const bin = fromPackageRoot(manifest.bin.docsctl ?? '')
+  assert.match(await readFile(bin, 'utf8'), /^#!\/usr\/bin\/env node\n/)
+
+  const dir = await mkdtemp(join(tmpdir(), 'docs-bundle-'))
+  try {
+    const log = join(dir, 'loaded.txt')
+    const hooks = join(dir, 'hooks.mjs')
+    await writeFile(
+      hooks,
+      `import { appendFileSync } from 'node:fs'\n` +
+        `export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context) }\n`,
+    )
+    const setup = join(dir, 'setup.mjs')
+    await writeFile(
+      setup,
+      `import { register } from 'node:module'\nregister(${JSON.stringify(`file://${hooks}`)})\n`,
+    )
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--import',
+      `file://${setup}`,
+      bin,
+      '--version',
+    ])
+    assert.match(stdout, /^\d+\.\d+\.\d+/)
+    const ours = (await readFile(log, 'utf8'))
+      .split('\n')
+      .filter((url) => url.startsWith(`file://${fromPackageRoot('dist')}/`))
+    assert.deepEqual(
+      ours.filter((url) => !url.startsWith(`file://${fromPackageRoot('dist', 'bundle')}/`)),
+      [],
+      'nothing of tsc’s unbundled output',
+    )
+    // The entry and the chunks it shares with other entries: some tens, not the ~300 tsc writes.
+    assert.ok(ours.length <= 30, `${ours.length} files: ${ours.join(', ')}`)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+})
+
+test('nothing bundled refers to __dirname or __filename', async () => {
+  const root = fromPackageRoot('dist', 'bundle')
+  const files = (await readdir(root, { recursive: true })).filter((name) => name.endsWith('.js'))
+  assert.ok(files.length > 3, files.join(', '))
+  for (const name of files) {
+    const text = await readFile(join(root, name), 'utf8')
+    assert.doesNotMatch(text, /\b__(dirname|filename)\b/, name)
+  }
+})
