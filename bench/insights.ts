@@ -348,7 +348,7 @@ async function main(): Promise<void> {
     const port = await getPort({ host: '127.0.0.1' })
     const apiHost = `localhost:${port}`
     const settings = ['--data-dir', join(work, 'data'), '--port', String(port), '--base-domain', apiHost]
-    const serverMain = fromPackageRoot('dist', 'server', 'main.js')
+    const serverMain = fromPackageRoot('dist', 'bundle', 'server', 'main.js')
     const token = createServerToken(serverMain, settings)
     server = spawn(
       process.execPath,

@@ -268,7 +268,7 @@ async function main(): Promise<void> {
       '--api-host',
       apiHost,
     ]
-    const serverMain = fromPackageRoot('dist', 'server', 'main.js')
+    const serverMain = fromPackageRoot('dist', 'bundle', 'server', 'main.js')
     const token = createServerToken(serverMain, settings)
     // BENCH_CPU_PROF=DIR: docs-server writes its CPU profile there when it stops (node --cpu-prof).
     const profile = process.env.BENCH_CPU_PROF

@@ -1,7 +1,8 @@
 /**
  * `npm run build`'s step after tsc: what starts most often, bundled by esbuild from tsc's output into
  * dist/bundle/ (the same paths below it: dist/bundle/cli/main.js…), split into shared chunks:
- * - `docsctl` (cli/main.js, the package's bin), which every terminal command and CI job starts;
+ * - `docsctl` (cli/main.js) and `docs-server` (server/main.js), the package's bins, which every terminal
+ *   command, CI job and server start runs;
  * - the modules build and page threads load (compiler/pool/render-worker.js, compiler/build.js), which a
  *   server or `docsctl build` starts a few of (compiler/pool/worker-modules.ts finds them).
  * A process that imports some 500–700 modules one by one spends most of its start resolving, reading and
@@ -13,7 +14,7 @@
  * piscina's worker, Tailwind's and lightningcss's native parts), and packages only the server loads.
  */
 import { rm } from 'node:fs/promises'
-import { build } from 'esbuild'
+import { type BuildOptions, build } from 'esbuild'
 import { BUNDLE_DIR } from '../compiler/pool/worker-modules.js'
 import { fromPackageRoot } from '../lib/package-root.js'
 
@@ -33,18 +34,17 @@ const externalPackages = [
   'better-sqlite3',
   'pg',
   'json-schema-to-typescript',
+  // Each reads a file of its own package (package.json, worker files) at run time.
+  '@fastify/swagger',
+  'ioredis',
+  // pino finds its transports' and thread-stream's worker files beside its code.
+  'pino',
+  'pino-*',
+  'thread-stream',
 ]
 
-const outdir = fromPackageRoot(...BUNDLE_DIR)
-await rm(outdir, { recursive: true, force: true })
-await build({
-  entryPoints: ['cli/main.js', 'compiler/pool/render-worker.js', 'compiler/build.js'].map((entry) =>
-    fromPackageRoot('dist', entry),
-  ),
-  outbase: fromPackageRoot('dist'),
-  outdir,
+const common = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -56,4 +56,23 @@ await build({
     js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
   },
   logLevel: 'warning',
+} as const satisfies BuildOptions
+
+const outdir = fromPackageRoot(...BUNDLE_DIR)
+await rm(outdir, { recursive: true, force: true })
+await build({
+  ...common,
+  entryPoints: ['cli/main.js', 'compiler/pool/render-worker.js', 'compiler/build.js'].map((entry) =>
+    fromPackageRoot('dist', entry),
+  ),
+  outbase: fromPackageRoot('dist'),
+  outdir,
+  splitting: true,
+})
+// docs-server is one file of its own: with no chunk to import, the first module it runs is its first
+// import, server/ops/hot-path-shapes.js, before the API loads (PERFORMANCE.md, entry 3).
+await build({
+  ...common,
+  entryPoints: [fromPackageRoot('dist', 'server', 'main.js')],
+  outfile: fromPackageRoot(...BUNDLE_DIR, 'server', 'main.js'),
 })

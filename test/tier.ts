@@ -28,8 +28,6 @@ export function assertTierAllows(resource: Resource): void {
 /** The built binary's path, for tests that spawn it as a user would. */
 export function builtBinary(name: 'docsctl' | 'docs-server'): string {
   assertTierAllows('a built binary')
-  // docsctl as the package's bin runs it: bundled (scripts/bundle.ts).
-  return name === 'docsctl'
-    ? fromPackageRoot('dist', 'bundle', 'cli', 'main.js')
-    : fromPackageRoot('dist', 'server', 'main.js')
+  // As the package's bins run them: bundled (scripts/bundle.ts).
+  return fromPackageRoot('dist', 'bundle', name === 'docsctl' ? 'cli' : 'server', 'main.js')
 }

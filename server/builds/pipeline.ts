@@ -10,13 +10,16 @@
  * is away for a while (storage-retry.ts) is waited for with backoff within the build's time; past it the
  * job goes back to the queue, never failed for an outage.
  */
+
 import { setMaxListeners } from 'node:events'
 import { hostname } from 'node:os'
+import { pathToFileURL } from 'node:url'
 import { MessageChannel } from 'node:worker_threads'
 import type { FastifyInstance } from 'fastify'
 import type { Diagnostic } from '../../compiler/diagnostics.js'
 import { RenderPool } from '../../compiler/pool/render-pool.js'
 import { packFiles, sharedSite } from '../../compiler/pool/shared-files.js'
+import { fromPackageRoot } from '../../lib/package-root.js'
 import type { BlobStore } from '../blobs/store.js'
 import type { BuildLease } from '../db/repositories/build-jobs.js'
 import type { DeploymentRow } from '../db/repositories/deployments.js'
@@ -45,7 +48,8 @@ export interface BuildLimits {
 /** Leases a job may take before it is failed: a build that kills its replica every time stops. */
 const maxAttempts = 3
 
-const buildWorker = new URL('./worker.js', import.meta.url).href
+// From the package root, not from this file: docs-server runs bundled (scripts/bundle.ts), the worker not.
+const buildWorker = pathToFileURL(fromPackageRoot('dist', 'server', 'builds', 'worker.js')).href
 
 // piscina infers its transfer-list type from MessagePort.postMessage's last overload, which newer
 // @types/node made the options object; at run time it wants the array Node has always taken.

@@ -12,6 +12,7 @@
  * started again by the next one.
  */
 import { Worker } from 'node:worker_threads'
+import { fromPackageRoot } from '../../lib/package-root.js'
 import type { InsightBatch } from '../db/repositories/insights.js'
 import type { InsightWriter } from './batcher.js'
 
@@ -51,7 +52,8 @@ export class SqliteInsightWriter implements InsightWriter {
 
   #start(): Worker {
     if (this.#worker) return this.#worker
-    const worker = new Worker(new URL('./sqlite-writer-worker.js', import.meta.url), {
+    // From the package root, not from this file: docs-server runs bundled (scripts/bundle.ts), the worker not.
+    const worker = new Worker(fromPackageRoot('dist', 'server', 'insights', 'sqlite-writer-worker.js'), {
       workerData: { dataDir: this.dataDir },
     })
     // Idle between flushes: it never keeps the process alive on its own.

@@ -16,7 +16,7 @@ import getPort from 'get-port'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { fixtureSite, manifestOf, multipartBody, sha256 } from '../server/helper.js'
 
-const serverMain = fromPackageRoot('dist', 'server', 'main.js')
+const serverMain = fromPackageRoot('dist', 'bundle', 'server', 'main.js')
 
 interface HttpResult {
   status: number

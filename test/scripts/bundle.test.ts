@@ -1,6 +1,6 @@
 /**
- * The bundle `npm run build` makes (scripts/bundle.ts): the package's `docsctl` bin is the bundled entry
- * and loads a few files of ours rather than hundreds, and nothing bundled refers to CommonJS's
+ * The bundle `npm run build` makes (scripts/bundle.ts): the package's bins are the bundled entries, and
+ * `docsctl` loads a few files of ours rather than hundreds, and nothing bundled refers to CommonJS's
  * `__dirname`/`__filename`, which an ES module does not have (a package upgrade that starts using them
  * would fail only when that code runs). That the bundled code builds what the unbundled code does is
  * test/compiler/pool/worker-modules.test.ts; every test that spawns docsctl runs the bundle.
@@ -15,13 +15,16 @@ import { promisify } from 'node:util'
 import { fromPackageRoot } from '../../lib/package-root.js'
 import { needs } from '../tier.js'
 
-test("the package's docsctl bin is the bundle, and starts from a few files of ours", {
+test("the package's bins are the bundle; docsctl starts from a few files of ours", {
   skip: needs('a built binary'),
 }, async () => {
   const manifest = JSON.parse(await readFile(fromPackageRoot('package.json'), 'utf8')) as {
     bin: Record<string, string>
   }
-  assert.equal(manifest.bin.docsctl, 'dist/bundle/cli/main.js')
+  assert.deepEqual(manifest.bin, {
+    docsctl: 'dist/bundle/cli/main.js',
+    'docs-server': 'dist/bundle/server/main.js',
+  })
   const bin = fromPackageRoot(manifest.bin.docsctl ?? '')
   assert.match(await readFile(bin, 'utf8'), /^#!\/usr\/bin\/env node\n/)
 

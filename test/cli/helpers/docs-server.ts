@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import getPort from 'get-port'
 import { fromPackageRoot } from '../../../compiler/assets.js'
 
-export const serverBin = fromPackageRoot('dist', 'server', 'main.js')
-/** docsctl as the package's bin runs it: bundled (scripts/bundle.ts). */
+/** docs-server and docsctl as the package's bins run them: bundled (scripts/bundle.ts). */
+export const serverBin = fromPackageRoot('dist', 'bundle', 'server', 'main.js')
 export const cliBin = fromPackageRoot('dist', 'bundle', 'cli', 'main.js')
 
 /** A port free on loopback right now. */
