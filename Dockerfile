@@ -34,5 +34,5 @@ HEALTHCHECK --interval=15s --timeout=5s --retries=3 \
 # SIGTERM: docs-server closes idle connections, finishes in-flight requests and builds within
 # DOCS_SHUTDOWN_GRACE (60 s), then exits 0; give the container longer (compose.yaml: stop_grace_period).
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "dist/server/main.js"]
+ENTRYPOINT ["node", "dist/bundle/server/main.js"]
 CMD ["start"]
