@@ -5,14 +5,10 @@
  * fails here, where `npm run bench:start` would only be slower.
  */
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { test } from 'node:test'
-import { promisify } from 'node:util'
 import { fromPackageRoot } from '../../compiler/assets.js'
 import { lazyPackage } from '../../lib/lazy-package.js'
+import { loadedModules } from '../loaded-modules.js'
 
 /** Loaded on first use only: what each entry point must not load when it is imported. */
 const lazy = {
@@ -32,39 +28,17 @@ const lazy = {
 
 /** Package names of every module (ESM or CommonJS) a process loads while importing `entry`. */
 async function packagesLoadedBy(entry: string): Promise<Set<string>> {
-  const dir = await mkdtemp(join(tmpdir(), 'docs-lazy-'))
-  try {
-    const log = join(dir, 'loaded.txt')
-    const hooks = join(dir, 'hooks.mjs')
-    await writeFile(
-      hooks,
-      `import { appendFileSync } from 'node:fs'\n` +
-        `export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context) }\n`,
-    )
-    const setup = join(dir, 'setup.mjs')
-    await writeFile(
-      setup,
-      `import { appendFileSync } from 'node:fs'\nimport { createRequire, register } from 'node:module'\n` +
-        `register(${JSON.stringify(`file://${hooks}`)})\n` +
-        // CommonJS modules another CommonJS module requires pass no hook: the require cache lists them.
-        `process.on('exit', () => appendFileSync(${JSON.stringify(log)}, Object.keys(createRequire(import.meta.url).cache).join('\\n')))\n`,
-    )
-    await promisify(execFile)(process.execPath, [
-      '--import',
-      `file://${setup}`,
-      '--input-type=module',
-      '-e',
-      `await import(${JSON.stringify(`file://${entry}`)})`,
-    ])
-    const names = new Set<string>()
-    for (const line of (await readFile(log, 'utf8')).split('\n')) {
-      const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line)?.[1]
-      if (name) names.add(name)
-    }
-    return names
-  } finally {
-    await rm(dir, { recursive: true, force: true })
+  const { modules } = await loadedModules([
+    '--input-type=module',
+    '-e',
+    `await import(${JSON.stringify(`file://${entry}`)})`,
+  ])
+  const names = new Set<string>()
+  for (const line of modules) {
+    const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line)?.[1]
+    if (name) names.add(name)
   }
+  return names
 }
 
 test('the server and the CLI start without the packages they load on first use', async () => {

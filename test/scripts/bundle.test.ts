@@ -6,13 +6,11 @@
  * test/compiler/pool/worker-modules.test.ts; every test that spawns docsctl runs the bundle.
  */
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { promisify } from 'node:util'
 import { fromPackageRoot } from '../../lib/package-root.js'
+import { loadedModules } from '../loaded-modules.js'
 import { needs } from '../tier.js'
 
 test("the package's bins are the bundle; docsctl starts from a few files of ours", {
@@ -28,40 +26,16 @@ test("the package's bins are the bundle; docsctl starts from a few files of ours
   const bin = fromPackageRoot(manifest.bin.docsctl ?? '')
   assert.match(await readFile(bin, 'utf8'), /^#!\/usr\/bin\/env node\n/)
 
-  const dir = await mkdtemp(join(tmpdir(), 'docs-bundle-'))
-  try {
-    const log = join(dir, 'loaded.txt')
-    const hooks = join(dir, 'hooks.mjs')
-    await writeFile(
-      hooks,
-      `import { appendFileSync } from 'node:fs'\n` +
-        `export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context) }\n`,
-    )
-    const setup = join(dir, 'setup.mjs')
-    await writeFile(
-      setup,
-      `import { register } from 'node:module'\nregister(${JSON.stringify(`file://${hooks}`)})\n`,
-    )
-    const { stdout } = await promisify(execFile)(process.execPath, [
-      '--import',
-      `file://${setup}`,
-      bin,
-      '--version',
-    ])
-    assert.match(stdout, /^\d+\.\d+\.\d+/)
-    const ours = (await readFile(log, 'utf8'))
-      .split('\n')
-      .filter((url) => url.startsWith(`file://${fromPackageRoot('dist')}/`))
-    assert.deepEqual(
-      ours.filter((url) => !url.startsWith(`file://${fromPackageRoot('dist', 'bundle')}/`)),
-      [],
-      'nothing of tsc’s unbundled output',
-    )
-    // The entry and the chunks it shares with other entries: some tens, not the ~300 tsc writes.
-    assert.ok(ours.length <= 30, `${ours.length} files: ${ours.join(', ')}`)
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
+  const { stdout, modules } = await loadedModules([bin, '--version'])
+  assert.match(stdout, /^\d+\.\d+\.\d+/)
+  const ours = modules.filter((url) => url.startsWith(`file://${fromPackageRoot('dist')}/`))
+  assert.deepEqual(
+    ours.filter((url) => !url.startsWith(`file://${fromPackageRoot('dist', 'bundle')}/`)),
+    [],
+    'nothing of tsc’s unbundled output',
+  )
+  // The entry and the chunks it shares with other entries: some tens, not the ~300 tsc writes.
+  assert.ok(ours.length <= 30, `${ours.length} files: ${ours.join(', ')}`)
 })
 
 test('nothing bundled refers to __dirname or __filename', async () => {
