@@ -10,7 +10,6 @@
  * is away for a while (storage-retry.ts) is waited for with backoff within the build's time; past it the
  * job goes back to the queue, never failed for an outage.
  */
-
 import { setMaxListeners } from 'node:events'
 import { hostname } from 'node:os'
 import { pathToFileURL } from 'node:url'

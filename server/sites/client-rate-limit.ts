@@ -30,11 +30,19 @@ const addScript = `local count = redis.call('INCRBY', KEYS[1], ARGV[1])
 if count == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return count`
 
-/** Shared windows in Redis (ioredis: commands fail at once while it is unreachable, nothing queues). */
+/**
+ * Shared windows in Redis (ioredis: commands fail at once while it is unreachable, nothing queues). The
+ * script is defined once, so each call sends its SHA (EVALSHA), not its text; ioredis loads it again
+ * on a Redis that has forgotten it.
+ */
 export function redisWindows(redis: Redis): SharedWindows {
+  redis.defineCommand('docsWindowAdd', { numberOfKeys: 1, lua: addScript })
+  const withCommand = redis as Redis & {
+    docsWindowAdd(key: string, calls: number, ttlMs: number): Promise<number>
+  }
   return {
     add: async (key, calls, ttlMs) =>
-      Number(await redis.eval(addScript, 1, `${keyPrefix}${key}`, calls, Math.max(1, Math.ceil(ttlMs)))),
+      Number(await withCommand.docsWindowAdd(`${keyPrefix}${key}`, calls, Math.max(1, Math.ceil(ttlMs)))),
   }
 }
 
