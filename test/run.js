@@ -11,9 +11,10 @@
 // at the end. Every test gets its own data folder, PostgreSQL schema and free ports, so parallel files never
 // share state.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
-import { basename, dirname, join, relative, sep } from 'node:path'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 const root = 'dist/test'
 const args = process.argv.slice(2)
@@ -55,6 +56,24 @@ const slowness = (file) => {
   const index = slowFirst.findIndex((part) => file.includes(part))
   return index === -1 ? slowFirst.length : index
 }
+/**
+ * Files that may share a process with others, and how many to a process. Each test file's process
+ * loads tsc's output of what it tests, most of a CPU-second for the server (fastify and every route) and
+ * a third of one for the compiler, before its first test; files that call functions and start servers
+ * in their own process run GROUP_SIZE to a process, one after another (node:test runs a process's
+ * top-level tests in order, and reports each test under the file that defines it), and pay that once.
+ * A file runs alone when it is long or drives other processes (end to end, edge, browsers, corpus
+ * sites: started first, they overlap the rest), or when its code changes what every test of its process
+ * shares: hooks at its top level (they would run around other files' tests), the environment, the
+ * working folder, module mocks or process handlers.
+ */
+const GROUP_SIZE = 8
+const sharesProcess =
+  /^(before|after|beforeEach|afterEach)\(|process\.env(\.\w+|\[[^\]]+\]) =|delete process\.env|process\.chdir|process\.umask|mock\.(module|method|timers)|process\.exit\(|process\.on\(/m
+/** @param {string} file */
+const runsAlone = (file) =>
+  slowness(file) < slowFirst.length || sharesProcess.test(readFileSync(file, 'utf8'))
+
 const files = walk(root)
   .filter((file) => only.length === 0 || only.some((part) => file.includes(part)))
   .filter((file) => !unit || inUnitTier(file))
@@ -73,6 +92,7 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
 }
 const timingFile = join(mkdtempSync(join(tmpdir(), 'docs-test-timing-')), 'timing.json')
 const cpuFile = join(dirname(timingFile), 'cpu.jsonl')
+const { processes, groups } = groupFiles(files, dirname(timingFile))
 const runnerArgs = [
   // Each test file's process reports the CPU seconds it and its children used (test/cpu-usage.js).
   '--import',
@@ -83,7 +103,7 @@ const runnerArgs = [
   `--test-reporter=${new URL('./timing-reporter.js', import.meta.url).href}`,
   `--test-reporter-destination=${timingFile}`,
   `--test-concurrency=${concurrency}`,
-  ...files,
+  ...processes,
 ]
 const started = Date.now()
 // Corpus sites are built once per run into this folder and shared by the files that read them (test/corpus-build.ts).
@@ -97,21 +117,49 @@ const result = spawnSync(process.execPath, runnerArgs, {
     ...(unit ? { DOCS_TEST_TIER: 'unit' } : {}),
   },
 })
-printSlowest(timingFile, cpuFile, (Date.now() - started) / 1000)
+printSlowest(timingFile, cpuFile, groups, (Date.now() - started) / 1000)
 rmSync(cacheDir, { recursive: true, force: true })
 process.exit(result.status ?? 1)
 
 /**
+ * The processes to run: files that run alone, then one entry file per group, written to `dir`, that
+ * imports its files in order.
+ * @param {string[]} files @param {string} dir
+ * @returns {{ processes: string[], groups: Map<string, string[]> }}
+ */
+function groupFiles(files, dir) {
+  const alone = files.filter(runsAlone)
+  const shared = files.filter((file) => !alone.includes(file)).sort()
+  /** @type {Map<string, string[]>} */
+  const groups = new Map()
+  if (shared.length < 2) return { processes: files, groups }
+  for (let start = 0; start < shared.length; start += GROUP_SIZE) {
+    const members = shared.slice(start, start + GROUP_SIZE)
+    const entry = join(dir, `group-${String(groups.size + 1).padStart(2, '0')}.test.js`)
+    const imports = members.map((file) => `import ${JSON.stringify(pathToFileURL(resolve(file)).href)}\n`)
+    writeFileSync(
+      entry,
+      `// test/run.js: these files run one after another in this process.\n${imports.join('')}`,
+    )
+    groups.set(entry, members)
+  }
+  return { processes: [...alone, ...groups.keys()], groups }
+}
+
+/**
  * The 15 test files that cost most CPU (their process and the children it waited for), with the time of
  * their tests, and the run's wall time and CPU. CPU ranks them because it does not depend on what else the
- * machine runs; the wall time is what a developer waits.
- * @param {string} timing @param {string} cpu @param {number} seconds
+ * machine runs; the wall time is what a developer waits. A process that ran a group of files measured
+ * the group: each of its files gets a share in proportion to the time of its tests, marked `~`.
+ * @param {string} timing @param {string} cpu @param {Map<string, string[]>} groups @param {number} seconds
  */
-function printSlowest(timing, cpu, seconds) {
+function printSlowest(timing, cpu, groups, seconds) {
   /** @type {Record<string, number>} */
   let wallMs = {}
   /** @type {Map<string, number>} */
   const cpuSeconds = new Map()
+  /** @type {Set<string>} */
+  const shared = new Set()
   try {
     wallMs = JSON.parse(readFileSync(timing, 'utf8'))
   } catch {
@@ -121,7 +169,14 @@ function printSlowest(timing, cpu, seconds) {
     for (const line of readFileSync(cpu, 'utf8').split('\n')) {
       if (!line) continue
       const { file, seconds: used } = JSON.parse(line)
-      cpuSeconds.set(file, (cpuSeconds.get(file) ?? 0) + used)
+      const members = groups.get(file) ?? [file]
+      const paths = members.map((member) => resolve(member))
+      const total = paths.reduce((sum, path) => sum + (wallMs[path] ?? 0), 0)
+      for (const path of paths) {
+        const share = total > 0 ? (wallMs[path] ?? 0) / total : 1 / paths.length
+        cpuSeconds.set(path, (cpuSeconds.get(path) ?? 0) + used * share)
+        if (members.length > 1) shared.add(path)
+      }
     }
   } catch {
     // No file finished (or none reported): the wall times alone.
@@ -134,11 +189,11 @@ function printSlowest(timing, cpu, seconds) {
     .slice(0, 15)
   const totalCpu = [...cpuSeconds.values()].reduce((sum, used) => sum + used, 0)
   console.log(
-    `\nCostliest test files (of ${files.length}; ${seconds.toFixed(0)} s wall and ${totalCpu.toFixed(0)} CPU-s in all):`,
+    `\nCostliest test files (of ${files.length}, in ${files.length - shared.size + groups.size} processes; ${seconds.toFixed(0)} s wall and ${totalCpu.toFixed(0)} CPU-s in all):`,
   )
   console.log('  CPU s   wall s  file')
   for (const path of slowest)
     console.log(
-      `${(cpuSeconds.get(path) ?? 0).toFixed(1).padStart(7)} ${((wallMs[path] ?? 0) / 1000).toFixed(1).padStart(8)}  ${relative(process.cwd(), path)}`,
+      `${shared.has(path) ? '~' : ' '}${(cpuSeconds.get(path) ?? 0).toFixed(1).padStart(6)} ${((wallMs[path] ?? 0) / 1000).toFixed(1).padStart(8)}  ${relative(process.cwd(), path)}`,
     )
 }
