@@ -16,12 +16,13 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify'
 import fp from 'fastify-plugin'
+import type { RenderPool } from '../compiler/pool/render-pool.js'
 import { apiSchemas } from '../schemas/api/index.js'
 import { actor } from './auth/actor.js'
 import { readOnlyReason } from './blobs/disk-space.js'
 import { openBlobStore } from './blobs/open.js'
 import type { BlobStore } from './blobs/store.js'
-import { BuildPipeline } from './builds/pipeline.js'
+import { type BuildLimits, BuildPipeline } from './builds/pipeline.js'
 import { CdnPurger } from './cdn/purger.js'
 import type { ServerConfig } from './config.js'
 import { dashboardRoutes } from './dashboard/routes.js'
@@ -100,6 +101,23 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger']
   /** Told each step of start-up as it begins, so a start that hangs can say where. */
   onStep?: (step: string) => void
+  /**
+   * Build threads the app borrows instead of starting its own (`buildThreadPool` for the config's
+   * build limits); the app leaves them open when it closes. Tests share one per process.
+   */
+  renderPool?: RenderPool
+}
+
+/** What the settings give a replica's builds. */
+export function buildLimits(config: ServerConfig): BuildLimits {
+  return {
+    concurrency: config.buildWorkers,
+    timeoutMs: config.buildTimeoutSeconds * 1000,
+    pageTimeoutMs: config.pageTimeoutSeconds * 1000,
+    memoryMb: config.buildMemoryMb,
+    leaseMs: config.buildLeaseSeconds * 1000,
+    pollMs: 1000,
+  }
 }
 
 /** True when a request's Host header should reach the API rather than a site. */
@@ -153,8 +171,8 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
 }
 
 /** The whole service; wrapped with fastify-plugin so its decorators and error handler are the root's. */
-export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] }>(
-  async (app, { config, onStep = () => {} }) => {
+export const docsApp = fp<{ config: ServerConfig } & Pick<AppOptions, 'onStep' | 'renderPool'>>(
+  async (app, { config, onStep = () => {}, renderPool }) => {
     app.decorate('config', config)
     // A full disk: serve sites, refuse changes, start nothing that writes (see blobs/disk-space.ts).
     const readOnly = (await readOnlyReason(config)) ?? null
@@ -262,14 +280,7 @@ export const docsApp = fp<{ config: ServerConfig; onStep?: AppOptions['onStep'] 
     // Registered after the database, so it runs before the database closes: a round writes to it.
     app.addHook('onClose', () => domains.close())
     if (!readOnly) app.addHook('onReady', async () => domains.start())
-    const builds = new BuildPipeline(app, blobs, {
-      concurrency: config.buildWorkers,
-      timeoutMs: config.buildTimeoutSeconds * 1000,
-      pageTimeoutMs: config.pageTimeoutSeconds * 1000,
-      memoryMb: config.buildMemoryMb,
-      leaseMs: config.buildLeaseSeconds * 1000,
-      pollMs: 1000,
-    })
+    const builds = new BuildPipeline(app, blobs, buildLimits(config), renderPool)
     builds.onQueued = () => void siteChanges.announceBuild()
     siteChanges.onBuildQueued = () => void builds.wake()
     app.decorate('builds', builds)
@@ -426,6 +437,10 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   })
   // Before Fastify closes the server: keep-alive connections end as soon as they are idle.
   app.addHook('preClose', async () => drain.start(app.server))
-  await app.register(docsApp, { config, ...(options.onStep ? { onStep: options.onStep } : {}) })
+  await app.register(docsApp, {
+    config,
+    ...(options.onStep ? { onStep: options.onStep } : {}),
+    ...(options.renderPool ? { renderPool: options.renderPool } : {}),
+  })
   return app
 }

@@ -84,6 +84,22 @@ export interface BuildDeadline {
 }
 
 /**
+ * The threads that run a replica's builds and their pages. A build task waits on its pages, so there are
+ * always `concurrency` threads free for pages.
+ */
+export function buildThreadPool(
+  limits: Pick<BuildLimits, 'concurrency' | 'memoryMb' | 'pageTimeoutMs'>,
+  onThreadError: (error: unknown) => void,
+): RenderPool {
+  return new RenderPool({
+    threads: limits.concurrency * 2,
+    memoryMb: limits.memoryMb,
+    pageTimeoutMs: limits.pageTimeoutMs,
+    onThreadError,
+  })
+}
+
+/**
  * A plain timer, held by the running build and cancelled when it ends. Never `AbortSignal.timeout`:
  * `AbortSignal.any` holds it only weakly, so garbage collection dropped it and the limit never fired.
  */
@@ -118,18 +134,24 @@ export class BuildPipeline {
   /** Aborted when this replica closes: ends the waits of writes that no build's time bounds. */
   readonly #closed = new AbortController()
 
+  /** False when the pool was lent by the caller, who closes it. */
+  readonly #ownsPool: boolean
+
+  /**
+   * `pool`, when given, is the caller's (made with `buildThreadPool` for the same limits): this pipeline
+   * runs its builds there and leaves it open when it closes. Tests lend one to every app of their process
+   * instead of starting and warming two threads per app.
+   */
   constructor(
     private readonly app: FastifyInstance,
     private readonly blobs: BlobStore,
     private readonly limits: BuildLimits,
+    pool?: RenderPool,
   ) {
-    // A build task waits on its pages, so there are always `concurrency` threads free for pages.
-    this.#pool = new RenderPool({
-      threads: limits.concurrency * 2,
-      memoryMb: limits.memoryMb,
-      pageTimeoutMs: limits.pageTimeoutMs,
-      onThreadError: (error) => app.log.warn({ err: error }, 'a build thread ended outside a task'),
-    })
+    this.#ownsPool = pool === undefined
+    this.#pool =
+      pool ??
+      buildThreadPool(limits, (error) => app.log.warn({ err: error }, 'a build thread ended outside a task'))
   }
 
   /** Start looking for jobs: now, whenever told (`wake`), and every `pollMs` for other replicas' jobs. */
@@ -638,6 +660,6 @@ export class BuildPipeline {
     this.#closed.abort()
     for (const build of this.#running.values()) build.abort.abort(new LeaseEnded('closing'))
     await finished
-    await this.#pool.close()
+    if (this.#ownsPool) await this.#pool.close()
   }
 }

@@ -11,7 +11,9 @@ import type { TestContext } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import type pg from 'pg'
 import { fromPackageRoot } from '../../compiler/assets.js'
-import { buildApp } from '../../server/app.js'
+import type { RenderPool } from '../../compiler/pool/render-pool.js'
+import { buildApp, buildLimits } from '../../server/app.js'
+import { buildThreadPool } from '../../server/builds/pipeline.js'
 import { defaultConfig, type ServerConfig } from '../../server/config.js'
 import { loadPg, MIGRATION_LOCK_ID } from '../../server/db/index.js'
 import { assertTierAllows, unitTier } from '../tier.js'
@@ -76,10 +78,30 @@ export async function testApp(
   overrides: Partial<ServerConfig> = {},
 ): Promise<FastifyInstance> {
   const config = await testConfig(t, engine, overrides)
-  const app = await buildApp(config)
+  const app = await buildApp(config, { renderPool: sharedBuildThreads(config) })
   // Registered after the schema/folder cleanups, so it runs first (t.after runs in reverse order).
   t.after(() => app.close())
   return app
+}
+
+/**
+ * Build threads shared by the apps of this test process that have the same build limits. An app starts
+ * two threads for its first build and each warms up the compiler (half a CPU-second, measured); a test
+ * file makes an app per test, and test/run.js runs several files in one process. Idle threads never keep
+ * the process alive (piscina unrefs them), so the pools are never closed.
+ */
+const buildThreads = new Map<string, RenderPool>()
+
+function sharedBuildThreads(config: ServerConfig): RenderPool {
+  const limits = buildLimits(config)
+  const key = `${limits.concurrency}/${limits.memoryMb}/${limits.pageTimeoutMs}`
+  let pool = buildThreads.get(key)
+  if (!pool) {
+    // piscina replaces a thread that dies between tasks; the app logs that, and test apps log nothing.
+    pool = buildThreadPool(limits, () => {})
+    buildThreads.set(key, pool)
+  }
+  return pool
 }
 
 export async function signIn(app: FastifyInstance, email = 'ada@example.com'): Promise<string> {
