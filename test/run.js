@@ -92,7 +92,7 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
 }
 const timingFile = join(mkdtempSync(join(tmpdir(), 'docs-test-timing-')), 'timing.json')
 const cpuFile = join(dirname(timingFile), 'cpu.jsonl')
-const { processes, groups } = groupFiles(files, dirname(timingFile))
+const processes = processesFor(files, dirname(timingFile))
 const runnerArgs = [
   // Each test file's process reports the CPU seconds it and its children used (test/cpu-usage.js).
   '--import',
@@ -103,7 +103,7 @@ const runnerArgs = [
   `--test-reporter=${new URL('./timing-reporter.js', import.meta.url).href}`,
   `--test-reporter-destination=${timingFile}`,
   `--test-concurrency=${concurrency}`,
-  ...processes,
+  ...processes.keys(),
 ]
 const started = Date.now()
 // Corpus sites are built once per run into this folder and shared by the files that read them (test/corpus-build.ts).
@@ -117,33 +117,34 @@ const result = spawnSync(process.execPath, runnerArgs, {
     ...(unit ? { DOCS_TEST_TIER: 'unit' } : {}),
   },
 })
-printSlowest(timingFile, cpuFile, groups, (Date.now() - started) / 1000)
+printSlowest(timingFile, cpuFile, processes, (Date.now() - started) / 1000)
 rmSync(cacheDir, { recursive: true, force: true })
 process.exit(result.status ?? 1)
 
 /**
- * The processes to run: files that run alone, then one entry file per group, written to `dir`, that
- * imports its files in order.
+ * The processes to run, in the order they start: each an entry file written to `dir` that imports its
+ * test files in order, first the files that run alone (longest first, by `slowness`), then the groups.
+ * node's runner starts the files it is given in the order of their paths, whatever order they are given
+ * in, so the entries' names carry the order.
  * @param {string[]} files @param {string} dir
- * @returns {{ processes: string[], groups: Map<string, string[]> }}
+ * @returns {Map<string, string[]>} each entry file, and the test files it runs
  */
-function groupFiles(files, dir) {
+function processesFor(files, dir) {
   const alone = files.filter(runsAlone)
   const shared = files.filter((file) => !alone.includes(file)).sort()
+  const groups = []
+  for (let start = 0; start < shared.length; start += GROUP_SIZE)
+    groups.push(shared.slice(start, start + GROUP_SIZE))
   /** @type {Map<string, string[]>} */
-  const groups = new Map()
-  if (shared.length < 2) return { processes: files, groups }
-  for (let start = 0; start < shared.length; start += GROUP_SIZE) {
-    const members = shared.slice(start, start + GROUP_SIZE)
-    const entry = join(dir, `group-${String(groups.size + 1).padStart(2, '0')}.test.js`)
+  const processes = new Map()
+  for (const members of [...alone.map((file) => [file]), ...groups]) {
+    const name = members.length === 1 ? basename(members[0] ?? '') : `group-of-${members.length}.test.js`
+    const entry = join(dir, `${String(processes.size + 1).padStart(3, '0')}-${name}`)
     const imports = members.map((file) => `import ${JSON.stringify(pathToFileURL(resolve(file)).href)}\n`)
-    writeFileSync(
-      entry,
-      `// test/run.js: these files run one after another in this process.\n${imports.join('')}`,
-    )
-    groups.set(entry, members)
+    writeFileSync(entry, `// test/run.js: run in one process, one after another.\n${imports.join('')}`)
+    processes.set(entry, members)
   }
-  return { processes: [...alone, ...groups.keys()], groups }
+  return processes
 }
 
 /**
@@ -151,9 +152,9 @@ function groupFiles(files, dir) {
  * their tests, and the run's wall time and CPU. CPU ranks them because it does not depend on what else the
  * machine runs; the wall time is what a developer waits. A process that ran a group of files measured
  * the group: each of its files gets a share in proportion to the time of its tests, marked `~`.
- * @param {string} timing @param {string} cpu @param {Map<string, string[]>} groups @param {number} seconds
+ * @param {string} timing @param {string} cpu @param {Map<string, string[]>} processes @param {number} seconds
  */
-function printSlowest(timing, cpu, groups, seconds) {
+function printSlowest(timing, cpu, processes, seconds) {
   /** @type {Record<string, number>} */
   let wallMs = {}
   /** @type {Map<string, number>} */
@@ -169,7 +170,7 @@ function printSlowest(timing, cpu, groups, seconds) {
     for (const line of readFileSync(cpu, 'utf8').split('\n')) {
       if (!line) continue
       const { file, seconds: used } = JSON.parse(line)
-      const members = groups.get(file) ?? [file]
+      const members = processes.get(file) ?? [file]
       const paths = members.map((member) => resolve(member))
       const total = paths.reduce((sum, path) => sum + (wallMs[path] ?? 0), 0)
       for (const path of paths) {
@@ -189,7 +190,7 @@ function printSlowest(timing, cpu, groups, seconds) {
     .slice(0, 15)
   const totalCpu = [...cpuSeconds.values()].reduce((sum, used) => sum + used, 0)
   console.log(
-    `\nCostliest test files (of ${files.length}, in ${files.length - shared.size + groups.size} processes; ${seconds.toFixed(0)} s wall and ${totalCpu.toFixed(0)} CPU-s in all):`,
+    `\nCostliest test files (of ${files.length}, in ${processes.size} processes; ${seconds.toFixed(0)} s wall and ${totalCpu.toFixed(0)} CPU-s in all):`,
   )
   console.log('  CPU s   wall s  file')
   for (const path of slowest)
