@@ -23,6 +23,16 @@ const minute = 60_000
 /** 20 s into a minute of the clock. */
 const at = 29_833_334 * minute + 20_000
 
+test('a flood of made-up addresses is forgotten at 100,000, and an address forgotten starts afresh', async () => {
+  const limit = new ClientRateLimit(1, ['127.0.0.1'], 'insights')
+  assert.equal(await limit.take(from('10.0.0.1'), 1, at), undefined)
+  assert.ok(await limit.take(from('10.0.0.1'), 1, at), 'over its budget')
+  for (let index = 0; index < 99_999; index++) await limit.take(from(`fd00::${index.toString(16)}`), 1, at)
+  assert.ok(await limit.take(from('10.0.0.1'), 1, at), 'still counted among 100,000 addresses')
+  await limit.take(from('fd01::1'), 1, at)
+  assert.equal(await limit.take(from('10.0.0.1'), 1, at), undefined, 'the map was emptied when full')
+})
+
 test('each client has a budget a minute, in windows aligned to the clock; the answer says when to retry', async () => {
   const limit = new ClientRateLimit(2, ['127.0.0.1'], 'insights')
   const [ada, bo] = [someClient(), someClient()]
