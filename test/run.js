@@ -49,8 +49,12 @@ const walk = (dir) =>
         ? [join(dir, entry.name)]
         : [],
   )
-/** Files that take minutes: started first. */
-const slowFirst = ['readme-walkthrough', 'corpus', 'e2e', 'browser']
+/**
+ * Files that take minutes: started first, in this order. The dashboard's walk in Chromium is one long
+ * chain of page loads, 19 s on an idle machine and up to 77 s beside the rest of the suite: started
+ * later, it was the run's last minute.
+ */
+const slowFirst = ['readme-walkthrough', 'dashboard-browser', 'corpus', 'e2e', 'browser']
 /** @param {string} file */
 const slowness = (file) => {
   const index = slowFirst.findIndex((part) => file.includes(part))
@@ -65,11 +69,12 @@ const slowness = (file) => {
  * A file runs alone when it is long or drives other processes (end to end, edge, browsers, corpus
  * sites: started first, they overlap the rest), or when its code changes what every test of its process
  * shares: hooks at its top level (they would run around other files' tests), the environment, the
- * working folder, module mocks or process handlers.
+ * working folder, module mocks or process handlers; or when it reads the process's peak memory (`maxRSS`),
+ * which another file's tests would have set.
  */
 const GROUP_SIZE = 8
 const sharesProcess =
-  /^(before|after|beforeEach|afterEach)\(|process\.env(\.\w+|\[[^\]]+\]) =|delete process\.env|process\.chdir|process\.umask|mock\.(module|method|timers)|process\.exit\(|process\.on\(/m
+  /^(before|after|beforeEach|afterEach)\(|process\.env(\.\w+|\[[^\]]+\]) =|delete process\.env|process\.chdir|process\.umask|mock\.(module|method|timers)|process\.exit\(|process\.on\(|maxRSS/m
 /** @param {string} file */
 const runsAlone = (file) =>
   slowness(file) < slowFirst.length || sharesProcess.test(readFileSync(file, 'utf8'))
@@ -192,9 +197,16 @@ function printSlowest(timing, cpu, processes, seconds) {
   console.log(
     `\nCostliest test files (of ${files.length}, in ${processes.size} processes; ${seconds.toFixed(0)} s wall and ${totalCpu.toFixed(0)} CPU-s in all):`,
   )
+  /** @param {string} path */
+  const row = (path) =>
+    `${shared.has(path) ? '~' : ' '}${(cpuSeconds.get(path) ?? 0).toFixed(1).padStart(6)} ${((wallMs[path] ?? 0) / 1000).toFixed(1).padStart(8)}  ${relative(process.cwd(), path)}`
   console.log('  CPU s   wall s  file')
-  for (const path of slowest)
-    console.log(
-      `${shared.has(path) ? '~' : ' '}${(cpuSeconds.get(path) ?? 0).toFixed(1).padStart(6)} ${((wallMs[path] ?? 0) / 1000).toFixed(1).padStart(8)}  ${relative(process.cwd(), path)}`,
-    )
+  for (const path of slowest) console.log(row(path))
+  // Time a file's tests spent waiting (timers, other processes, the other files on the cores): where a
+  // test sleeps instead of taking an injected clock, it shows here.
+  /** @param {string} path */
+  const waiting = (path) => (wallMs[path] ?? 0) / 1000 - (cpuSeconds.get(path) ?? 0)
+  const waiters = files.sort((a, b) => waiting(b) - waiting(a)).slice(0, 5)
+  console.log('The five that waited most (wall time less CPU):')
+  for (const path of waiters) console.log(row(path))
 }
