@@ -2,9 +2,10 @@
  * Same input, same output, whatever the load (ARCHITECTURE decision 11): each corpus site's shared build
  * (test/corpus-build.ts, made under whatever load the run had) and a build while a busy thread spins on
  * every core give byte-identical files and diagnostics. A limit that counted wall time (the sandbox's, a
- * page's) would cut pages only under load. `npm test` builds the two smallest sites (the hog takes every
- * core from the rest of the run while it spins); `npm run test:determinism` builds all six (minutes: the
- * large ones take several times longer under the hog).
+ * page's) would cut pages only under load. The slow tier (`npm run test:slow`, run by CI after `npm test`)
+ * builds the two smallest sites: the hog takes every core from whatever runs beside it, so it stays out of
+ * `npm test`. `npm run test:determinism` builds all six (minutes: the large ones take several times longer
+ * under the hog).
  */
 import assert from 'node:assert/strict'
 import { join } from 'node:path'

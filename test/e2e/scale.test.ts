@@ -6,8 +6,10 @@
  * replica's database connections under read load crashes none, keeps reads answering and /ready
  * recovers.
  *
- * `npm run test:scale` runs it with a longer read load and a bigger site (DOCS_SCALE=full); `npm test`
- * runs the short setting.
+ * `npm run test:scale` runs it with a longer read load and a bigger site (DOCS_SCALE=full); the slow tier
+ * (`npm run test:slow`, which CI runs after `npm test`) runs the short setting. `npm test` keeps two
+ * replicas behind Varnish (test/edge/varnish.test.ts) and the replicas walkthrough
+ * (test/e2e/docs-replicas.test.ts).
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
