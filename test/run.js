@@ -35,7 +35,8 @@ const slowTier = [
   // `npm pack`, then the tarball installed into an empty folder and both binaries run from there: a minute.
   join(root, 'e2e', 'package.test.js'),
   // Builds beside a busy thread on every core, on purpose: every file running beside it slows down too.
-  join(root, 'compiler', 'corpus-determinism.test.js'),  // A cluster per file: three replicas on PostgreSQL and S3, 20 concurrent pushes, one replica killed
+  join(root, 'compiler', 'corpus-determinism.test.js'),
+  // A cluster per file: three replicas on PostgreSQL and S3, 20 concurrent pushes, one replica killed
   // mid-build, every database connection cut under read load (`npm run test:scale` for the long setting).
   join(root, 'e2e', 'scale.test.js'),
 ]
