@@ -39,6 +39,9 @@ const slowTier = [
   // A cluster per file: three replicas on PostgreSQL and S3, 20 concurrent pushes, one replica killed
   // mid-build, every database connection cut under read load (`npm run test:scale` for the long setting).
   join(root, 'e2e', 'scale.test.js'),
+  // Every page of 13 navigation shapes clicked in Chromium, about 300 page loads; npm test proves the same
+  // reachability from the built HTML (test/compiler/config/navigation-shapes.test.ts).
+  join(root, 'e2e', 'navigation.test.js'),
 ]
 /** @param {string} file */
 const inUnitTier = (file) =>

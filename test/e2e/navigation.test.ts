@@ -2,7 +2,9 @@
  * Every navigation shape in Chromium: starting from the home page, a reader clicks links in the
  * sidebar, the tab bar and the switchers (opening a collapsed group or a dropdown first, as a reader
  * would) and reaches every page of the navigation, each one click away from a page whose sidebar or
- * switcher lists it. Switching version or language keeps the reader on the matching page.
+ * switcher lists it. Switching version or language keeps the reader on the matching page. In the slow
+ * tier (test/run.js): test/compiler/config/navigation-shapes.test.ts checks the same reachability in the
+ * built HTML in `npm test`.
  */
 import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
