@@ -72,6 +72,8 @@ export async function startCaddy(settings: CaddySettings): Promise<CaddyServer> 
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const rootPath = join(home, 'data', 'caddy', 'pki', 'authorities', 'local', 'root.crt')
   let rootCertificate: Buffer | undefined
+  /** What the last try of the health check got, for the error when none succeeds. */
+  let lastTry = 'no root certificate yet'
   const stop = async () => {
     if (child.exitCode === null) {
       child.kill('SIGTERM')
@@ -83,14 +85,24 @@ export async function startCaddy(settings: CaddySettings): Promise<CaddyServer> 
   try {
     for (let attempt = 0; ; attempt++) {
       if (child.exitCode !== null) throw new Error(`caddy exited at start:\n${log}`)
-      rootCertificate ??= await readFile(rootPath).catch(() => undefined)
-      if (rootCertificate) {
-        const health = await httpsGet(httpsPort, settings.apiHost, '/health', rootCertificate).catch(
-          () => undefined,
+      // Read again on every try until a request verifies with it: a read while Caddy is still writing the
+      // file gets part of it, which, kept, fails every later try. (Once, in a clean-clone CI run, every
+      // try failed for a minute while Caddy's log said it served; this is the one cause found.)
+      const certificate = await readFile(rootPath).catch(() => undefined)
+      if (certificate) {
+        const health = await httpsGet(httpsPort, settings.apiHost, '/health', certificate).catch(
+          (error: Error) => error,
         )
-        if (health?.status === 200) break
+        if (!(health instanceof Error) && health.status === 200) {
+          rootCertificate = certificate
+          break
+        }
+        lastTry = health instanceof Error ? health.message : `status ${health.status}: ${health.body}`
       }
-      if (attempt > 1200) throw new Error(`caddy did not serve https://${settings.apiHost}/health:\n${log}`)
+      if (attempt > 1200)
+        throw new Error(
+          `caddy did not serve https://${settings.apiHost}/health (last try: ${lastTry}):\n${log}`,
+        )
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   } catch (error) {

@@ -21,12 +21,10 @@ interface Edge {
   caddy: CaddyServer
 }
 
-const edges: Edge[] = []
+/** Stopped at the end, the last started first; a docs-server whose Caddy never came up too. */
+const stops: (() => Promise<void>)[] = []
 after(async () => {
-  for (const { server, caddy } of edges) {
-    await caddy.stop()
-    await server.stop()
-  }
+  for (const stop of stops.reverse()) await stop()
 })
 
 async function startEdge(extraArgs: string[]): Promise<Edge> {
@@ -34,10 +32,10 @@ async function startEdge(extraArgs: string[]): Promise<Edge> {
     ...['--base-domain', baseDomain, '--api-host', apiHost, '--rate-limit', '2'],
     ...extraArgs,
   ])
+  stops.push(() => server.stop())
   const caddy = await startCaddy({ apiHost, baseDomain, upstreams: [`127.0.0.1:${server.port}`] })
-  const edge = { server, caddy }
-  edges.push(edge)
-  return edge
+  stops.push(() => caddy.stop())
+  return { server, caddy }
 }
 
 let trusting: Edge
