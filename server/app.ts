@@ -171,7 +171,7 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
 }
 
 /** The whole service; wrapped with fastify-plugin so its decorators and error handler are the root's. */
-export const docsApp = fp<{ config: ServerConfig } & Pick<AppOptions, 'onStep' | 'renderPool'>>(
+export const docsApp = fp<{ config: ServerConfig } & Omit<AppOptions, 'logger'>>(
   async (app, { config, onStep = () => {}, renderPool }) => {
     app.decorate('config', config)
     // A full disk: serve sites, refuse changes, start nothing that writes (see blobs/disk-space.ts).
@@ -437,10 +437,7 @@ export async function buildApp(config: ServerConfig, options: AppOptions = {}): 
   })
   // Before Fastify closes the server: keep-alive connections end as soon as they are idle.
   app.addHook('preClose', async () => drain.start(app.server))
-  await app.register(docsApp, {
-    config,
-    ...(options.onStep ? { onStep: options.onStep } : {}),
-    ...(options.renderPool ? { renderPool: options.renderPool } : {}),
-  })
+  const { logger: _logger, ...serviceOptions } = options
+  await app.register(docsApp, { ...serviceOptions, config })
   return app
 }

@@ -214,7 +214,7 @@ function printSlowest(timing, cpu, processes, seconds) {
   // test sleeps instead of taking an injected clock, it shows here.
   /** @param {string} path */
   const waiting = (path) => (wallMs[path] ?? 0) / 1000 - (cpuSeconds.get(path) ?? 0)
-  const waiters = files.sort((a, b) => waiting(b) - waiting(a)).slice(0, 5)
+  const waiters = [...files].sort((a, b) => waiting(b) - waiting(a)).slice(0, 5)
   console.log('The five that waited most (wall time less CPU):')
   for (const path of waiters) console.log(row(path))
 }
