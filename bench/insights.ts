@@ -1,43 +1,53 @@
 /**
  * `npm run bench:insights`: reader events into one docs-server while readers are served. A page is read
- * by autocannon (10 connections) for the run's length alone, then again while 1,000 reader events a
- * second (views, searches, feedback, copies; 2,000 client addresses behind a trusted proxy, so the
- * per-client rate limit holds) go to the site's `/_docs/events`. Prints the serving p99 of both runs,
- * the events accepted, and whether the daily aggregates the API reports equal what was sent, count for
- * count. It prints figures; it does not assert.
+ * at 10 connections by wrk for the run's length alone, then again while 1,000 reader events a second
+ * (views, searches, feedback, copies; 2,000 client addresses behind a trusted proxy, so the per-client
+ * rate limit holds) go to the site's `/_docs/events` from another process. docs-server is pinned to
+ * core 0, wrk and the event sender to core 1 (`taskset`), so what the readers wait for is the server's
+ * work, not the load generators'. Prints the p50 and p99 of both runs and their ratio, docs-server's
+ * CPU time per read and per event (from /proc, steady whatever else the machine does), the events
+ * accepted, and whether the daily aggregates the API reports equal what was sent, count for count. It
+ * prints figures; it does not assert.
  *
  * Readers run twice: saturating (as fast as the server answers, so the CPU the events take shows in
- * full) and steady (`--read-rate N` requests a second, default 1000, as readers arrive at a site).
+ * full) and steady (each connection pauses `--pause-ms N` after an answer, default 10: about 1,000 reads
+ * a second, as readers arrive at a site).
  *
  * `--seconds N` (or `BENCH_SECONDS=N`) sets each run's length (default 30); `--rate N` the events a
- * second (default 1000); `BENCH_CPU_PROF=DIR` writes docs-server's CPU profile there. Run as
+ * second (default 1000); `BENCH_CPU_PROF=DIR` writes docs-server's CPU profile there. Needs wrk and
+ * taskset (`apt-get install wrk`); without wrk, autocannon reads, in whole milliseconds. Run as
  * `node dist/bench/insights.js`.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { Agent, type IncomingHttpHeaders, request } from 'node:http'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import autocannon from 'autocannon'
 import getPort from 'get-port'
 import { fromPackageRoot } from '../compiler/assets.js'
+import { canPin, hasWrk, type LoadFigures, load, pinned, threadCpuSeconds, treeCpuSeconds } from './load.js'
 import { createServerToken } from './server-token.js'
 
 const { values: flags } = parseArgs({
   options: {
     seconds: { type: 'string' },
     rate: { type: 'string' },
-    'read-rate': { type: 'string' },
+    'pause-ms': { type: 'string' },
+    readers: { type: 'string' },
     // The event sender runs in its own process, so it never slows the readers' load generator.
     'send-events': { type: 'string' },
   },
 })
 const seconds = Number(flags.seconds ?? process.env.BENCH_SECONDS ?? 30)
 const rate = Number(flags.rate ?? 1000)
-/** The steady readers' requests a second: well below what one replica answers, as behind a CDN. */
-const readRate = Number(flags['read-rate'] ?? 1000)
+/** How long each steady reader's connection waits after an answer: about 1,000 reads a second in all. */
+const pauseMs = Number(flags['pause-ms'] ?? 10)
+/** Which reader runs to make: `saturating`, `steady` or `both` (the default). */
+const readerRuns = flags.readers ?? 'both'
+if (!['saturating', 'steady', 'both'].includes(readerRuns))
+  throw new Error(`--readers takes saturating, steady or both, not ${readerRuns}`)
 const pageCount = 20
 const addresses = 2000
 const agent = new Agent({ keepAlive: true, maxSockets: 64 })
@@ -125,23 +135,32 @@ async function deploy(
 }
 
 /**
- * The serving p99 (ms) of the home page at 10 connections for `seconds`: as fast as the server answers
- * (`perSecond` undefined), or at `perSecond` requests a second in all, as readers arrive at a site.
+ * The home page read at 10 connections for `seconds` from core 1: as fast as the server answers
+ * (`steady` false), or with each connection pausing `pauseMs` after every answer, as readers arrive at a site.
+ * Also the server's CPU time over the run (all its threads), for a figure a busy machine does not skew.
  */
 async function readers(
   port: number,
   host: string,
-  perSecond?: number,
-): Promise<{ p99: number; requests: number; errors: number }> {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}/`,
+  server: ChildProcess,
+  steady: boolean,
+): Promise<LoadFigures & { cpuSeconds: number }> {
+  const before = await serverCpu(server)
+  const figures = await load(`http://127.0.0.1:${port}/`, host, {
     connections: 10,
-    duration: seconds,
-    headers: { host },
-    ...(perSecond ? { overallRate: perSecond } : {}),
+    seconds,
+    ...(steady ? { pauseMs } : {}),
   })
-  return { p99: result.latency.p99, requests: result.requests.total, errors: result.errors + result.non2xx }
+  return { ...figures, cpuSeconds: (await serverCpu(server)) - before }
 }
+
+/** CPU seconds docs-server's serving (main) thread has used so far. */
+const servingThreadCpu = async (server: ChildProcess): Promise<number> =>
+  (server.pid === undefined ? undefined : await threadCpuSeconds(server.pid)) ?? Number.NaN
+
+/** CPU seconds docs-server (and taskset's child, when pinned) has used so far. */
+const serverCpu = async (server: ChildProcess): Promise<number> =>
+  (server.pid === undefined ? undefined : await treeCpuSeconds(server.pid)) ?? Number.NaN
 
 /** What the events sent should add up to, by the report's tables. */
 interface Expected {
@@ -177,8 +196,7 @@ interface SenderResult {
 function sendEventsElsewhere(port: number, host: string): Promise<SenderResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(
-      process.execPath,
-      [
+      ...pinned(1, process.execPath, [
         process.argv[1] ?? '',
         '--send-events',
         `${port} ${host}`,
@@ -186,7 +204,7 @@ function sendEventsElsewhere(port: number, host: string): Promise<SenderResult> 
         String(seconds),
         '--rate',
         String(rate),
-      ],
+      ]),
       { stdio: ['ignore', 'pipe', 'inherit'] },
     )
     let out = ''
@@ -351,8 +369,7 @@ async function main(): Promise<void> {
     const serverMain = fromPackageRoot('dist', 'bundle', 'server', 'main.js')
     const token = createServerToken(serverMain, settings)
     server = spawn(
-      process.execPath,
-      [
+      ...pinned(0, process.execPath, [
         ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
         serverMain,
         ...settings,
@@ -362,7 +379,7 @@ async function main(): Promise<void> {
         '127.0.0.1',
         '--log-level',
         'warn',
-      ],
+      ]),
       { stdio: 'inherit' },
     )
     for (let attempt = 0; ; attempt++) {
@@ -382,34 +399,44 @@ async function main(): Promise<void> {
     const siteHost = `bench.${apiHost}`
 
     console.log(
-      `insights bench: ${seconds} s a run, ${rate} events/s, ${addresses} client addresses; readers at 10 connections, saturating, then ${readRate} requests/s`,
+      `insights bench: ${seconds} s a run, ${rate} events/s from ${addresses} client addresses; readers at 10 connections by ${hasWrk ? 'wrk' : 'autocannon'}, saturating, then pausing ${pauseMs} ms after each answer; ${
+        canPin
+          ? 'docs-server pinned to core 0, readers and event sender to core 1'
+          : 'not pinned (needs taskset and 2 cores)'
+      }; load average ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ')}`,
     )
-    await readers(port, siteHost) // warm-up: every answer prepared
-    // Saturating readers: the server's spare CPU is none, so any work the events take shows in full.
-    const alone = await readers(port, siteHost)
-    const [withEvents, first] = await Promise.all([
-      readers(port, siteHost),
-      sendEventsElsewhere(port, siteHost),
-    ])
-    // Readers at a steady rate, as a site's readers come: what a reader waits while events arrive.
-    const steadyAlone = await readers(port, siteHost, readRate)
-    const [steadyWithEvents, second] = await Promise.all([
-      readers(port, siteHost, readRate),
-      sendEventsElsewhere(port, siteHost),
-    ])
+    await readers(port, siteHost, server, false) // warm-up: every answer prepared
     const line = (name: string, run: Awaited<ReturnType<typeof readers>>) =>
       console.log(
-        `${name.padEnd(34)} p99 ${String(run.p99).padStart(4)} ms (${run.requests} requests, ${run.errors} errors)`,
+        `${name.padEnd(32)} ${run.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms  (${run.requests} requests, ${run.errors} errors, ${((run.cpuSeconds * 1e6) / Math.max(run.requests, 1)).toFixed(1)} µs CPU each)`,
       )
-    line('saturating readers alone:', alone)
-    line('saturating readers with events:', withEvents)
-    console.log(`  p99 with events / alone: ${(withEvents.p99 / Math.max(alone.p99, 1)).toFixed(2)}`)
-    line(`${readRate} reads/s alone:`, steadyAlone)
-    line(`${readRate} reads/s with events:`, steadyWithEvents)
+    const senders: SenderResult[] = []
+    // Saturating readers: the server has no spare CPU, so any work the events take shows in full; then
+    // readers at a steady pace, as a site's readers come: what a reader waits while events arrive.
+    for (const steady of readerRuns === 'both' ? [false, true] : [readerRuns === 'steady']) {
+      const name = steady ? 'steady readers' : 'saturating readers'
+      const alone = await readers(port, siteHost, server, steady)
+      const [withEvents, sender] = await Promise.all([
+        readers(port, siteHost, server, steady),
+        sendEventsElsewhere(port, siteHost),
+      ])
+      senders.push(sender)
+      line(`${name} alone:`, alone)
+      line(`${name} with events:`, withEvents)
+      console.log(`  p99 with events / alone: ${(withEvents.p99 / alone.p99).toFixed(2)} (target <= 1.10)`)
+    }
+    // Events with no readers: the server's CPU time per event, in all and on the serving thread.
+    const cpuBefore = await serverCpu(server)
+    const servingBefore = await servingThreadCpu(server)
+    const third = await sendEventsElsewhere(port, siteHost)
+    const eventCpu = (await serverCpu(server)) - cpuBefore
+    const servingCpu = (await servingThreadCpu(server)) - servingBefore
     console.log(
-      `  p99 with events / alone: ${(steadyWithEvents.p99 / Math.max(steadyAlone.p99, 1)).toFixed(2)}`,
+      `events alone: ${third.accepted} accepted; docs-server CPU ${((eventCpu * 1e6) / Math.max(third.accepted, 1)).toFixed(1)} µs each, ${((servingCpu * 1e6) / Math.max(third.accepted, 1)).toFixed(1)} µs of it on the serving thread`,
     )
-    const events = bothRuns(first, second)
+    const events = [...senders, third].reduce(bothRuns)
     const expected = expectedOf(events)
     console.log(
       `events: ${events.sent} sent in ${events.seconds.toFixed(1)} s (${Math.round(events.sent / events.seconds)}/s), ${events.accepted} accepted${

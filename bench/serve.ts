@@ -12,15 +12,15 @@
  * CPU profile to DIR. Run as `node dist/bench/serve.js`; the same file serves as the @fastify/static and raw node:http
  * child processes.
  */
-import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingHttpHeaders, request } from 'node:http'
-import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import autocannon from 'autocannon'
 import getPort from 'get-port'
 import { fromPackageRoot } from '../compiler/assets.js'
+import { canPin, hasWrk, type LoadFigures, load, pinned, treeCpuSeconds } from './load.js'
 import { createServerToken } from './server-token.js'
 
 const connections = 50
@@ -56,101 +56,23 @@ async function waitFor(port: number, host: string, path: string): Promise<void> 
   throw new Error(`nothing answered on port ${port}`)
 }
 
-interface Figures {
-  requestsPerSecond: number
-  p99: number
-  errors: number
+interface Figures extends LoadFigures {
   /** The server's CPU time per answered request (all its processes and threads), when it could be read. */
   cpuMicrosPerRequest?: number
 }
 
-const clockTicks = Number(spawnSync('getconf', ['CLK_TCK']).stdout.toString().trim()) || 100
-
-/**
- * CPU seconds used so far by `pid` and every process it started (nginx's worker), from /proc: the cost of
- * each request whatever else the machine is doing, where requests per second depend on a free core.
- */
-async function treeCpuSeconds(pid: number): Promise<number | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    let seconds = (Number(fields[11]) + Number(fields[12])) / clockTicks
-    const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '')
-    for (const child of children.split(' ').filter(Boolean))
-      seconds += (await treeCpuSeconds(Number(child))) ?? 0
-    return seconds
-  } catch {
-    return undefined
-  }
-}
-
-/** Whether processes can be pinned: `taskset` on PATH and a second core for the load generator. */
-const canPin =
-  availableParallelism() >= 2 && spawnSync('sh', ['-c', 'command -v taskset']).stdout.toString().trim() !== ''
-const hasWrk = spawnSync('sh', ['-c', 'command -v wrk']).stdout.toString().trim() !== ''
-
-/** `command args` pinned to `core` when pinning is possible. */
-function pinned(core: number, command: string, args: string[]): [string, string[]] {
-  return canPin ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
-}
-
-/** wrk's latency (`812.00us`, `1.20ms`, `2.01s`) in milliseconds. */
-function milliseconds(text: string): number {
-  const match = /^([\d.]+)(us|ms|s)$/.exec(text)
-  if (!match) return Number.NaN
-  const value = Number(match[1])
-  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
-}
-
-async function load(url: string, host: string, server: ChildProcess, duration = seconds): Promise<Figures> {
+async function loadServer(
+  url: string,
+  host: string,
+  server: ChildProcess,
+  duration = seconds,
+): Promise<Figures> {
   const cpuBefore = server.pid === undefined ? undefined : await treeCpuSeconds(server.pid)
-  const figures = await loadOnly(url, host, duration)
+  const figures: Figures = await load(url, host, { connections, seconds: duration })
   const cpuAfter = server.pid === undefined ? undefined : await treeCpuSeconds(server.pid)
   if (cpuBefore !== undefined && cpuAfter !== undefined && figures.requests > 0)
     figures.cpuMicrosPerRequest = ((cpuAfter - cpuBefore) * 1e6) / figures.requests
   return figures
-}
-
-async function loadOnly(
-  url: string,
-  host: string,
-  duration: number,
-): Promise<Figures & { requests: number }> {
-  if (!hasWrk) {
-    const result = await autocannon({ url, connections, duration, headers: { host } })
-    return {
-      requests: result.requests.total,
-      requestsPerSecond: result.requests.average,
-      p99: result.latency.p99,
-      errors: result.errors + result.non2xx,
-    }
-  }
-  const [command, args] = pinned(1, 'wrk', [
-    '-t1',
-    `-c${connections}`,
-    `-d${duration}s`,
-    '--latency',
-    '-H',
-    `Host: ${host}`,
-    url,
-  ])
-  const output = await new Promise<string>((resolve, reject) =>
-    execFile(command, args, (error, stdout) => (error ? reject(error) : resolve(stdout))),
-  )
-  const perSecond = /Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]
-  const requests = /(\d+) requests in/.exec(output)?.[1]
-  const p99 = /^\s+99%\s+(\S+)/m.exec(output)?.[1]
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output)
-  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1]
-  return {
-    requests: Number(requests ?? 0),
-    requestsPerSecond: Number(perSecond),
-    p99: p99 ? milliseconds(p99) : Number.NaN,
-    errors:
-      Number(non2xx ?? 0) +
-      (socketErrors ? socketErrors.slice(1).reduce((sum, count) => sum + Number(count), 0) : 0),
-  }
 }
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
@@ -330,7 +252,7 @@ http {
       children.push(child)
       await waitFor(nginxPort, 'localhost', '/')
       console.log('loading nginx…')
-      nginx = await load(`http://127.0.0.1:${nginxPort}/`, 'localhost', child)
+      nginx = await loadServer(`http://127.0.0.1:${nginxPort}/`, 'localhost', child)
       await stop(child)
     } else console.log('nginx not found: apt-get install nginx-light')
 
@@ -343,7 +265,7 @@ http {
     children.push(staticChild)
     await waitFor(staticPort, 'localhost', '/')
     console.log('loading @fastify/static…')
-    const fastifyStatic = await load(`http://127.0.0.1:${staticPort}/`, 'localhost', staticChild)
+    const fastifyStatic = await loadServer(`http://127.0.0.1:${staticPort}/`, 'localhost', staticChild)
     await stop(staticChild)
 
     // raw node:http: the same body and headers docs-server sent, written from memory; no routing at all.
@@ -366,17 +288,17 @@ http {
     children.push(rawChild)
     await waitFor(rawPort, 'localhost', '/')
     console.log('loading raw node:http…')
-    const raw = await load(`http://127.0.0.1:${rawPort}/`, 'localhost', rawChild)
+    const raw = await loadServer(`http://127.0.0.1:${rawPort}/`, 'localhost', rawChild)
     await stop(rawChild)
 
     console.log('loading docs-server…')
-    const ours = await load(`http://127.0.0.1:${port}/`, siteHost, server)
+    const ours = await loadServer(`http://127.0.0.1:${port}/`, siteHost, server)
 
     // While a 1,000-page deployment builds in the worker pool.
     const started = Date.now()
     const building = await deploy(port, apiHost, token, generatedSite(1000, 'b'), 0)
     console.log('loading docs-server while a 1,000-page deployment builds…')
-    const duringBuild = await load(`http://127.0.0.1:${port}/`, siteHost, server)
+    const duringBuild = await loadServer(`http://127.0.0.1:${port}/`, siteHost, server)
     const status = await call(port, 'GET', `/projects/slug/bench/deployments/${building.id}`, {
       host: apiHost,
       headers: { authorization: `Bearer ${token}` },
