@@ -89,10 +89,18 @@ export function batchOf(events: readonly AcceptedEvent[]): InsightBatch {
   return batch
 }
 
-/** What writes a batch: the repository on the serving thread, or on SQLite a thread of its own (sqlite-writer.ts). */
+/**
+ * What writes a flush's events as one batch (`batchOf`): the repository on the serving thread, or on
+ * SQLite a thread of its own (sqlite-writer.ts), which then also sums the batch.
+ */
 export interface InsightWriter {
-  record(batch: InsightBatch): Promise<void>
+  write(events: readonly AcceptedEvent[]): Promise<void>
 }
+
+/** Writes on the calling thread, through the repository (PostgreSQL, whose client is asynchronous). */
+export const repositoryWriter = (insights: {
+  record(batch: InsightBatch): Promise<void>
+}): InsightWriter => ({ write: (events) => insights.record(batchOf(events)) })
 
 export interface BatcherOptions {
   flushMs: number
@@ -134,7 +142,7 @@ export class InsightBatcher {
     const events = this.#waiting
     this.#waiting = []
     this.#flushing = this.writer
-      .record(batchOf(events))
+      .write(events)
       .catch((error: unknown) => {
         this.onError(error)
         this.#waiting = events.concat(this.#waiting).slice(0, this.options.maxWaiting)

@@ -8,7 +8,7 @@ import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
 import type { SharedWindows } from '../sites/client-rate-limit.js'
 import type { SiteLookup } from '../sites/site-server.js'
-import { type BatcherOptions, InsightBatcher, type InsightWriter } from './batcher.js'
+import { type BatcherOptions, InsightBatcher, type InsightWriter, repositoryWriter } from './batcher.js'
 import { InsightCollector } from './collector.js'
 import { DailySalt, utcDay } from './daily-salt.js'
 import { type InsightsReportBody, insightsReport } from './report.js'
@@ -47,7 +47,7 @@ export class InsightsService {
     this.#sharedWindows = options.sharedWindows
     this.salt = new DailySalt(repos)
     this.#writer = options.writer
-    this.batcher = new InsightBatcher(options.writer ?? repos.insights, options.batch)
+    this.batcher = new InsightBatcher(options.writer ?? repositoryWriter(repos.insights), options.batch)
   }
 
   /** The site endpoint `<site>/_docs/events`, made once for the site server. */

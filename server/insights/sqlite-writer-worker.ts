@@ -1,13 +1,19 @@
 /**
  * The thread that writes reader events on SQLite (sqlite-writer.ts): one connection to the server's
- * database file, opened as the server opens it, and the repository's own `record` for each batch it is
- * sent, one at a time, in order.
+ * database file, opened as the server opens it, and for each flush it is sent, one at a time and in
+ * order, the batch summed here (`batchOf`) and written by the repository's own `record`.
+ *
+ * It lowers its own scheduling priority first (lib/thread-priority.ts), so that on a core it shares
+ * with the serving thread a reader's request runs before a batch is written.
  */
 import { parentPort, workerData } from 'node:worker_threads'
+import { lowerThreadPriority } from '../../lib/thread-priority.js'
 import { openDatabase } from '../db/index.js'
 import { insightsRepository } from '../db/repositories/insights.js'
+import { type AcceptedEvent, batchOf } from './batcher.js'
 import type { WriteAnswer, WriteRequest } from './sqlite-writer.js'
 
+lowerThreadPriority()
 const { dataDir } = workerData as { dataDir: string }
 const { db } = openDatabase({ dataDir, databaseUrl: undefined, databaseSchema: undefined })
 const insights = insightsRepository(db)
@@ -17,7 +23,7 @@ parentPort?.on('message', (request: WriteRequest) => {
   queue = queue.then(async () => {
     let answer: WriteAnswer
     try {
-      await insights.record(request.batch)
+      await insights.record(batchOf(JSON.parse(request.events) as AcceptedEvent[]))
       answer = { id: request.id }
     } catch (error) {
       answer = { id: request.id, error: error instanceof Error ? error.message : String(error) }

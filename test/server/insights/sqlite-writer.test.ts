@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
+import { readdirSync, readFileSync } from 'node:fs'
 import { test } from 'node:test'
-import { batchOf } from '../../../server/insights/batcher.js'
 import { SqliteInsightWriter } from '../../../server/insights/sqlite-writer.js'
 import { createProject, signIn, testApp } from '../helper.js'
 
@@ -16,7 +16,7 @@ test('on SQLite a thread of its own writes reader events; the serving connection
     day,
     event: { type: 'view', path: 'guide/', screen: 'phone' },
   } as const
-  await writer.record(batchOf([view, view, { ...view, visitor: 'v1' }]))
+  await writer.write([view, view, { ...view, visitor: 'v1' }])
   const range = { projectId: project.id, from: day, to: day }
   assert.deepEqual(await app.repos.insights.top(range, 'view', 10), [{ key: 'guide/', total: 3 }])
   assert.deepEqual(await app.repos.insights.perDay(range, 'visitors'), [{ day, total: 1 }])
@@ -30,13 +30,38 @@ test('a batch the database refuses fails alone, whole; the thread goes on, and s
   const view = (projectId: string) =>
     ({ projectId, day, event: { type: 'view', path: '', screen: 'desktop' } }) as const
   // No such project: the foreign key refuses the batch, and nothing of it is written.
-  await assert.rejects(
-    writer.record(batchOf([view(project.id), view('prj_gone')])),
-    /FOREIGN KEY constraint failed/,
-  )
+  await assert.rejects(writer.write([view(project.id), view('prj_gone')]), /FOREIGN KEY constraint failed/)
   assert.equal(await app.repos.insights.countEvents(project.id), 0)
-  await writer.record(batchOf([view(project.id)]))
+  await writer.write([view(project.id)])
   await writer.close()
-  await writer.record(batchOf([view(project.id)]))
+  await writer.write([view(project.id)])
   assert.equal(await app.repos.insights.countEvents(project.id), 2)
+})
+
+/** Each thread of this process by id, with its niceness (the 19th field of `/proc/self/task/<id>/stat`). */
+function threadNiceness(): Map<number, number> {
+  const threads = new Map<number, number>()
+  for (const id of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${id}/stat`, 'utf8')
+    threads.set(Number(id), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]))
+  }
+  return threads
+}
+
+test('the writer thread runs at the lowest priority; the serving thread keeps its own', {
+  skip: process.platform !== 'linux',
+}, async (t) => {
+  const app = await testApp(t, 'sqlite')
+  const project = await createProject(app, await signIn(app), 'acme')
+  const before = threadNiceness()
+  const writer = new SqliteInsightWriter(app.config.dataDir)
+  t.after(() => writer.close())
+  await writer.write([{ projectId: project.id, day, event: { type: 'copy', path: '' } }])
+  const started = [...threadNiceness()].filter(([id]) => !before.has(id))
+  assert.ok(
+    started.some(([, niceness]) => niceness === 19),
+    `no new thread at niceness 19: ${JSON.stringify(started)}`,
+  )
+  assert.equal(threadNiceness().get(process.pid), before.get(process.pid))
+  assert.equal(await app.repos.insights.countEvents(project.id), 1)
 })

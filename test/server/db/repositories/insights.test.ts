@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { migrateToLatest, openDatabase } from '../../../../server/db/index.js'
 import { createRepositories } from '../../../../server/db/repositories/index.js'
-import { type AcceptedEvent, InsightBatcher } from '../../../../server/insights/batcher.js'
+import { type AcceptedEvent, InsightBatcher, repositoryWriter } from '../../../../server/insights/batcher.js'
 import { DailySalt } from '../../../../server/insights/daily-salt.js'
 import { SqliteInsightWriter } from '../../../../server/insights/sqlite-writer.js'
 import { sqlEngines, testConfig } from '../../helper.js'
@@ -36,7 +36,7 @@ for (const engine of sqlEngines) {
       // with a connection of its own to the same file, so three writers meet at its lock.
       const writers = [0, 1, 2].map((index) => {
         const replica = replicas[index]
-        if (replica) return replica.repos.insights
+        if (replica) return repositoryWriter(replica.repos.insights)
         const writer = new SqliteInsightWriter(config.dataDir)
         t.after(() => writer.close())
         return writer
