@@ -14,7 +14,7 @@
  * a second, as readers arrive at a site).
  *
  * `--seconds N` (or `BENCH_SECONDS=N`) sets each run's length (default 30); `--rate N` the events a
- * second (default 1000); `BENCH_CPU_PROF=DIR` writes docs-server's CPU profile there. Needs wrk and
+ * second (default 1000); `--readers saturating|steady` makes one of the two reader runs; `BENCH_CPU_PROF=DIR` writes docs-server's CPU profile there. Needs wrk and
  * taskset (`apt-get install wrk`); without wrk, autocannon reads, in whole milliseconds. Run as
  * `node dist/bench/insights.js`.
  */
@@ -27,6 +27,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import getPort from 'get-port'
 import { fromPackageRoot } from '../compiler/assets.js'
+import { KeepAliveClient, requestBytes } from './keep-alive-client.js'
 import { canPin, hasWrk, type LoadFigures, load, pinned, threadCpuSeconds, treeCpuSeconds } from './load.js'
 import { createServerToken } from './server-token.js'
 
@@ -264,9 +265,14 @@ function expectedOf(result: SenderResult): Expected {
 
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1)
 
-/** `rate` events a second for `seconds`, in ticks of 10 ms; only events answered 204 are expected. */
+/**
+ * `rate` events a second for `seconds`, spread over each millisecond as readers' beacons arrive, on 32
+ * keep-alive connections of the lean client (keep-alive-client.ts), so the sender takes little of the
+ * core it shares with the readers' load generator. Only events answered 204 are expected.
+ */
 async function sendEvents(port: number, host: string, expected: Expected) {
   const paths = ['', ...Array.from({ length: pageCount - 1 }, (_, index) => `pages/page-${index}/`)]
+  const client = new KeepAliveClient(port, 32)
   let sent = 0
   let accepted = 0
   const refused = new Map<number, number>()
@@ -289,14 +295,16 @@ async function sendEvents(port: number, host: string, expected: Expected) {
             : kind === 8
               ? { type: 'feedback', path, helpful: n % 4 !== 0 }
               : { type: 'copy', path }
-      const sending = call(port, 'POST', '/_docs/events', {
-        host,
-        headers: { 'x-forwarded-for': address, 'user-agent': agentName, 'content-type': 'text/plain' },
-        body: Buffer.from(JSON.stringify(event)),
-      })
-        .then((answer) => {
-          if (answer.status !== 204)
-            return void refused.set(answer.status, (refused.get(answer.status) ?? 0) + 1)
+      const bytes = requestBytes(
+        'POST',
+        '/_docs/events',
+        { host, 'x-forwarded-for': address, 'user-agent': agentName, 'content-type': 'text/plain' },
+        Buffer.from(JSON.stringify(event)),
+      )
+      const sending = client
+        .request(bytes)
+        .then((status) => {
+          if (status !== 204) return void refused.set(status, (refused.get(status) ?? 0) + 1)
           accepted += 1
           if (event.type === 'view') {
             bump(expected.views, path)
@@ -308,13 +316,13 @@ async function sendEvents(port: number, host: string, expected: Expected) {
             bump(event.helpful ? expected.helpful : expected.notHelpful, path)
           else bump(expected.copies, path)
         })
-        .catch(() => void refused.set(0, (refused.get(0) ?? 0) + 1))
         .finally(() => pending.delete(sending))
       pending.add(sending)
     }
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await new Promise((resolve) => setTimeout(resolve, 1))
   }
   await Promise.all(pending)
+  client.close()
   return { sent, accepted, refused, seconds: (performance.now() - started) / 1000 }
 }
 
@@ -399,7 +407,7 @@ async function main(): Promise<void> {
     const siteHost = `bench.${apiHost}`
 
     console.log(
-      `insights bench: ${seconds} s a run, ${rate} events/s from ${addresses} client addresses; readers at 10 connections by ${hasWrk ? 'wrk' : 'autocannon'}, saturating, then pausing ${pauseMs} ms after each answer; ${
+      `insights bench: ${seconds} s a run, ${rate} events/s from ${addresses} client addresses; readers at 10 connections by ${hasWrk ? 'wrk' : 'autocannon'}, ${readerRuns === 'steady' ? '' : 'saturating'}${readerRuns === 'both' ? ', then ' : ''}${readerRuns === 'saturating' ? '' : `pausing ${pauseMs} ms after each answer`}; ${
         canPin
           ? 'docs-server pinned to core 0, readers and event sender to core 1'
           : 'not pinned (needs taskset and 2 cores)'

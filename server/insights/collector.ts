@@ -115,7 +115,8 @@ export class InsightCollector implements SiteEndpoint {
       send(response, 204)
       return true
     }
-    const limited = await this.#limit.take(request, 1, this.#clock())
+    const address = this.#limit.clientAddress(request)
+    const limited = await this.#limit.take(request, 1, this.#clock(), address)
     if (limited) {
       request.resume()
       send(
@@ -156,12 +157,7 @@ export class InsightCollector implements SiteEndpoint {
     const day = utcDay(this.#clock())
     const visitor =
       parsed.event.type === 'view'
-        ? await this.salt.visitor(
-            day,
-            site.projectId,
-            this.#limit.clientAddress(request),
-            request.headers['user-agent'] ?? '',
-          )
+        ? await this.salt.visitor(day, site.projectId, address, request.headers['user-agent'] ?? '')
         : undefined
     this.batcher.add({ projectId: site.projectId, day, event: parsed.event, ...(visitor ? { visitor } : {}) })
     send(response, 204)
@@ -199,16 +195,29 @@ function send(
   response.end(bytes)
 }
 
-/** The request body, or `undefined` when it is larger than `limit` (the rest is then not read). */
-async function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+/**
+ * The request body, or `undefined` when it is larger than `limit` (the rest is then not read). Read with
+ * plain listeners: an event's body is one chunk, and an async iterator costs more than the chunk does.
+ */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const declared = Number(request.headers['content-length'])
-  if (Number.isFinite(declared) && declared > limit) return undefined
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > limit) return undefined
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(undefined)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= limit) return void chunks.push(chunk)
+      request.off('data', onData)
+      request.pause()
+      resolve(undefined)
+    }
+    request.on('data', onData)
+    request.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
+    request.once('error', reject)
+    // A client gone before its body ended: what an async iterator would throw, so the server logs it the same way.
+    request.once('close', () => {
+      if (!request.complete) reject(new Error('the client closed the request before its body ended'))
+    })
+  })
 }

@@ -75,14 +75,15 @@ export class ClientRateLimit {
 
   /**
    * Counts `calls` (one request, or a JSON-RPC batch's calls) against the client's window; the seconds
-   * until the window ends when the client is over its limit.
+   * until the window ends when the client is over its limit. `address` saves reading the client's
+   * address again where the caller has it.
    */
   async take(
     request: IncomingMessage,
     calls = 1,
     now = Date.now(),
+    address = this.clientAddress(request),
   ): Promise<{ retryAfterSeconds: number } | undefined> {
-    const address = this.clientAddress(request)
     const start = Math.floor(now / windowMs) * windowMs
     const endsAt = start + windowMs
     const count = this.shared

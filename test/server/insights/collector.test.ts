@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { randomInt } from 'node:crypto'
+import { Readable } from 'node:stream'
 import { test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
@@ -205,4 +206,28 @@ test('with Redis configured, the per-client event limit is counted there, shared
   const keys = await redis.keys(`docs-rate-limit:insights:${client}:*`)
   assert.equal(keys.length, 1)
   assert.equal(await redis.get(keys[0] ?? ''), '3')
+})
+
+test('an event body sent in chunks without a length is refused past the limit, and one within it is kept', async (t) => {
+  const { app, acme } = await setUp(t, 'sqlite')
+  const host = 'acme.docs.test'
+  const chunked = (text: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/_docs/events',
+      headers: { host, 'content-type': 'text/plain', 'transfer-encoding': 'chunked' },
+      // Three chunks, so the body arrives in pieces, as a slow client's would.
+      payload: Readable.from(
+        [text.slice(0, 10), text.slice(10, 20), text.slice(20)].map((part) => Buffer.from(part)),
+      ),
+    })
+  const big = await chunked(
+    JSON.stringify({ type: 'view', path: '', screen: 'desktop', referrer: 'x'.repeat(3000) }),
+  )
+  assert.equal(big.statusCode, 400)
+  assert.match(big.json().error, /larger than 2048 bytes/)
+  const small = await chunked(JSON.stringify({ type: 'copy', path: '' }))
+  assert.equal(small.statusCode, 204, small.body)
+  await app.insights.batcher.flush()
+  assert.equal(await app.repos.insights.countEvents(acme.id), 1)
 })
