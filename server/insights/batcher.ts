@@ -132,7 +132,9 @@ export class InsightBatcher {
       return
     }
     this.#waiting.push(event)
-    if (this.#waiting.length >= this.options.maxBatch) void this.flush()
+    // One flush at a time: while one is being written, the events past a batch wait for its end
+    // (below) rather than each starting a flush that waits in line.
+    if (this.#waiting.length >= this.options.maxBatch && !this.#flushing) void this.flush()
   }
 
   /** Writes what is waiting; resolves once it is written (or kept for the next try). One flush at a time. */
@@ -141,14 +143,18 @@ export class InsightBatcher {
     if (this.#waiting.length === 0) return
     const events = this.#waiting
     this.#waiting = []
+    let written = true
     this.#flushing = this.writer
       .write(events)
       .catch((error: unknown) => {
+        written = false
         this.onError(error)
         this.#waiting = events.concat(this.#waiting).slice(0, this.options.maxWaiting)
       })
       .finally(() => {
         this.#flushing = undefined
+        // A full batch waited for this one; after a failure, the next event or the timer tries again.
+        if (written && this.#waiting.length >= this.options.maxBatch) void this.flush()
       })
     await this.#flushing
   }

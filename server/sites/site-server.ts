@@ -505,12 +505,11 @@ export class SiteServer {
     const bytes = await this.blobs.get(row.site_manifest_sha256)
     if (!bytes) return undefined
     // Manifests of ready deployments never change, so they stay cached until evicted.
-    const parsed = JSON.parse(bytes.toString('utf8')) as SiteManifest
-    // A null prototype, so a request for /constructor or /__proto__ finds no inherited "file".
-    const manifest: SiteManifest = {
-      ...parsed,
-      files: Object.assign(Object.create(null) as SiteManifest['files'], parsed.files),
-    }
+    const manifest = JSON.parse(bytes.toString('utf8')) as SiteManifest
+    // A null prototype, so a request for /constructor or /__proto__ finds no inherited "file". Set in
+    // place rather than copied: a 1,000-page manifest is 2,000 entries, and a copy of each parse is
+    // garbage the heap grows by when many sites take turns in the cache.
+    Object.setPrototypeOf(manifest.files, null)
     this.#manifests.set(deploymentId, { manifest, bytes: bytes.length })
     return manifest
   }
