@@ -17,10 +17,10 @@ export function currentThreadId(): number | undefined {
 }
 
 /**
- * Gives the calling thread alone `niceness` (19, the lowest priority, by default); true when it did.
+ * Gives the calling thread alone `niceness` (10, "below normal", by default); true when it did.
  * Raising niceness needs no privilege.
  */
-export function lowerThreadPriority(niceness: number = constants.priority.PRIORITY_LOW): boolean {
+export function lowerThreadPriority(niceness: number = constants.priority.PRIORITY_BELOW_NORMAL): boolean {
   const threadId = currentThreadId()
   if (threadId === undefined) return false
   try {

@@ -14,9 +14,9 @@
  * What the serving thread does for a flush is as little as it can be: the events go to the worker as
  * one JSON text, and the worker sums them (`batchOf`). Cloning the events as objects (postMessage's
  * structured clone) cost the serving thread about 19 µs an event, a quarter of what an event cost it
- * (bench:insights, from a CPU profile). The worker also runs at the lowest scheduling priority
- * (niceness 19): where it shares a core with the serving thread, the kernel lets a reader's request
- * run first instead of giving the writer its time slice (sqlite-writer-worker.ts).
+ * (bench:insights, from a CPU profile). The worker also runs at a lower scheduling priority (niceness
+ * 10): where it shares a core with the serving thread, the kernel lets a reader's request run first
+ * (sqlite-writer-worker.ts).
  */
 import { Worker } from 'node:worker_threads'
 import { fromPackageRoot } from '../../lib/package-root.js'
