@@ -19,14 +19,20 @@ setFlagsFromString('--expose-gc')
 const collectGarbage = runInNewContext('gc') as () => void
 
 /** A home page and 20 pages that each render for longer than a 1 s page limit (see limits.test.ts). */
+/** Slow pages in slowSite, besides its home page. */
+const slowPages = 5
+
 function slowSite(): Map<string, Uint8Array> {
-  const slugs = Array.from({ length: 20 }, (_, index) => `slow-${index}`)
+  const slugs = Array.from({ length: slowPages }, (_, index) => `slow-${index}`)
   return new Map<string, Uint8Array>([
     ['docs.json', encode(JSON.stringify({ name: 'Slow', navigation: { pages: ['index', ...slugs] } }))],
     ['index.mdx', page('Home', 'Home.')],
     ...slugs.map((slug): [string, Uint8Array] => [
       `${slug}.mdx`,
-      page(slug, '<i onclick="x()">i</i> '.repeat(9_000)),
+      // Seconds of rendering on any machine we run on, so each slow page runs out its 1 s page limit:
+      // at 9,000 elements one rendered within it on a fast machine, and none was named. Three blocks,
+      // each under the 256 KB a block may hold; five such pages fit one 4 MB upload batch.
+      page(slug, Array.from({ length: 3 }, () => '<i onclick="x()">i</i> '.repeat(10_000)).join('\n\n')),
     ]),
   ])
 }
@@ -58,7 +64,7 @@ test('the build limit fires while garbage is collected, and the build fails with
   const app = await testApp(t, 'sqlite', { buildTimeoutSeconds: 2, pageTimeoutSeconds: 1 })
   const token = await signIn(app)
   await createProject(app, token, 'slow')
-  // Twenty pages of at least a second each: without the limit this build runs for 20 s or more.
+  // Five pages of seconds each: without the limit this build runs for 5 s or more, past its 2 s limit.
   const collecting = setInterval(collectGarbage, 1000)
   t.after(() => clearInterval(collecting))
   const started = performance.now()
@@ -89,7 +95,7 @@ test('a build stopped at its limit stops its pages too, names the slow ones, and
   const finalizing = deploy(app, hostile, 'slow', slowSite(), { waitSeconds: 60 })
   await until(() => app.builds.pagesInFlight > 0)
   // Let the home page render and the first slow page run out its page limit, so the failure names it.
-  await until(() => app.builds.pagesInFlight <= 19)
+  await until(() => app.builds.pagesInFlight <= slowPages - 1)
   expire?.()
   const slow = await finalizing
   assert.equal(slow.finalized.statusCode, 422, slow.finalized.body.slice(0, 1000))
@@ -100,7 +106,9 @@ test('a build stopped at its limit stops its pages too, names the slow ones, and
   const [reason, ...pages] = deployment.diagnostics
   assert.equal(reason?.rule, 'build-limit')
   const rendered = reason?.message.match(
-    /^The build stopped: it ran longer than the 600 s build limit; (\d+) of its 21 pages rendered in time$/,
+    new RegExp(
+      `^The build stopped: it ran longer than the 600 s build limit; (\\d+) of its ${slowPages + 1} pages rendered in time$`,
+    ),
   )
   assert.ok(rendered, reason?.message)
   assert.ok(
