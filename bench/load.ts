@@ -40,17 +40,6 @@ export async function treeCpuSeconds(pid: number): Promise<number | undefined> {
   }
 }
 
-/** CPU seconds one thread has used so far (a process's main thread has the process's id), from /proc. */
-export async function threadCpuSeconds(pid: number, tid = pid): Promise<number | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks
-  } catch {
-    return undefined
-  }
-}
-
 /** wrk's latency (`812.00us`, `1.20ms`, `2.01s`) in milliseconds. */
 export function milliseconds(text: string): number {
   const match = /^([\d.]+)(us|ms|s)$/.exec(text)

@@ -2,11 +2,12 @@
  * A pool task: render one page of a shared site. The site's index is decoded once per worker and
  * build, so the pages of one build after the first cost this thread nothing but their render.
  */
+
+import { currentThreadId } from '../../lib/threads.js'
 import { createHighlighter } from '../highlight/index.js'
 import type { RenderOutcome, RenderPageMessage } from './protocol.js'
 import { renderOne } from './render-one.js'
 import { readSiteIndex, siteFiles } from './shared-files.js'
-import { currentThreadId } from './thread-cpu.js'
 
 let threadId = 0
 

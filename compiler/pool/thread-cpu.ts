@@ -1,31 +1,20 @@
 /**
  * CPU time of one thread, so a page's limit counts the work its render did, not how long the machine
  * took to do it (ARCHITECTURE decision 11). Node 20 has no per-thread CPU clock, so on Linux a render
- * thread names its kernel thread id (`/proc/thread-self`) and the pool reads that thread's user and
- * system time from `/proc/self/task/<tid>/stat`. Elsewhere there is no such file: the pool falls back
- * to wall time and says so in the limit's message.
+ * thread names its kernel thread id (`currentThreadId`, lib/threads.ts) and the pool reads that
+ * thread's user and system time from `/proc/self/task/<tid>/stat`. Elsewhere there is no such file:
+ * the pool falls back to wall time and says so in the limit's message.
  */
-import { readFileSync, readlinkSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 
 /** Linux's USER_HZ: /proc reports CPU time in these ticks (100 a second on every mainstream kernel). */
 const TICKS_PER_SECOND = 100
 
-/** The calling thread's kernel id, or 0 where /proc does not say (not Linux). */
-export function currentThreadId(): number {
-  try {
-    // `1234/task/5678`: this process's id, then the calling thread's.
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').at(-1))
-    return Number.isInteger(tid) && tid > 0 ? tid : 0
-  } catch {
-    return 0
-  }
-}
-
-/** CPU milliseconds thread `tid` of this process has used, or undefined once it is gone. */
-export function threadCpuMs(tid: number): number | undefined {
+/** CPU milliseconds thread `tid` of this process (or of process `pid`) has used, or undefined once it is gone. */
+export function threadCpuMs(tid: number, pid: number | 'self' = 'self'): number | undefined {
   let stat: string
   try {
-    stat = readFileSync(`/proc/self/task/${tid}/stat`, 'latin1')
+    stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'latin1')
   } catch {
     return undefined
   }

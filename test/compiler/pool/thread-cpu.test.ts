@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { Worker } from 'node:worker_threads'
-import { currentThreadId, threadCpuMs } from '../../../compiler/pool/thread-cpu.js'
+import { threadCpuMs } from '../../../compiler/pool/thread-cpu.js'
+import { currentThreadId } from '../../../lib/threads.js'
 import { startCpuHog } from '../../cpu-hog.js'
 
 const linux = process.platform === 'linux'
