@@ -26,6 +26,7 @@ import { createRepositories } from '../db/repositories/index.js'
 import type { ProjectRow } from '../db/repositories/projects.js'
 import { retryWithBackoff } from '../db/retry.js'
 import type { SiteFileEntry, SiteManifest } from './site-manifest.js'
+import { readSiteManifest, storeSiteManifest } from './site-manifest-store.js'
 import { type Sleep, StorageOutage, type StorageRetry, sleepFor, withStorageRetry } from './storage-retry.js'
 import type { BuildTask, BuildTaskResult, BuiltFile, FileStored, RenderRequest } from './worker.js'
 
@@ -456,7 +457,7 @@ export class BuildPipeline {
         if (immutable.has(path)) entry.immutable = true
         manifest.files[path] = entry
       }
-      const siteManifestSha256 = await stored(() => this.blobs.put(Buffer.from(JSON.stringify(manifest))))
+      const siteManifestSha256 = await stored(() => storeSiteManifest(this.blobs, manifest))
       const buildCacheSha256 = await stored(() => this.blobs.put(result.cache))
       if (ended.aborted) throw ended.reason
       const outcome = {
@@ -629,9 +630,9 @@ export class BuildPipeline {
     stored: <T>(call: () => Promise<T>) => Promise<T>,
   ): Promise<Map<string, Variants>> {
     const bySha = new Map<string, Variants>()
-    const bytes = manifestSha256 ? await stored(() => this.blobs.get(manifestSha256)) : undefined
-    if (!bytes) return bySha
-    const manifest = JSON.parse(bytes.toString('utf8')) as SiteManifest
+    const read = manifestSha256 ? await stored(() => readSiteManifest(this.blobs, manifestSha256)) : undefined
+    if (!read) return bySha
+    const { manifest } = read
     for (const entry of Object.values(manifest.files)) {
       const variants: Variants = {}
       // touch, not has: reused without being written again, they must look fresh to garbage collection.

@@ -1,6 +1,19 @@
+import { createHash } from 'node:crypto'
+import { MCP_PAGES_PATH } from '../../compiler/outputs/mcp-pages.js'
+import { SEARCH_INDEX_PATH } from '../../compiler/outputs/search-index.js'
+import { REDIRECTS_FILE } from '../../compiler/redirects.js'
+
 /**
  * A built site as stored: path → the blob of its bytes, plus precompressed variants. Serving reads
  * only this and the blob store; the manifest itself is a blob named on the deployment row.
+ *
+ * Stored in parts (version 2): a head with the files any request may consult (`headPaths`) and the
+ * names of shards, each a blob of about `filesPerShard` entries. A page's HTML, its Markdown export and
+ * every path a URL of it is routed through share one shard (`shardKey`), so reading a page parses the
+ * head and one shard, whatever the site's size: a replica serving more sites than its manifest cache
+ * holds parses kilobytes per read, not the whole site (a 1,000-page site's manifest is ~700 KB).
+ * Version 1, the whole manifest in one blob, is what deployments built before parts existed have;
+ * both are read (site-manifest-store.ts).
  */
 export interface SiteFileEntry {
   sha256: string
@@ -19,6 +32,47 @@ export interface SiteManifest {
   files: Record<string, SiteFileEntry>
   /** The pages' Content-Security-Policy from the build (absent in manifests made before it existed). */
   contentSecurityPolicy?: string
+}
+
+/** The head of a manifest stored in parts. */
+export interface SiteManifestHead {
+  version: 2
+  contentSecurityPolicy?: string
+  /** The entries of `headPaths` the site has. */
+  files: Record<string, SiteFileEntry>
+  /** The sha256 of each shard's blob (a JSON object of path → entry), in shard order. */
+  shards: string[]
+}
+
+/** Files kept in the head, not in a shard: those requests of every page or endpoint look up. */
+export const headPaths: ReadonlySet<string> = new Set([
+  REDIRECTS_FILE,
+  'llms.txt',
+  '404.html',
+  'robots.txt',
+  MCP_PAGES_PATH,
+  SEARCH_INDEX_PATH,
+])
+
+/** How many entries a shard holds on average: a read parses about this many, ~45 KB. */
+export const filesPerShard = 128
+
+/**
+ * What places a path in its shard: the path without `.html`, `.md` or a last `index` segment, as long
+ * as one is left, so `guide/index.html`, `guide.md`, `guide`, `guide.html` and `guide.html/index.html`
+ * (each a path a URL of the page is routed through) fall together.
+ */
+export function shardKey(path: string): string {
+  for (let key = path; ; ) {
+    const shorter = key.replace(/\.(html|md)$/, '').replace(/(^|\/)index$/, '')
+    if (shorter === key) return key
+    key = shorter
+  }
+}
+
+/** The shard of `path` in a manifest of `count` shards: the first 32 bits of its key's sha256, modulo. */
+export function shardOf(path: string, count: number): number {
+  return count === 1 ? 0 : createHash('sha256').update(shardKey(path)).digest().readUInt32BE(0) % count
 }
 
 /** Text formats worth precompressing; images and fonts are already compressed. */

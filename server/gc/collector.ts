@@ -11,7 +11,7 @@
  */
 
 import type { BlobStore } from '../blobs/store.js'
-import type { SiteManifest } from '../builds/site-manifest.js'
+import { readSiteManifest } from '../builds/site-manifest-store.js'
 import type { Repositories } from '../db/repositories/index.js'
 import type { RetainedDeployment } from '../db/repositories/retention.js'
 import type { RetentionConfig } from './settings.js'
@@ -127,9 +127,10 @@ export class GarbageCollector {
       if (!deployment.siteManifestSha256) continue
       marked.add(deployment.siteManifestSha256)
       // A store that cannot be read throws here, and the run stops before it deletes anything.
-      const bytes = await this.blobs.get(deployment.siteManifestSha256)
-      if (!bytes) continue
-      const manifest = JSON.parse(bytes.toString('utf8')) as SiteManifest
+      const read = await readSiteManifest(this.blobs, deployment.siteManifestSha256)
+      if (!read) continue
+      const { manifest, parts } = read
+      for (const part of parts) marked.add(part)
       for (const entry of Object.values(manifest.files)) {
         marked.add(entry.sha256)
         if (entry.br) marked.add(entry.br.sha256)

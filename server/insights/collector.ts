@@ -14,12 +14,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LRUCache } from 'lru-cache'
 import { READER_EVENTS_PATH } from '../../serving/reader-events.js'
 import { parseSiteUrl, routeSitePath } from '../../serving/router.js'
-import type { SiteManifest } from '../builds/site-manifest.js'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
 import type { Issue } from '../errors.js'
 import { ClientRateLimit, type SharedWindows } from '../sites/client-rate-limit.js'
 import { pickTarget } from '../sites/resolve-host.js'
+import type { FileLookup } from '../sites/site-files.js'
 import type { SiteEndpoint, SiteLookup } from '../sites/site-server.js'
 import type { InsightBatcher } from './batcher.js'
 import { type DailySalt, utcDay } from './daily-salt.js'
@@ -40,22 +40,22 @@ export const optedOut = (request: IncomingMessage): boolean =>
   request.headers.dnt === '1' || request.headers['sec-gpc'] === '1'
 
 /** Whether `path` (site-relative, `guide/setup/`) is a page of the deployment. */
-const isPage = (manifest: SiteManifest, path: string): boolean =>
-  (path === '' || path.endsWith('/')) && manifest.files[`${path}index.html`] !== undefined
+const isPage = (files: FileLookup, path: string): boolean =>
+  (path === '' || path.endsWith('/')) && files.get(`${path}index.html`) !== undefined
 
 /** What is wrong with the event's pages for this deployment, as issues (none: fine). */
-function pageIssues(manifest: SiteManifest, event: ReaderEvent): Issue[] {
+function pageIssues(files: FileLookup, event: ReaderEvent): Issue[] {
   switch (event.type) {
     case 'search':
-      return event.opened === undefined || event.opened === null || isPage(manifest, event.opened)
+      return event.opened === undefined || event.opened === null || isPage(files, event.opened)
         ? []
         : [{ path: '/opened', message: 'is no page of this site' }]
     case 'not-found': {
-      const route = routeSitePath(event.path, '', { has: (file) => manifest.files[file] !== undefined })
+      const route = routeSitePath(event.path, '', { has: (file) => files.get(file) !== undefined })
       return route.type === 'not-found' ? [] : [{ path: '/path', message: 'is a page or file of this site' }]
     }
     default:
-      return isPage(manifest, event.path) ? [] : [{ path: '/path', message: 'is no page of this site' }]
+      return isPage(files, event.path) ? [] : [{ path: '/path', message: 'is no page of this site' }]
   }
 }
 
@@ -146,9 +146,9 @@ export class InsightCollector implements SiteEndpoint {
       )
       return true
     }
-    const manifest = await this.sites.manifestOf(site.deploymentId)
-    const issues = manifest
-      ? pageIssues(manifest, parsed.event)
+    const files = await this.sites.filesOf(site.deploymentId)
+    const issues = files
+      ? await files.lookup((lookup) => pageIssues(lookup, parsed.event))
       : [{ path: '/path', message: 'no live site' }]
     if (issues.length > 0) {
       send(response, 400, { error: 'The event names no page of this site', issues })

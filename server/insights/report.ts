@@ -9,7 +9,7 @@ import type { IndexedPage } from '../../compiler/outputs/search-rank.js'
 import type { Shape } from '../../schemas/api/index.js'
 import type { InsightsReport } from '../../schemas/api/insights.js'
 import type { BlobStore } from '../blobs/store.js'
-import type { SiteManifest } from '../builds/site-manifest.js'
+import { readSiteManifest } from '../builds/site-manifest-store.js'
 import type { Repositories } from '../db/repositories/index.js'
 import type { InsightRange } from '../db/repositories/insights.js'
 import { closestPath, closestTitles } from './nearest.js'
@@ -33,10 +33,8 @@ async function livePages(
   if (!liveDeploymentId) return []
   const deployment = await repos.deployments.findById(liveDeploymentId)
   if (!deployment?.site_manifest_sha256) return []
-  const manifestBytes = await blobs.get(deployment.site_manifest_sha256)
-  if (!manifestBytes) return []
-  const manifest = JSON.parse(manifestBytes.toString('utf8')) as SiteManifest
-  const index = manifest.files[SEARCH_INDEX_PATH]
+  const read = await readSiteManifest(blobs, deployment.site_manifest_sha256)
+  const index = read?.manifest.files[SEARCH_INDEX_PATH]
   const script = index ? await blobs.get(index.sha256) : undefined
   return script ? parseSearchIndex(script.toString('utf8')).pages : []
 }

@@ -57,11 +57,14 @@ export class SiteMcp implements SiteEndpoint {
     if ('invalid' in url) return false
     const site = pickTarget(lookup.targets, url.path)
     if (!site || url.path !== `${site.pathPrefix}/${MCP_PATH}`) return false
-    const manifest = await this.sites.manifestOf(site.deploymentId)
-    if (!manifest) return false
-    const enabled = manifest.files[MCP_PAGES_PATH] !== undefined
+    const files = await this.sites.filesOf(site.deploymentId)
+    if (!files) return false
+    const { enabled, page } = await files.lookup((lookup) => ({
+      enabled: lookup.get(MCP_PAGES_PATH) !== undefined,
+      page: lookup.get(`${MCP_PATH}/index.html`) !== undefined,
+    }))
     const reading = request.method === 'GET' || request.method === 'HEAD'
-    if (reading && (!enabled || manifest.files[`${MCP_PATH}/index.html`])) return false
+    if (reading && (!enabled || page)) return false
     if (site.preview) response.setHeader('x-robots-tag', 'noindex')
     if (!enabled) {
       sendJsonRpcError(response, 404, -32601, 'This docs site has turned its MCP server off (mcp.enabled)')
@@ -75,13 +78,12 @@ export class SiteMcp implements SiteEndpoint {
         return true
       }
     }
-    const files = manifest.files
     const mcpSite: McpSite = {
       base: `${site.origin}${site.pathPrefix}`,
       // The rest of a batch's calls, after the one counted above.
       admit: (calls) => (calls > 1 ? this.#limit.take(request, calls - 1) : undefined),
       read: async (path) => {
-        const entry = files[path]
+        const entry = await files.get(path)
         if (!entry) return undefined
         let bytes = this.#bytes.get(entry.sha256)
         if (!bytes) {

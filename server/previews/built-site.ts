@@ -13,7 +13,7 @@ import {
   type RedirectMatcher,
 } from '../../compiler/redirects.js'
 import type { BlobStore } from '../blobs/store.js'
-import type { SiteManifest } from '../builds/site-manifest.js'
+import { readSiteManifest } from '../builds/site-manifest-store.js'
 
 export interface BuiltPage {
   slug: string
@@ -126,9 +126,9 @@ export async function loadBuiltSite(
   blobs: Pick<BlobStore, 'get'>,
   manifestSha256: string,
 ): Promise<BuiltSite> {
-  const bytes = await blobs.get(manifestSha256)
-  if (!bytes) throw new Error(`the site manifest ${manifestSha256} is not in the blob store`)
-  const manifest = JSON.parse(bytes.toString('utf8')) as SiteManifest
+  const read = await readSiteManifest(blobs, manifestSha256)
+  if (!read) throw new Error(`the site manifest ${manifestSha256} is not in the blob store`)
+  const { manifest } = read
   const slugs = Object.keys(manifest.files).flatMap((path) => {
     const slug = pageSlugOf(path)
     return slug === undefined ? [] : [slug]

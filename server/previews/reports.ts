@@ -9,7 +9,7 @@
 import type { Diagnostic } from '../../compiler/diagnostics.js'
 import type { ChangeReport as ChangeReportSchema, Shape } from '../../schemas/api/index.js'
 import type { BlobStore } from '../blobs/store.js'
-import type { SiteManifest } from '../builds/site-manifest.js'
+import { readSiteManifest } from '../builds/site-manifest-store.js'
 import type { ServerConfig } from '../config.js'
 import type { ChangeReportRow } from '../db/repositories/change-reports.js'
 import type { DeploymentRow } from '../db/repositories/deployments.js'
@@ -163,11 +163,11 @@ export class ChangeReports {
     ].slice(0, config.reportScreenshots)
     if (slugs.length === 0) return { taken: false, reason: 'No page was added or changed', pages: [] }
     const filesOf = async (manifestSha256: string): Promise<SiteFiles> => {
-      const bytes = await blobs.get(manifestSha256)
-      if (!bytes) throw new Error(`the site manifest ${manifestSha256} is not in the blob store`)
-      const manifest = JSON.parse(bytes.toString('utf8')) as SiteManifest
+      const read = await readSiteManifest(blobs, manifestSha256)
+      if (!read) throw new Error(`the site manifest ${manifestSha256} is not in the blob store`)
+      const { files } = read.manifest
       return async (path) => {
-        const entry = Object.hasOwn(manifest.files, path) ? manifest.files[path] : undefined
+        const entry = files[path]
         if (!entry) return undefined
         const file = await blobs.get(entry.sha256)
         return file ? { bytes: file, contentType: entry.contentType } : undefined

@@ -17,16 +17,12 @@ import {
   REDIRECTS_FILE,
   type RedirectMatcher,
 } from '../../compiler/redirects.js'
-import {
-  isActiveContent,
-  rebuiltPagePolicy,
-  SANDBOXED_FILE_POLICY,
-  sitePagePolicy,
-} from '../../compiler/security-headers.js'
+import { isActiveContent, SANDBOXED_FILE_POLICY } from '../../compiler/security-headers.js'
 import { withBaseHref } from '../../serving/not-found.js'
 import { parseSiteUrl, routeSitePath, wantsMarkdown } from '../../serving/router.js'
 import type { BlobStore } from '../blobs/store.js'
-import type { SiteFileEntry, SiteManifest } from '../builds/site-manifest.js'
+import type { SiteFileEntry } from '../builds/site-manifest.js'
+import { type ManifestFiles, parseManifestHead, parseManifestShard } from '../builds/site-manifest-store.js'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
 import { outageMessage, outageRetryAfterSeconds, unavailableDependency } from '../errors.js'
@@ -34,6 +30,7 @@ import { cacheTags, etagMatches, siteCacheControl } from './cache-headers.js'
 import { readSiteHeaders, type SiteRequestHeaders } from './host-header.js'
 import { missingSite } from './missing-site.js'
 import { HostResolver, pickTarget, type SiteTarget } from './resolve-host.js'
+import { SiteFiles } from './site-files.js'
 import { disallowedPaths, pageUrlPath, renderRobots, renderSitemap } from './sitemap.js'
 
 /** Files bigger than this are streamed from the blob store instead of cached in memory. */
@@ -45,23 +42,6 @@ const maxCachedFile = 1024 * 1024
  * own images and stylesheets. Older than that, or kept no longer by garbage collection, the live file.
  */
 const versionedLookback = 10
-
-const policies = new WeakMap<SiteManifest, string>()
-
-/**
- * A page's policy: the build's, rebuilt from its well-formed sources (so nothing a deployment stored
- * can add a directive), or for deployments built before policies existed no inline script at all.
- */
-function pagePolicy(manifest: SiteManifest): string {
-  let policy = policies.get(manifest)
-  if (policy === undefined) {
-    policy = manifest.contentSecurityPolicy
-      ? rebuiltPagePolicy(manifest.contentSecurityPolicy)
-      : sitePagePolicy({ inlineScripts: [] })
-    policies.set(manifest, policy)
-  }
-  return policy
-}
 
 /** A file that is not a page: one a browser would run script in is sandboxed. */
 const fileHeaders = (entry: SiteFileEntry): Record<string, string> =>
@@ -114,16 +94,22 @@ export interface SiteEndpoint {
   answer(request: IncomingMessage, response: ServerResponse): Promise<boolean>
 }
 
-/** What a site endpoint reads through the site server: the sites of a host, and deployments' manifests. */
+/** What a site endpoint reads through the site server: the sites of a host, and deployments' files. */
 export interface SiteLookup {
   hosts: HostResolver
-  manifestOf(deploymentId: string): Promise<SiteManifest | undefined>
+  filesOf(deploymentId: string): Promise<SiteFiles | undefined>
 }
+
+/** A manifest cache entry: a deployment's files (by `deployment id`) or a shard (by `shard sha256`). */
+type CachedManifestPart = { files: SiteFiles; bytes: number } | { shard: ManifestFiles; bytes: number }
 
 export class SiteServer {
   readonly hosts: HostResolver
-  /** Site manifests by deployment, bounded by the bytes of their JSON (a 10,000-page site's is ~3 MB). */
-  readonly #manifests: LRUCache<string, { manifest: SiteManifest; bytes: number }>
+  /**
+   * Manifest heads by deployment and manifest shards by sha256, bounded by the bytes of their JSON
+   * (a 1,000-page site's manifest is ~700 KB in all, a shard ~45 KB).
+   */
+  readonly #manifests: LRUCache<string, CachedManifestPart>
   /** docs.json redirects of a deployment, by the sha256 of its `_redirects` file. */
   readonly #redirectRules = new LRUCache<string, RedirectMatcher>({ max: 256 })
   readonly #files: LRUCache<string, Buffer>
@@ -154,7 +140,7 @@ export class SiteServer {
     })
     this.#endpoints = endpoints({
       hosts: this.hosts,
-      manifestOf: (deploymentId) => this.#manifest(deploymentId),
+      filesOf: (deploymentId) => this.#filesOf(deploymentId),
     })
     // Half the memory budget for file bytes, half for prepared answers (which mostly share those bytes).
     const half = Math.max(1, Math.floor(config.memoryCacheBytes / 2))
@@ -256,8 +242,8 @@ export class SiteServer {
     const site = pickTarget(lookup.targets, path)
     if (!site) return this.#hostMissing(request, response)
     if (site.preview) response.setHeader('x-robots-tag', 'noindex')
-    const manifest = await this.#manifest(site.deploymentId)
-    if (!manifest)
+    const files = await this.#filesOf(site.deploymentId)
+    if (!files)
       return this.#text(response, 404, 'This deployment has no files\n', { 'cache-control': 'no-store' })
 
     if (site.pathPrefix) {
@@ -268,9 +254,8 @@ export class SiteServer {
     const key = path.slice(1)
 
     if (key === 'sitemap.xml' || key === 'robots.txt')
-      return this.#hostFile(request, response, site, manifest, base, key)
+      return this.#hostFile(request, response, site, files, base, key)
 
-    const files = manifest.files
     // An author file a page references with its content's version: the bytes of that version, from the
     // live deployment or one of the project's recent ones, so a page never mixes in the next one's file.
     const version = requestedAssetVersion(query)
@@ -279,13 +264,31 @@ export class SiteServer {
       if (versioned)
         return this.#file(request, response, site, versioned, fileHeaders(versioned), 200, 'immutable')
     }
-    const redirects = await this.#redirectsOf(manifest)
-    const route = routeSitePath(key, query, { has: (file) => files[file] !== undefined }, redirects)
+    const redirects = await this.#redirectsOf(files)
+    // One look at the files for the route and every entry its answer needs.
+    const { route, entry, markdown, llms } = await files.lookup((lookup) => {
+      const route = routeSitePath(key, query, { has: (file) => lookup.get(file) !== undefined }, redirects)
+      if (route.type !== 'page' && route.type !== 'file') return { route }
+      return {
+        route,
+        entry: lookup.get(route.path),
+        markdown: route.type === 'page' && route.markdown ? lookup.get(route.markdown) : undefined,
+        llms: route.type === 'page' ? lookup.get('llms.txt') !== undefined : false,
+      }
+    })
     switch (route.type) {
       case 'page':
-        return this.#page(request, response, site, manifest, route, base)
+        return this.#page(
+          request,
+          response,
+          site,
+          files,
+          { path: route.path, html: entry!, markdown },
+          llms === true,
+          base,
+        )
       case 'file':
-        return this.#file(request, response, site, files[route.path]!, fileHeaders(files[route.path]!))
+        return this.#file(request, response, site, entry!, fileHeaders(entry!))
       case 'redirect':
         return this.#redirect(
           response,
@@ -294,7 +297,7 @@ export class SiteServer {
           route.status,
         )
       case 'not-found':
-        return this.#notFound(request, response, site, manifest)
+        return this.#notFound(request, response, site, files)
     }
   }
 
@@ -303,13 +306,13 @@ export class SiteServer {
     request: IncomingMessage,
     response: ServerResponse,
     site: SiteTarget,
-    manifest: SiteManifest,
-    page: { path: string; markdown?: string },
+    files: SiteFiles,
+    page: { path: string; html: SiteFileEntry; markdown: SiteFileEntry | undefined },
+    hasLlmsTxt: boolean,
     base: string,
   ): Promise<void> {
     const urlPath = pageUrlPath(page.path) ?? ''
-    const html = manifest.files[page.path]!
-    const markdown = page.markdown === undefined ? undefined : manifest.files[page.markdown]
+    const { html, markdown } = page
     // The answer varies on Accept only when there is Markdown to negotiate, on Accept-Encoding only
     // when a compressed copy exists: every other Vary would split a shared cache's copies for nothing.
     const vary = [
@@ -318,12 +321,12 @@ export class SiteServer {
     ]
     const headers: Record<string, string> = { vary: vary.join(', ') }
     const links = [`<${base}/${encodeURI(urlPath)}>; rel="canonical"`]
-    if (manifest.files['llms.txt']) links.push(`<${base}/llms.txt>; rel="llms-txt"`)
+    if (hasLlmsTxt) links.push(`<${base}/llms.txt>; rel="llms-txt"`)
     headers.link = links.join(', ')
     if (markdown && wantsMarkdown(request.headers.accept)) {
       return this.#file(request, response, site, markdown, headers)
     }
-    headers['content-security-policy'] = pagePolicy(manifest)
+    headers['content-security-policy'] = files.pagePolicy
     return this.#file(request, response, site, html, headers)
   }
 
@@ -404,13 +407,8 @@ export class SiteServer {
     response.end()
   }
 
-  async #notFound(
-    request: IncomingMessage,
-    response: ServerResponse,
-    site: SiteTarget,
-    manifest: SiteManifest,
-  ) {
-    const page = manifest.files['404.html']
+  async #notFound(request: IncomingMessage, response: ServerResponse, site: SiteTarget, files: SiteFiles) {
+    const page = await files.get('404.html')
     const bytes = page ? await this.blobs.get(page.sha256) : undefined
     if (!bytes) return this.#text(response, 404, 'Page not found\n')
     // 404.html links relative to the site root; a <base> keeps them working at any depth of missing path.
@@ -421,7 +419,7 @@ export class SiteServer {
       // Not kept by a shared cache (no s-maxage): a push may add the page at any time.
       'cache-control': `${site.preview ? 'private' : 'public'}, max-age=0, must-revalidate`,
       'x-content-type-options': 'nosniff',
-      'content-security-policy': pagePolicy(manifest),
+      'content-security-policy': files.pagePolicy,
     })
     response.end(request.method === 'HEAD' ? undefined : body)
   }
@@ -436,18 +434,18 @@ export class SiteServer {
     request: IncomingMessage,
     response: ServerResponse,
     site: SiteTarget,
-    manifest: SiteManifest,
+    files: SiteFiles,
     base: string,
     key: 'sitemap.xml' | 'robots.txt',
   ): Promise<void> {
     const cacheKey = `${site.deploymentId} ${base} ${key} ${site.preview}`
     let sitemap = this.#hostFiles.get(cacheKey)
     if (!sitemap) {
-      const robotsEntry = manifest.files['robots.txt']
+      const robotsEntry = await files.get('robots.txt')
       const robots = robotsEntry ? (await this.blobs.get(robotsEntry.sha256))?.toString('utf8') : undefined
       const text =
         key === 'sitemap.xml'
-          ? renderSitemap(manifest, base, disallowedPaths(robots), await this.#redirectsOf(manifest))
+          ? renderSitemap(await files.paths(), base, disallowedPaths(robots), await this.#redirectsOf(files))
           : renderRobots(robots, base, site.pathPrefix, site.preview)
       const body = Buffer.from(text)
       sitemap = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` }
@@ -479,44 +477,54 @@ export class SiteServer {
    */
   async #versionedFile(
     site: SiteTarget,
-    live: SiteManifest['files'],
+    live: SiteFiles,
     key: string,
     version: string,
   ): Promise<SiteFileEntry | undefined> {
     const matches = (entry: SiteFileEntry | undefined): entry is SiteFileEntry =>
       entry?.sha256.startsWith(version) === true
-    const current = live[key]
+    const current = await live.get(key)
     if (matches(current)) return current
     const { deployments } = await this.repos.deployments.list(site.projectId, versionedLookback)
     for (const deployment of deployments) {
       // Only deployments that were live: a preview's files may be behind a preview token.
       if (deployment.id === site.deploymentId || deployment.live_at === null) continue
-      const earlier = (await this.#manifest(deployment.id))?.files[key]
+      const earlier = await (await this.#filesOf(deployment.id))?.get(key)
       if (matches(earlier) && (await this.blobs.has(earlier.sha256))) return earlier
     }
     return undefined
   }
 
-  async #manifest(deploymentId: string): Promise<SiteManifest | undefined> {
-    const cached = this.#manifests.get(deploymentId)
-    if (cached) return cached.manifest
+  /** A deployment's files: its manifest's head, its shards read as lookups need them. */
+  async #filesOf(deploymentId: string): Promise<SiteFiles | undefined> {
+    const key = `deployment ${deploymentId}`
+    const cached = this.#manifests.get(key)
+    if (cached && 'files' in cached) return cached.files
     const row = await this.repos.deployments.findById(deploymentId)
     if (!row?.site_manifest_sha256) return undefined
     const bytes = await this.blobs.get(row.site_manifest_sha256)
     if (!bytes) return undefined
     // Manifests of ready deployments never change, so they stay cached until evicted.
-    const manifest = JSON.parse(bytes.toString('utf8')) as SiteManifest
-    // A null prototype, so a request for /constructor or /__proto__ finds no inherited "file". Set in
-    // place rather than copied: a 1,000-page manifest is 2,000 entries, and a copy of each parse is
-    // garbage the heap grows by when many sites take turns in the cache.
-    Object.setPrototypeOf(manifest.files, null)
-    this.#manifests.set(deploymentId, { manifest, bytes: bytes.length })
-    return manifest
+    const files = new SiteFiles(row.site_manifest_sha256, parseManifestHead(bytes), {
+      peek: (sha256) => {
+        const part = this.#manifests.get(`shard ${sha256}`)
+        return part && 'shard' in part ? part.shard : undefined
+      },
+      load: async (sha256) => {
+        const shardBytes = await this.blobs.get(sha256)
+        if (!shardBytes) throw new Error(`shard ${sha256} of manifest ${row.site_manifest_sha256} is missing`)
+        const shard = parseManifestShard(shardBytes)
+        this.#manifests.set(`shard ${sha256}`, { shard, bytes: shardBytes.length })
+        return shard
+      },
+    })
+    this.#manifests.set(key, { files, bytes: bytes.length })
+    return files
   }
 
   /** The deployment's docs.json redirects, read from the `_redirects` file its build wrote. */
-  async #redirectsOf(manifest: SiteManifest): Promise<RedirectMatcher | undefined> {
-    const entry = manifest.files[REDIRECTS_FILE]
+  async #redirectsOf(files: SiteFiles): Promise<RedirectMatcher | undefined> {
+    const entry = await files.get(REDIRECTS_FILE)
     if (!entry) return undefined
     const cached = this.#redirectRules.get(entry.sha256)
     if (cached) return cached

@@ -4,7 +4,6 @@
  */
 import escapeHtml from 'escape-html'
 import type { RedirectMatcher } from '../../compiler/redirects.js'
-import type { SiteManifest } from '../builds/site-manifest.js'
 
 // The HTML escaper's five entities (`&#39;` for `'`) are XML's too.
 const escapeXml = escapeHtml
@@ -26,13 +25,14 @@ export function disallowedPaths(robots: string | undefined): string[] {
 }
 
 export function renderSitemap(
-  manifest: SiteManifest,
+  /** Every path of the deployment. */
+  paths: readonly string[],
   base: string,
   disallowed: readonly string[] = [],
   /** A moved page's meta-refresh stand-in is not a page to index. */
   redirects?: RedirectMatcher,
 ): string {
-  const urls = Object.keys(manifest.files)
+  const urls = paths
     .map(pageUrlPath)
     .filter((path): path is string => path !== undefined)
     .filter((path) => !disallowed.some((rule) => `/${path}`.startsWith(rule)))

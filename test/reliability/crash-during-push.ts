@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import { buildApp } from '../../server/app.js'
 import { FilesystemBlobStore } from '../../server/blobs/filesystem.js'
-import type { SiteManifest } from '../../server/builds/site-manifest.js'
+import { readSiteManifest } from '../../server/builds/site-manifest-store.js'
 import { defaultConfig } from '../../server/config.js'
 import { UploadExpiry } from '../../server/deployments/upload-expiry.js'
 import { cleanEnv, runCli } from '../cli/helpers/docs-server.js'
@@ -277,9 +277,13 @@ async function missingBlobs(server: ServerProcess): Promise<{ problems: string[]
         problems.push(`${deployment.id} is ready without a site manifest`)
         continue
       }
-      const bytes = await verify(`${deployment.id} site manifest`, deployment.site_manifest_sha256)
-      if (!bytes) continue
-      const manifest = JSON.parse(bytes.toString('utf8')) as SiteManifest
+      // The head and every shard, each checked against its hash as it is read.
+      const read = await readSiteManifest(
+        { get: (hash) => verify(`${deployment.id} site manifest part`, hash) },
+        deployment.site_manifest_sha256,
+      )
+      if (!read) continue
+      const { manifest } = read
       for (const [path, entry] of Object.entries(manifest.files)) {
         await verify(`${deployment.id} ${path}`, entry.sha256)
         if (entry.br) await verify(`${deployment.id} ${path} (br)`, entry.br.sha256)

@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import fc from 'fast-check'
 import { FilesystemBlobStore } from '../../server/blobs/filesystem.js'
-import type { SiteManifest } from '../../server/builds/site-manifest.js'
+import { readSiteManifest } from '../../server/builds/site-manifest-store.js'
 import { http } from '../e2e/replicas.js'
 import { multipartBody } from '../server/helper.js'
 import { createProject, pushSite } from './push.js'
@@ -266,9 +266,7 @@ export const pathCorpus: Suite = {
       }
       db.close()
       const store = new FilesystemBlobStore(join(server.dataDir, 'blobs'))
-      const manifest = JSON.parse(
-        (await store.get(row.site_manifest_sha256))!.toString('utf8'),
-      ) as SiteManifest
+      const { manifest } = (await readSiteManifest(store, row.site_manifest_sha256))!
       for (const entry of Object.values(manifest.files)) allowed.add(entry.sha256)
 
       const host = `paths.${server.baseDomain}`

@@ -11,7 +11,7 @@ import { after, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import type { S3BlobStore } from '../../../server/blobs/s3.js'
 import type { BlobStore, StoredBlob } from '../../../server/blobs/store.js'
-import type { SiteManifest } from '../../../server/builds/site-manifest.js'
+import { readSiteManifest } from '../../../server/builds/site-manifest-store.js'
 import { GarbageCollector } from '../../../server/gc/collector.js'
 import { startS3Server } from '../blobs/s3-server.js'
 import { appWithProject, bearer, createAndUpload, deploy, sha256 } from '../helper.js'
@@ -69,7 +69,8 @@ async function referenced(app: FastifyInstance, deploymentIds: readonly string[]
     if (row.build_cache_sha256) needed.add(row.build_cache_sha256)
     if (!row.site_manifest_sha256) continue
     needed.add(row.site_manifest_sha256)
-    const manifest = JSON.parse((await app.blobs.get(row.site_manifest_sha256))!.toString()) as SiteManifest
+    const { manifest, parts } = (await readSiteManifest(app.blobs, row.site_manifest_sha256))!
+    for (const part of parts) needed.add(part)
     for (const entry of Object.values(manifest.files)) {
       needed.add(entry.sha256)
       if (entry.br) needed.add(entry.br.sha256)

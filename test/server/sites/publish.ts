@@ -5,6 +5,7 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import type { SiteManifest } from '../../../server/builds/site-manifest.js'
+import { storeSiteManifest } from '../../../server/builds/site-manifest-store.js'
 import { contentTypeOf } from '../../../serving/content-type.js'
 
 export const page = (title: string) => `<!doctype html><title>${title}</title>${'<p>docs</p>'.repeat(100)}`
@@ -19,6 +20,8 @@ export async function publish(
   files: Record<string, string>,
   live = true,
   contentSecurityPolicy?: string,
+  /** How the manifest is stored: in parts, as builds store it, or whole, as builds before parts did. */
+  stored: 'parts' | 'whole' = 'parts',
 ) {
   const project = await app.repos.projects.findBySlug(slug)
   if (!project) throw new Error('no project')
@@ -54,7 +57,10 @@ export async function publish(
     timings: {},
     stats: { pagesRendered: 1, pagesReused: 0 },
     error: null,
-    siteManifestSha256: await app.blobs.put(Buffer.from(JSON.stringify(manifest))),
+    siteManifestSha256:
+      stored === 'parts'
+        ? await storeSiteManifest(app.blobs, manifest)
+        : await app.blobs.put(Buffer.from(JSON.stringify(manifest))),
     buildCacheSha256: null,
   })
   if (live) {

@@ -280,3 +280,61 @@ test('a page of the previous deployment loads its own images and stylesheet afte
   assert.equal((await get('/images/shot.png?v=000000000000')).body, 'second png')
   assert.equal((await get('/images/shot.png?v=ZZ')).body, 'second png')
 })
+
+test('a site of many pages is read one manifest shard at a time, even with no room to cache one', async (t) => {
+  // One byte of manifest cache: every read loads the manifest's head and the shards it looks in again.
+  const app = await testApp(t, 'sqlite', { manifestCacheBytes: 1 })
+  const token = await signIn(app)
+  await createProject(app, token, 'big')
+  const pages: Record<string, string> = { 'index.html': page('Home'), '404.html': page('Not found') }
+  for (let index = 0; index < 400; index++) {
+    pages[`guide/page-${index}/index.html`] = page(`Page ${index}`)
+    pages[`guide/page-${index}.md`] = `# Page ${index}\n`
+  }
+  const { deploymentId } = await publish(app, 'big', pages)
+  const head = (await app.repos.deployments.findById(deploymentId))!.site_manifest_sha256!
+  const shards = new Set<string>(
+    (JSON.parse((await app.blobs.get(head))!.toString()) as { shards: string[] }).shards,
+  )
+  assert.ok(shards.size >= 6, `${shards.size} shards`)
+  const read = app.blobs.get.bind(app.blobs)
+  const got: string[] = []
+  app.blobs.get = (sha256) => {
+    got.push(sha256)
+    return read(sha256)
+  }
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers: { host: 'big.localhost:8080', ...headers } })
+
+  const answer = await get('/guide/page-123/')
+  assert.equal(answer.statusCode, 200)
+  assert.match(answer.body, /Page 123/)
+  assert.equal(answer.headers.link, '<http://big.localhost:8080/guide/page-123/>; rel="canonical"')
+  const shardsRead = got.filter((sha256) => shards.has(sha256))
+  // The page, its Markdown export and every path its URL is routed through share one shard; the
+  // redirects, llms.txt and 404.html are in the head.
+  assert.equal(shardsRead.length, 1, `${shardsRead.length} shards read`)
+  assert.equal((await get('/guide/page-7', {})).headers.location, '/guide/page-7/')
+  assert.equal((await get('/guide/page-399/', { accept: 'text/markdown' })).body, '# Page 399\n')
+  assert.equal((await get('/guide/page-400/')).statusCode, 404)
+  assert.match((await get('/guide/page-400/')).body, /Not found/)
+  const sitemap = await get('/sitemap.xml')
+  assert.equal(sitemap.body.match(/<loc>/g)?.length, 401, 'the sitemap reads every shard')
+})
+
+test('a deployment whose manifest was stored whole, before manifests had parts, is served as before', async (t) => {
+  const app = await testApp(t)
+  const token = await signIn(app)
+  await createProject(app, token, 'old')
+  await publish(app, 'old', site, true, "script-src 'self'", 'whole')
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers: { host: 'old.localhost:8080', ...headers } })
+  const home = await get('/')
+  assert.equal(home.statusCode, 200)
+  assert.match(home.headers['content-security-policy'] as string, /script-src 'self'/)
+  assert.equal((await get('/guide/setup')).headers.location, '/guide/setup/')
+  assert.equal((await get('/guide/setup/', { accept: 'text/markdown' })).body, '# Setup\n')
+  assert.match((await get('/nowhere/')).body, /Not found/)
+  assert.match((await get('/sitemap.xml')).body, /guide\/setup\//)
+  assert.equal((await get('/__proto__')).statusCode, 404)
+})

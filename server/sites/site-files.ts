@@ -1,0 +1,84 @@
+/**
+ * One deployment's files as the site server reads them: its manifest's head, and the shards a lookup
+ * looks in, loaded on demand through the site server's manifest cache. A read of one page parses the
+ * head and one shard (~128 entries), never the whole site, however many sites take turns in the cache.
+ */
+import { rebuiltPagePolicy, sitePagePolicy } from '../../compiler/security-headers.js'
+import { headPaths, type SiteFileEntry, shardOf } from '../builds/site-manifest.js'
+import type { ManifestFiles, ReadManifestHead } from '../builds/site-manifest-store.js'
+
+/** A synchronous look at a deployment's files, inside `SiteFiles.lookup`. */
+export interface FileLookup {
+  get(path: string): SiteFileEntry | undefined
+}
+
+/** Where a deployment's shards come from: the manifest cache, else the blob store. */
+export interface ShardSource {
+  /** A shard if it is cached. */
+  peek(sha256: string): ManifestFiles | undefined
+  /** A shard from the cache or the blob store (and cached); throws when the store has lost it. */
+  load(sha256: string): Promise<ManifestFiles>
+}
+
+export class SiteFiles {
+  /** The pages' Content-Security-Policy: the build's, rebuilt from its well-formed sources. */
+  readonly pagePolicy: string
+  /** The head's files: those of `headPaths`, or a version 1 manifest's every file. */
+  readonly #head: ManifestFiles
+  readonly #shards: readonly string[]
+
+  constructor(
+    /** The sha256 of the manifest's head. */
+    readonly sha256: string,
+    head: ReadManifestHead,
+    private readonly source: ShardSource,
+  ) {
+    // Rebuilt, so nothing a deployment stored can add a directive; deployments built before policies
+    // existed allow no inline script at all.
+    this.pagePolicy = head.contentSecurityPolicy
+      ? rebuiltPagePolicy(head.contentSecurityPolicy)
+      : sitePagePolicy({ inlineScripts: [] })
+    this.#head = head.files
+    this.#shards = head.shards
+  }
+
+  /** The entry at `path`, if the deployment has that file. */
+  get(path: string): Promise<SiteFileEntry | undefined> {
+    return this.lookup((files) => files.get(path))
+  }
+
+  /**
+   * Runs `read`, a synchronous look at the files (a router's `has`, say), once every shard it looks in
+   * is loaded: it runs, the shards it missed are loaded, and it runs again until it misses none.
+   */
+  async lookup<T>(read: (files: FileLookup) => T): Promise<T> {
+    const loaded = new Map<string, ManifestFiles>()
+    for (;;) {
+      const missing = new Set<string>()
+      const result = read({
+        get: (path) => {
+          if (this.#shards.length === 0 || headPaths.has(path))
+            return Object.hasOwn(this.#head, path) ? this.#head[path] : undefined
+          const shard = this.#shards[shardOf(path, this.#shards.length)]!
+          const files = loaded.get(shard) ?? this.source.peek(shard)
+          if (!files) {
+            missing.add(shard)
+            return undefined
+          }
+          return Object.hasOwn(files, path) ? files[path] : undefined
+        },
+      })
+      if (missing.size === 0) return result
+      // Held here too, so a shard evicted before `read` runs again (or too big to cache) is not missed again.
+      for (const shard of missing) loaded.set(shard, await this.source.load(shard))
+    }
+  }
+
+  /** Every path of the deployment (for its sitemap): loads every shard. */
+  async paths(): Promise<string[]> {
+    const paths = Object.keys(this.#head)
+    for (const shard of this.#shards)
+      paths.push(...Object.keys(this.source.peek(shard) ?? (await this.source.load(shard))))
+    return paths
+  }
+}
