@@ -13,12 +13,80 @@ import {
   shardOf,
 } from './site-manifest.js'
 
-export type ManifestFiles = Record<string, SiteFileEntry>
+/** Entries of a manifest part, looked up by path. */
+export interface ManifestEntries {
+  get(path: string): SiteFileEntry | undefined
+  /** Every entry, in the order stored. */
+  all(): [string, SiteFileEntry][]
+  /** Bytes held. */
+  readonly bytes: number
+}
+
+const newline = 0x0a
+
+/**
+ * Entries stored one a line, `\n[path,entry]` in JSON: a lookup finds the line that starts with its
+ * path (no line holds a raw newline, so only a line's start can match) and parses that line alone.
+ */
+export class EntryLines implements ManifestEntries {
+  /** `text` is the part's bytes from its first entry's newline on. */
+  constructor(private readonly text: Buffer) {}
+
+  get bytes(): number {
+    return this.text.length
+  }
+
+  get(path: string): SiteFileEntry | undefined {
+    const at = this.text.indexOf(`\n[${JSON.stringify(path)},`)
+    if (at === -1) return undefined
+    const end = this.text.indexOf(newline, at + 1)
+    const [, entry] = JSON.parse(this.text.toString('utf8', at + 1, end === -1 ? undefined : end)) as [
+      string,
+      SiteFileEntry,
+    ]
+    return entry
+  }
+
+  all(): [string, SiteFileEntry][] {
+    return this.text
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as [string, SiteFileEntry])
+  }
+}
+
+/** A version 1 manifest's files: one parsed object, with no prototype so `/__proto__` names no file. */
+class EntryRecord implements ManifestEntries {
+  readonly #files: Record<string, SiteFileEntry>
+  constructor(
+    files: Record<string, SiteFileEntry>,
+    readonly bytes: number,
+  ) {
+    this.#files = Object.setPrototypeOf(files, null) as Record<string, SiteFileEntry>
+  }
+
+  get(path: string): SiteFileEntry | undefined {
+    return Object.hasOwn(this.#files, path) ? this.#files[path] : undefined
+  }
+
+  all(): [string, SiteFileEntry][] {
+    return Object.entries(this.#files)
+  }
+}
+
+/** Entries as lines, sorted by path, each line starting with its newline. */
+function entryLines(entries: [string, SiteFileEntry][]): string {
+  return entries
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((entry) => `\n${JSON.stringify(entry)}`)
+    .join('')
+}
 
 /** A stored manifest's head, as read; a version 1 manifest is a head with every file and no shard. */
 export interface ReadManifestHead {
   contentSecurityPolicy?: string
-  files: ManifestFiles
+  files: ManifestEntries
   shards: string[]
 }
 
@@ -27,40 +95,44 @@ export async function storeSiteManifest(
   blobs: Pick<BlobStore, 'put'>,
   manifest: SiteManifest,
 ): Promise<string> {
-  const paths = Object.keys(manifest.files).filter((path) => !headPaths.has(path))
-  const count = Math.max(1, Math.ceil(paths.length / filesPerShard))
-  // No prototype, so a path named `__proto__` is an entry like any other.
-  const shards = Array.from({ length: count }, () => Object.create(null) as ManifestFiles)
-  for (const path of paths) shards[shardOf(path, count)]![path] = manifest.files[path]!
-  const files = Object.create(null) as ManifestFiles
-  for (const path of headPaths) if (Object.hasOwn(manifest.files, path)) files[path] = manifest.files[path]!
+  const all = Object.entries(manifest.files)
+  // A site of a shard or less is its head alone: one read, as before manifests had parts.
+  const small = all.length <= filesPerShard
+  const sharded = small ? [] : all.filter(([path]) => !headPaths.has(path))
+  const count = Math.ceil(sharded.length / filesPerShard)
+  const shards = Array.from({ length: count }, (): [string, SiteFileEntry][] => [])
+  for (const entry of sharded) shards[shardOf(entry[0], count)]!.push(entry)
   const head: SiteManifestHead = {
     version: 2,
     ...(manifest.contentSecurityPolicy === undefined
       ? {}
       : { contentSecurityPolicy: manifest.contentSecurityPolicy }),
-    files,
-    shards: await Promise.all(shards.map((shard) => blobs.put(Buffer.from(JSON.stringify(shard))))),
+    shards: await Promise.all(shards.map((shard) => blobs.put(Buffer.from(entryLines(shard))))),
   }
-  return blobs.put(Buffer.from(JSON.stringify(head)))
+  const headEntries = small ? all : all.filter(([path]) => headPaths.has(path))
+  return blobs.put(Buffer.from(JSON.stringify(head) + entryLines(headEntries)))
 }
 
-/** Parses a manifest's head blob, of either version. */
+/** Reads a manifest's head blob, of either version. */
 export function parseManifestHead(bytes: Buffer): ReadManifestHead {
-  const stored = JSON.parse(bytes.toString('utf8')) as SiteManifest | SiteManifestHead
+  const end = bytes.indexOf(newline)
+  const first = JSON.parse(bytes.toString('utf8', 0, end === -1 ? undefined : end)) as
+    | SiteManifest
+    | SiteManifestHead
   return {
-    ...(stored.contentSecurityPolicy === undefined
+    ...(first.contentSecurityPolicy === undefined
       ? {}
-      : { contentSecurityPolicy: stored.contentSecurityPolicy }),
-    files: Object.setPrototypeOf(stored.files, null) as ManifestFiles,
-    shards: stored.version === 2 ? stored.shards : [],
+      : { contentSecurityPolicy: first.contentSecurityPolicy }),
+    files:
+      first.version === 2
+        ? new EntryLines(end === -1 ? Buffer.alloc(0) : bytes.subarray(end))
+        : new EntryRecord(first.files, bytes.length),
+    shards: first.version === 2 ? first.shards : [],
   }
 }
 
-/** Parses a shard's blob: path → entry, with no prototype, so `/__proto__` names no file. */
-export function parseManifestShard(bytes: Buffer): ManifestFiles {
-  return Object.setPrototypeOf(JSON.parse(bytes.toString('utf8')), null) as ManifestFiles
-}
+/** Reads a shard's blob. */
+export const parseManifestShard = (bytes: Buffer): ManifestEntries => new EntryLines(bytes)
 
 /**
  * The whole manifest named `sha256`, with the blobs it is stored in besides its head (`parts`, for
@@ -73,17 +145,17 @@ export async function readSiteManifest(
   const bytes = await blobs.get(sha256)
   if (!bytes) return undefined
   const head = parseManifestHead(bytes)
-  const policy =
-    head.contentSecurityPolicy === undefined ? {} : { contentSecurityPolicy: head.contentSecurityPolicy }
-  const entries = Object.entries(head.files)
+  const entries = head.files.all()
   for (const shard of head.shards) {
     const shardBytes = await blobs.get(shard)
     if (!shardBytes) return undefined
-    entries.push(...Object.entries(parseManifestShard(shardBytes)))
+    entries.push(...parseManifestShard(shardBytes).all())
   }
   // By path, as the build lists them, so equal sites read back equal.
   entries.sort(([a], [b]) => a.localeCompare(b))
-  const files = Object.create(null) as ManifestFiles
+  const files = Object.create(null) as Record<string, SiteFileEntry>
   for (const [path, entry] of entries) files[path] = entry
+  const policy =
+    head.contentSecurityPolicy === undefined ? {} : { contentSecurityPolicy: head.contentSecurityPolicy }
   return { manifest: { version: 1, files, ...policy }, parts: head.shards }
 }

@@ -9,11 +9,13 @@ import { REDIRECTS_FILE } from '../../compiler/redirects.js'
  *
  * Stored in parts (version 2): a head with the files any request may consult (`headPaths`) and the
  * names of shards, each a blob of about `filesPerShard` entries. A page's HTML, its Markdown export and
- * every path a URL of it is routed through share one shard (`shardKey`), so reading a page parses the
- * head and one shard, whatever the site's size: a replica serving more sites than its manifest cache
- * holds parses kilobytes per read, not the whole site (a 1,000-page site's manifest is ~700 KB).
- * Version 1, the whole manifest in one blob, is what deployments built before parts existed have;
- * both are read (site-manifest-store.ts).
+ * every path a URL of it is routed through share one shard (`shardKey`), so reading a page reads the
+ * head and one shard, whatever the site's size. Entries are stored one per line, `[path, entry]` in
+ * JSON, so a lookup finds its line in the bytes and parses that line alone: a replica keeps parts as
+ * bytes (its manifest cache holds what its setting says, not two or three times that in objects) and a
+ * read that misses the cache makes no garbage but a line's. A site of `filesPerShard` files or fewer
+ * is its head alone. Version 1, the whole manifest as one JSON object, is what deployments built
+ * before parts existed have; both are read (site-manifest-store.ts).
  */
 export interface SiteFileEntry {
   sha256: string
@@ -34,13 +36,14 @@ export interface SiteManifest {
   contentSecurityPolicy?: string
 }
 
-/** The head of a manifest stored in parts. */
+/**
+ * The first line of a manifest's head (version 2); the head's entries follow it, one a line: those of
+ * `headPaths` the site has, or every entry when it has no shard.
+ */
 export interface SiteManifestHead {
   version: 2
   contentSecurityPolicy?: string
-  /** The entries of `headPaths` the site has. */
-  files: Record<string, SiteFileEntry>
-  /** The sha256 of each shard's blob (a JSON object of path → entry), in shard order. */
+  /** The sha256 of each shard's blob (lines of entries), in shard order; none for a small site. */
   shards: string[]
 }
 

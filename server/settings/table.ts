@@ -438,7 +438,7 @@ export const settings = {
     flag: 'manifest-cache-bytes',
     env: 'DOCS_MANIFEST_CACHE_BYTES',
     group: 'caching',
-    help: 'bytes of site manifests (as JSON) held in memory',
+    help: 'bytes of site manifest heads and shards (as JSON) held in memory',
     default: String(32 * 1024 * 1024),
     parse: wholeNumber(0, 2 ** 40),
   },

@@ -5,7 +5,7 @@
  */
 import { rebuiltPagePolicy, sitePagePolicy } from '../../compiler/security-headers.js'
 import { headPaths, type SiteFileEntry, shardOf } from '../builds/site-manifest.js'
-import type { ManifestFiles, ReadManifestHead } from '../builds/site-manifest-store.js'
+import type { ManifestEntries, ReadManifestHead } from '../builds/site-manifest-store.js'
 
 /** A synchronous look at a deployment's files, inside `SiteFiles.lookup`. */
 export interface FileLookup {
@@ -15,16 +15,16 @@ export interface FileLookup {
 /** Where a deployment's shards come from: the manifest cache, else the blob store. */
 export interface ShardSource {
   /** A shard if it is cached. */
-  peek(sha256: string): ManifestFiles | undefined
+  peek(sha256: string): ManifestEntries | undefined
   /** A shard from the cache or the blob store (and cached); throws when the store has lost it. */
-  load(sha256: string): Promise<ManifestFiles>
+  load(sha256: string): Promise<ManifestEntries>
 }
 
 export class SiteFiles {
   /** The pages' Content-Security-Policy: the build's, rebuilt from its well-formed sources. */
   readonly pagePolicy: string
   /** The head's files: those of `headPaths`, or a version 1 manifest's every file. */
-  readonly #head: ManifestFiles
+  readonly #head: ManifestEntries
   readonly #shards: readonly string[]
 
   constructor(
@@ -52,20 +52,19 @@ export class SiteFiles {
    * is loaded: it runs, the shards it missed are loaded, and it runs again until it misses none.
    */
   async lookup<T>(read: (files: FileLookup) => T): Promise<T> {
-    const loaded = new Map<string, ManifestFiles>()
+    const loaded = new Map<string, ManifestEntries>()
     for (;;) {
       const missing = new Set<string>()
       const result = read({
         get: (path) => {
-          if (this.#shards.length === 0 || headPaths.has(path))
-            return Object.hasOwn(this.#head, path) ? this.#head[path] : undefined
+          if (this.#shards.length === 0 || headPaths.has(path)) return this.#head.get(path)
           const shard = this.#shards[shardOf(path, this.#shards.length)]!
           const files = loaded.get(shard) ?? this.source.peek(shard)
           if (!files) {
             missing.add(shard)
             return undefined
           }
-          return Object.hasOwn(files, path) ? files[path] : undefined
+          return files.get(path)
         },
       })
       if (missing.size === 0) return result
@@ -76,9 +75,10 @@ export class SiteFiles {
 
   /** Every path of the deployment (for its sitemap): loads every shard. */
   async paths(): Promise<string[]> {
-    const paths = Object.keys(this.#head)
+    const paths = this.#head.all().map(([path]) => path)
     for (const shard of this.#shards)
-      paths.push(...Object.keys(this.source.peek(shard) ?? (await this.source.load(shard))))
+      for (const [path] of (this.source.peek(shard) ?? (await this.source.load(shard))).all())
+        paths.push(path)
     return paths
   }
 }

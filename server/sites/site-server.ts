@@ -22,7 +22,7 @@ import { withBaseHref } from '../../serving/not-found.js'
 import { parseSiteUrl, routeSitePath, wantsMarkdown } from '../../serving/router.js'
 import type { BlobStore } from '../blobs/store.js'
 import type { SiteFileEntry } from '../builds/site-manifest.js'
-import { type ManifestFiles, parseManifestHead, parseManifestShard } from '../builds/site-manifest-store.js'
+import { type ManifestEntries, parseManifestHead, parseManifestShard } from '../builds/site-manifest-store.js'
 import type { ServerConfig } from '../config.js'
 import type { Repositories } from '../db/repositories/index.js'
 import { outageMessage, outageRetryAfterSeconds, unavailableDependency } from '../errors.js'
@@ -101,15 +101,17 @@ export interface SiteLookup {
 }
 
 /** A manifest cache entry: a deployment's files (by `deployment id`) or a shard (by `shard sha256`). */
-type CachedManifestPart = { files: SiteFiles; bytes: number } | { shard: ManifestFiles; bytes: number }
+type CachedManifestPart = { files: SiteFiles; bytes: number } | { shard: ManifestEntries; bytes: number }
 
 export class SiteServer {
   readonly hosts: HostResolver
   /**
-   * Manifest heads by deployment and manifest shards by sha256, bounded by the bytes of their JSON
+   * Manifest heads by deployment and manifest shards by sha256, held as their bytes and bounded by them
    * (a 1,000-page site's manifest is ~700 KB in all, a shard ~45 KB).
    */
   readonly #manifests: LRUCache<string, CachedManifestPart>
+  /** Manifest parts being loaded, by the key they are cached under. */
+  readonly #loading = new Map<string, Promise<unknown>>()
   /** docs.json redirects of a deployment, by the sha256 of its `_redirects` file. */
   readonly #redirectRules = new LRUCache<string, RedirectMatcher>({ max: 256 })
   readonly #files: LRUCache<string, Buffer>
@@ -500,26 +502,43 @@ export class SiteServer {
     const key = `deployment ${deploymentId}`
     const cached = this.#manifests.get(key)
     if (cached && 'files' in cached) return cached.files
-    const row = await this.repos.deployments.findById(deploymentId)
-    if (!row?.site_manifest_sha256) return undefined
-    const bytes = await this.blobs.get(row.site_manifest_sha256)
-    if (!bytes) return undefined
-    // Manifests of ready deployments never change, so they stay cached until evicted.
-    const files = new SiteFiles(row.site_manifest_sha256, parseManifestHead(bytes), {
-      peek: (sha256) => {
-        const part = this.#manifests.get(`shard ${sha256}`)
-        return part && 'shard' in part ? part.shard : undefined
-      },
-      load: async (sha256) => {
-        const shardBytes = await this.blobs.get(sha256)
-        if (!shardBytes) throw new Error(`shard ${sha256} of manifest ${row.site_manifest_sha256} is missing`)
-        const shard = parseManifestShard(shardBytes)
-        this.#manifests.set(`shard ${sha256}`, { shard, bytes: shardBytes.length })
-        return shard
-      },
+    return this.#loadOnce(key, async () => {
+      const row = await this.repos.deployments.findById(deploymentId)
+      if (!row?.site_manifest_sha256) return undefined
+      const bytes = await this.blobs.get(row.site_manifest_sha256)
+      if (!bytes) return undefined
+      // Manifests of ready deployments never change, so they stay cached until evicted.
+      const files = new SiteFiles(row.site_manifest_sha256, parseManifestHead(bytes), {
+        peek: (sha256) => {
+          const part = this.#manifests.get(`shard ${sha256}`)
+          return part && 'shard' in part ? part.shard : undefined
+        },
+        load: (sha256) =>
+          this.#loadOnce(`shard ${sha256}`, async () => {
+            const shardBytes = await this.blobs.get(sha256)
+            if (!shardBytes)
+              throw new Error(`shard ${sha256} of manifest ${row.site_manifest_sha256} is missing`)
+            const shard = parseManifestShard(shardBytes)
+            this.#manifests.set(`shard ${sha256}`, { shard, bytes: shard.bytes })
+            return shard
+          }),
+      })
+      this.#manifests.set(key, { files, bytes: bytes.length })
+      return files
     })
-    this.#manifests.set(key, { files, bytes: bytes.length })
-    return files
+  }
+
+  /**
+   * One load per manifest part at a time: readers that miss together (all of them, right after a
+   * promotion) wait for the same read of the blob store and the same parse.
+   */
+  #loadOnce<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let loading = this.#loading.get(key) as Promise<T> | undefined
+    if (!loading) {
+      loading = load().finally(() => this.#loading.delete(key))
+      this.#loading.set(key, loading)
+    }
+    return loading
   }
 
   /** The deployment's docs.json redirects, read from the `_redirects` file its build wrote. */

@@ -7,6 +7,7 @@ import { FilesystemBlobStore } from '../../../server/blobs/filesystem.js'
 import { filesPerShard, type SiteManifest, shardKey, shardOf } from '../../../server/builds/site-manifest.js'
 import {
   parseManifestHead,
+  parseManifestShard,
   readSiteManifest,
   storeSiteManifest,
 } from '../../../server/builds/site-manifest-store.js'
@@ -35,11 +36,17 @@ test('a manifest is stored as a head and shards of about 128 entries, and read b
   const sha256 = await storeSiteManifest(blobs, manifest)
   const head = parseManifestHead((await blobs.get(sha256))!)
   assert.equal(head.shards.length, Math.ceil(1000 / filesPerShard))
-  assert.deepEqual(Object.keys(head.files), ['llms.txt'], 'files every request may look up are in the head')
+  assert.deepEqual(
+    head.files.all().map(([path]) => path),
+    ['llms.txt'],
+    'files every request may look up are in the head',
+  )
   assert.equal(head.contentSecurityPolicy, "script-src 'self'")
   // Every entry sits in the shard its path hashes to, and the shards are of similar size.
   for (const [index, shard] of head.shards.entries()) {
-    const entries = Object.keys(JSON.parse((await blobs.get(shard))!.toString()) as object)
+    const entries = parseManifestShard((await blobs.get(shard))!)
+      .all()
+      .map(([path]) => path)
     assert.ok(entries.every((path) => shardOf(path, head.shards.length) === index))
     // A page and its Markdown export share a shard.
     for (const path of entries.filter((path) => path.endsWith('.md')))
@@ -59,11 +66,15 @@ test('a manifest is stored as a head and shards of about 128 entries, and read b
   assert.equal(await storeSiteManifest(blobs, manifestOf(500)), sha256)
 })
 
-test('a small site is one shard, an empty one too', async (t) => {
+test('a site of a shard or less is its head alone, an empty one too', async (t) => {
   const blobs = await store(t)
-  for (const pages of [0, 3]) {
-    const head = parseManifestHead((await blobs.get(await storeSiteManifest(blobs, manifestOf(pages))))!)
-    assert.equal(head.shards.length, 1, `${pages} pages`)
+  for (const pages of [0, 3, filesPerShard / 2 - 1]) {
+    const manifest = manifestOf(pages)
+    const sha256 = await storeSiteManifest(blobs, manifest)
+    const head = parseManifestHead((await blobs.get(sha256))!)
+    assert.equal(head.shards.length, 0, `${pages} pages`)
+    assert.deepEqual(Object.fromEntries(head.files.all()), manifest.files)
+    assert.deepEqual({ ...(await readSiteManifest(blobs, sha256))?.manifest.files }, manifest.files)
   }
 })
 
@@ -104,4 +115,33 @@ test('the paths a URL of a page is routed through have one shard key', () => {
   for (const path of ['index.html', 'index.md', '']) assert.equal(shardKey(path), '', path)
   assert.equal(shardKey('_assets/site.0123.css'), '_assets/site.0123.css')
   assert.equal(shardKey('reindex.html'), 'reindex')
+})
+
+test('a lookup finds exactly its path, whatever characters the path holds', async (t) => {
+  const blobs = await store(t)
+  const paths = [
+    'a"b.html',
+    'ü/ñ.html',
+    'back\\slash',
+    'line\u2028separator',
+    '__proto__',
+    'guide',
+    'guide.html',
+  ]
+  const manifest = manifestOf(100)
+  // Defined, not assigned, so `__proto__` is an entry of its own.
+  for (const [index, path] of paths.entries())
+    Object.defineProperty(manifest.files, path, {
+      value: { sha256: String(index).padStart(64, 'a'), size: index, contentType: 'text/plain' },
+      enumerable: true,
+    })
+  const head = parseManifestHead((await blobs.get(await storeSiteManifest(blobs, manifest)))!)
+  const shards = await Promise.all(
+    head.shards.map(async (shard) => parseManifestShard((await blobs.get(shard))!)),
+  )
+  const find = (path: string) => shards[shardOf(path, shards.length)]!.get(path)
+  for (const path of [...paths, 'page-7/index.html', 'page-99.md'])
+    assert.deepEqual(find(path), manifest.files[path], path)
+  for (const path of ['a', 'guide.htm', 'guide.html/', 'page-7', 'constructor', 'a\\"b.html'])
+    assert.equal(find(path), undefined, path)
 })

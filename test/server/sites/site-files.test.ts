@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { type SiteFileEntry, shardOf } from '../../../server/builds/site-manifest.js'
-import type { ManifestFiles, ReadManifestHead } from '../../../server/builds/site-manifest-store.js'
+import {
+  type ManifestEntries,
+  parseManifestShard,
+  type ReadManifestHead,
+} from '../../../server/builds/site-manifest-store.js'
 import { type ShardSource, SiteFiles } from '../../../server/sites/site-files.js'
 import { routeSitePath } from '../../../serving/router.js'
 
@@ -10,17 +14,24 @@ const entry = (path: string): SiteFileEntry => ({
   size: 1,
   contentType: 'text/html',
 })
-const filesOf = (entries: Record<string, SiteFileEntry>) =>
-  Object.assign(Object.create(null) as ManifestFiles, entries)
+/** Entries as a shard stores them: one `[path, entry]` a line. */
+const filesOf = (entries: Record<string, SiteFileEntry>): ManifestEntries =>
+  parseManifestShard(
+    Buffer.from(
+      Object.entries(entries)
+        .map((entry) => `\n${JSON.stringify(entry)}`)
+        .join(''),
+    ),
+  )
 
 /** A deployment of `pages` pages in `count` shards, and a source that counts its loads and may cache. */
 function deployment(pages: number, count: number, cached: boolean) {
-  const shards = Array.from({ length: count }, () => filesOf({}))
+  const shards = Array.from({ length: count }, (): Record<string, SiteFileEntry> => ({}))
   for (let index = 0; index < pages; index++)
     for (const path of [`p${index}/index.html`, `p${index}.md`])
       shards[shardOf(path, count)]![path] = entry(path)
-  const bySha = new Map(shards.map((shard, index) => [`shard-${index}`, shard]))
-  const cache = new Map<string, ManifestFiles>()
+  const bySha = new Map(shards.map((shard, index) => [`shard-${index}`, filesOf(shard)]))
+  const cache = new Map<string, ManifestEntries>()
   const loads: string[] = []
   const source: ShardSource = {
     peek: (sha256) => cache.get(sha256),

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { gunzipSync } from 'node:zlib'
+import { parseManifestHead } from '../../../server/builds/site-manifest-store.js'
 import { verifiedDomain } from '../domains/dns-server.js'
 import { createProject, deploy, sha256, signIn, testApp } from '../helper.js'
 import { hashedCss, page, publish } from './publish.js'
@@ -293,9 +294,7 @@ test('a site of many pages is read one manifest shard at a time, even with no ro
   }
   const { deploymentId } = await publish(app, 'big', pages)
   const head = (await app.repos.deployments.findById(deploymentId))!.site_manifest_sha256!
-  const shards = new Set<string>(
-    (JSON.parse((await app.blobs.get(head))!.toString()) as { shards: string[] }).shards,
-  )
+  const shards = new Set<string>(parseManifestHead((await app.blobs.get(head))!).shards)
   assert.ok(shards.size >= 6, `${shards.size} shards`)
   const read = app.blobs.get.bind(app.blobs)
   const got: string[] = []
@@ -320,6 +319,13 @@ test('a site of many pages is read one manifest shard at a time, even with no ro
   assert.match((await get('/guide/page-400/')).body, /Not found/)
   const sitemap = await get('/sitemap.xml')
   assert.equal(sitemap.body.match(/<loc>/g)?.length, 401, 'the sitemap reads every shard')
+
+  // Readers that miss together wait for one read of the head and of the shard.
+  got.length = 0
+  const together = await Promise.all(Array.from({ length: 20 }, () => get('/guide/page-250/')))
+  assert.ok(together.every((answer) => answer.statusCode === 200))
+  assert.equal(got.filter((sha256) => sha256 === head).length, 1, 'one read of the head')
+  assert.equal(got.filter((sha256) => shards.has(sha256)).length, 1, 'one read of the shard')
 })
 
 test('a deployment whose manifest was stored whole, before manifests had parts, is served as before', async (t) => {
