@@ -10,8 +10,9 @@
  * prints figures; it does not assert.
  *
  * Readers run twice: saturating (as fast as the server answers, so the CPU the events take shows in
- * full) and steady (each connection pauses `--pause-ms N` after an answer, default 10: about 1,000 reads
- * a second, as readers arrive at a site).
+ * full) and steady (each connection pauses `--pause-ms N` on average after an answer, default 10, each
+ * pause drawn from an exponential distribution: about 1,000 reads a second, arriving independently, as
+ * readers arrive at a site).
  *
  * `--seconds N` (or `BENCH_SECONDS=N`) sets each run's length (default 30); `--rate N` the events a
  * second (default 1000); `--readers saturating|steady` makes one of the two reader runs;
@@ -29,7 +30,7 @@ import { parseArgs } from 'node:util'
 import getPort from 'get-port'
 import { fromPackageRoot } from '../compiler/assets.js'
 import { threadCpuMs } from '../compiler/pool/thread-cpu.js'
-import { canPin, hasWrk, type LoadFigures, load, pinned, treeCpuSeconds } from './load.js'
+import { canPin, exponentialPause, hasWrk, type LoadFigures, load, pinned, treeCpuSeconds } from './load.js'
 import { createServerToken } from './server-token.js'
 
 const { values: flags } = parseArgs({
@@ -239,12 +240,14 @@ function expectAccepted(expected: Expected, { address, agentName, event }: Retur
 }
 
 /**
- * wrk's script for the events: the sequence of `eventAt`, each connection pausing 10 ms after an
- * answer, until `seconds` have passed (by the second: Lua in wrk has no finer clock); then every
+ * wrk's script for the events: the sequence of `eventAt`, each connection pausing 10 ms on average
+ * after an answer (drawn as readers' are, so events arrive independently of them and of each other), until `seconds` have passed (by the second: Lua in wrk has no finer clock); then every
  * connection waits out the run, so no event is in flight when wrk stops. It counts answers by status and prints them as one line, `EVENTS {json}`.
  */
 function wrkEventScript(): string {
-  return `local paths = {${eventPaths.map((path) => JSON.stringify(path)).join(', ')}}
+  // Seeded apart from the readers' script, which wrk starts in the same second.
+  return `math.randomseed(os.time() + 7919)
+local paths = {${eventPaths.map((path) => JSON.stringify(path)).join(', ')}}
 local counter = 0
 local started = nil
 sent = 0
@@ -285,7 +288,7 @@ request = function()
 end
 delay = function()
   if stopped() then return 3600000 end
-  return 10
+  return ${exponentialPause(10)}
 end
 response = function(status)
   if status == 204 then

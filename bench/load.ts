@@ -62,11 +62,21 @@ export interface LoadOptions {
   connections: number
   seconds: number
   /**
-   * Each connection waits this long after an answer before its next request: readers arriving at a
-   * steady pace rather than as fast as the server answers. wrk only; undefined saturates.
+   * Each connection waits this long on average after an answer before its next request: readers
+   * arriving at a steady pace rather than as fast as the server answers. Each pause is drawn from an
+   * exponential distribution (`exponentialPause`), so requests arrive independently, as readers do,
+   * not in step. wrk only; undefined saturates.
    */
   pauseMs?: number
 }
+
+/**
+ * A Lua expression for wrk's `delay()`: a pause of `meanMs` on average, drawn from an exponential
+ * distribution (in whole milliseconds, as wrk takes them). With a fixed pause, connections that began
+ * together stay in step and their requests arrive in bursts, a load no site's readers make.
+ */
+export const exponentialPause = (meanMs: number): string =>
+  `math.floor(-math.log(1 - math.random()) * ${meanMs} + 0.5)`
 
 /** Reads `wrk --latency`'s report. */
 export function parseWrkReport(output: string): LoadFigures {
@@ -107,7 +117,11 @@ export async function load(url: string, host: string, options: LoadOptions): Pro
     }
   }
   const script = options.pauseMs === undefined ? undefined : join(tmpdir(), `bench-pause-${process.pid}.lua`)
-  if (script) await writeFile(script, `delay = function()\n  return ${options.pauseMs}\nend\n`)
+  if (script && options.pauseMs !== undefined)
+    await writeFile(
+      script,
+      `math.randomseed(os.time())\ndelay = function()\n  return ${exponentialPause(options.pauseMs)}\nend\n`,
+    )
   try {
     const [command, args] = pinned(1, 'wrk', [
       '-t1',
