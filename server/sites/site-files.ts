@@ -30,8 +30,6 @@ export class SiteFiles {
   readonly #headFiles = new Map<string, SiteFileEntry | undefined>()
 
   constructor(
-    /** The sha256 of the manifest's head. */
-    readonly sha256: string,
     head: ReadManifestHead,
     private readonly source: ShardSource,
   ) {

@@ -508,7 +508,7 @@ export class SiteServer {
       const bytes = await this.blobs.get(row.site_manifest_sha256)
       if (!bytes) return undefined
       // Manifests of ready deployments never change, so they stay cached until evicted.
-      const files = new SiteFiles(row.site_manifest_sha256, parseManifestHead(bytes), {
+      const files = new SiteFiles(parseManifestHead(bytes), {
         peek: (sha256) => {
           const part = this.#manifests.get(`shard ${sha256}`)
           return part && 'shard' in part ? part.shard : undefined

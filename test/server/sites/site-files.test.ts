@@ -47,7 +47,7 @@ function deployment(pages: number, count: number, cached: boolean) {
     files: filesOf({ 'llms.txt': entry('llms.txt') }),
     shards: [...bySha.keys()],
   }
-  return { files: new SiteFiles('head', head, source), loads }
+  return { files: new SiteFiles(head, source), loads }
 }
 
 test('a lookup loads the shards it looks in, and only those', async () => {
@@ -91,7 +91,7 @@ test('a manifest stored whole is a head with every file: nothing to load', async
     load: () => Promise.reject(new Error('a whole manifest loads nothing')),
   }
   const head = { files: filesOf({ 'index.html': entry('index.html') }), shards: [] }
-  const files = new SiteFiles('head', { ...head, contentSecurityPolicy: "script-src 'self'" }, source)
+  const files = new SiteFiles({ ...head, contentSecurityPolicy: "script-src 'self'" }, source)
   assert.deepEqual(await files.get('index.html'), entry('index.html'))
   assert.equal(await files.get('other.html'), undefined)
   assert.deepEqual(await files.paths(), ['index.html'])
@@ -100,7 +100,6 @@ test('a manifest stored whole is a head with every file: nothing to load', async
 
 test('a shard the store has lost fails the lookup', async () => {
   const files = new SiteFiles(
-    'head',
     { files: filesOf({}), shards: ['gone'] },
     {
       peek: () => undefined,
