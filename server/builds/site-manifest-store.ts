@@ -131,6 +131,15 @@ export function parseManifestHead(bytes: Buffer): ReadManifestHead {
   }
 }
 
+/** The head of the manifest named `sha256` (enough for a file of `headPaths`); undefined when lost. */
+export async function readManifestHead(
+  blobs: Pick<BlobStore, 'get'>,
+  sha256: string,
+): Promise<ReadManifestHead | undefined> {
+  const bytes = await blobs.get(sha256)
+  return bytes ? parseManifestHead(bytes) : undefined
+}
+
 /** Reads a shard's blob. */
 export const parseManifestShard = (bytes: Buffer): ManifestEntries => new EntryLines(bytes)
 
@@ -142,9 +151,8 @@ export async function readSiteManifest(
   blobs: Pick<BlobStore, 'get'>,
   sha256: string,
 ): Promise<{ manifest: SiteManifest; parts: string[] } | undefined> {
-  const bytes = await blobs.get(sha256)
-  if (!bytes) return undefined
-  const head = parseManifestHead(bytes)
+  const head = await readManifestHead(blobs, sha256)
+  if (!head) return undefined
   const entries = head.files.all()
   for (const shard of head.shards) {
     const shardBytes = await blobs.get(shard)

@@ -9,7 +9,7 @@ import type { IndexedPage } from '../../compiler/outputs/search-rank.js'
 import type { Shape } from '../../schemas/api/index.js'
 import type { InsightsReport } from '../../schemas/api/insights.js'
 import type { BlobStore } from '../blobs/store.js'
-import { readSiteManifest } from '../builds/site-manifest-store.js'
+import { readManifestHead } from '../builds/site-manifest-store.js'
 import type { Repositories } from '../db/repositories/index.js'
 import type { InsightRange } from '../db/repositories/insights.js'
 import { closestPath, closestTitles } from './nearest.js'
@@ -33,8 +33,9 @@ async function livePages(
   if (!liveDeploymentId) return []
   const deployment = await repos.deployments.findById(liveDeploymentId)
   if (!deployment?.site_manifest_sha256) return []
-  const read = await readSiteManifest(blobs, deployment.site_manifest_sha256)
-  const index = read?.manifest.files[SEARCH_INDEX_PATH]
+  // The search index is a file of the manifest's head: no shard is read.
+  const head = await readManifestHead(blobs, deployment.site_manifest_sha256)
+  const index = head?.files.get(SEARCH_INDEX_PATH)
   const script = index ? await blobs.get(index.sha256) : undefined
   return script ? parseSearchIndex(script.toString('utf8')).pages : []
 }

@@ -26,8 +26,6 @@ export class SiteFiles {
   /** The head's files: those of `headPaths`, or a version 1 manifest's every file. */
   readonly #head: ManifestEntries
   readonly #shards: readonly string[]
-  /** The head's answers for `headPaths`, found or not: a few entries. */
-  readonly #headFiles = new Map<string, SiteFileEntry | undefined>()
 
   constructor(
     head: ReadManifestHead,
@@ -60,13 +58,15 @@ export class SiteFiles {
       const result = read({
         get: (path) => {
           if (found.has(path)) return found.get(path)
-          if (headPaths.has(path)) return this.#headFile(path)
-          if (this.#shards.length === 0) return this.#head.get(path)
-          const shard = this.#shards[shardOf(path, this.#shards.length)]!
-          const files = loaded.get(shard) ?? this.source.peek(shard)
-          if (!files) {
-            missing.add(shard)
-            return undefined
+          let files = this.#head
+          if (this.#shards.length > 0 && !headPaths.has(path)) {
+            const shard = this.#shards[shardOf(path, this.#shards.length)]!
+            const held = loaded.get(shard) ?? this.source.peek(shard)
+            if (!held) {
+              missing.add(shard)
+              return undefined
+            }
+            files = held
           }
           const entry = files.get(path)
           found.set(path, entry)
@@ -77,12 +77,6 @@ export class SiteFiles {
       // Held here too, so a shard evicted before `read` runs again (or too big to cache) is not missed again.
       for (const shard of missing) loaded.set(shard, await this.source.load(shard))
     }
-  }
-
-  /** A file of `headPaths`, looked up in the head once: most reads ask for the redirects and llms.txt. */
-  #headFile(path: string): SiteFileEntry | undefined {
-    if (!this.#headFiles.has(path)) this.#headFiles.set(path, this.#head.get(path))
-    return this.#headFiles.get(path)
   }
 
   /** Every path of the deployment (for its sitemap): loads every shard. */
