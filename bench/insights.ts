@@ -1,23 +1,30 @@
 /**
  * `npm run bench:insights`: reader events into one docs-server while readers are served. A page is read
- * at 10 connections by wrk for the run's length alone, then again while 1,000 reader events a second
- * (views, searches, feedback, copies; 2,000 client addresses behind a trusted proxy, so the per-client
- * rate limit holds) go to the site's `/_docs/events` from another process. docs-server is pinned to
- * core 0, wrk and the event sender to core 1 (`taskset`), so what the readers wait for is the server's
- * work, not the load generators'. Prints the p50 and p99 of both runs and their ratio, docs-server's
- * CPU time per read and per event (from /proc, steady whatever else the machine does), the events
- * accepted, and whether the daily aggregates the API reports equal what was sent, count for count. It
- * prints figures; it does not assert.
+ * at 10 connections by wrk in three conditions, each for the run's length: alone; while 1,000 reader
+ * events a second (views, searches, feedback, copies; 2,000 client addresses behind a trusted proxy, so
+ * the per-client rate limit holds) go to the site's `/_docs/events` from another process; and, between
+ * the two, while the same events are sent with `DNT: 1`, which the server answers at once and keeps
+ * nowhere. That third condition is the floor: what 1,000 requests a second cost readers whatever they
+ * carry, so `with events / opted out` is what keeping an event costs them. The three conditions take
+ * turns for `--rounds N` rounds (default 3), and each figure is the median of its rounds: the machine's
+ * drift over minutes falls on all three alike, where one run of each compared one minute with another.
+ * docs-server is pinned to core 0, wrk and the event sender to core 1 (`taskset`), so what the readers
+ * wait for is the server's work, not the load generators'. A warm-up sends events too, so the event
+ * path is compiled before the first round. Prints each condition's p50 and p99 (of the round with the
+ * median p99) and their ratios, docs-server's CPU time per read and per event (from /proc, steady
+ * whatever else the machine does), the events accepted, and whether the daily aggregates the API
+ * reports equal what was sent, count for count. It prints figures; it does not assert.
  *
  * Readers run twice: saturating (as fast as the server answers, so the CPU the events take shows in
  * full) and steady (each connection pauses `--pause-ms N` on average after an answer, default 10, each
  * pause drawn from an exponential distribution: about 1,000 reads a second, arriving independently, as
  * readers arrive at a site).
  *
- * `--seconds N` (or `BENCH_SECONDS=N`) sets each run's length (default 30); `--rate N` the events a
- * second (default 1000); `--readers saturating|steady` makes one of the two reader runs;
- * `BENCH_CPU_PROF=DIR` writes docs-server's CPU profile there; `BENCH_SERVER_NODE_FLAGS` passes Node
- * flags to it (`--trace-gc`). Needs wrk (`apt-get install wrk`), and taskset with two cores to pin.
+ * `--seconds N` (or `BENCH_SECONDS=N`) sets each run's length (default 10, so 30 s of events in three
+ * rounds); `--rounds N` the rounds; `--rate N` the events a second (default 1000); `--readers
+ * saturating|steady` makes one of the two reader runs; `BENCH_CPU_PROF=DIR` writes docs-server's CPU
+ * profile there; `BENCH_SERVER_NODE_FLAGS` passes Node flags to it (`--trace-gc`). Needs wrk
+ * (`apt-get install wrk`), and taskset with two cores to pin.
  * Run as `node dist/bench/insights.js`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
@@ -39,9 +46,14 @@ const { values: flags } = parseArgs({
     rate: { type: 'string' },
     'pause-ms': { type: 'string' },
     readers: { type: 'string' },
+    rounds: { type: 'string' },
   },
 })
-const seconds = Number(flags.seconds ?? process.env.BENCH_SECONDS ?? 30)
+const seconds = Number(flags.seconds ?? process.env.BENCH_SECONDS ?? 10)
+/** How many times the three reader conditions take turns. */
+const rounds = Number(flags.rounds ?? 3)
+if (!Number.isInteger(rounds) || rounds < 1)
+  throw new Error(`--rounds takes a whole number of 1 or more, not ${flags.rounds}`)
 const rate = Number(flags.rate ?? 1000)
 /** How long each steady reader's connection waits after an answer: about 1,000 reads a second in all. */
 const pauseMs = Number(flags['pause-ms'] ?? 10)
@@ -244,7 +256,7 @@ function expectAccepted(expected: Expected, { address, agentName, event }: Retur
  * after an answer (drawn as readers' are, so events arrive independently of them and of each other), until `seconds` have passed (by the second: Lua in wrk has no finer clock); then every
  * connection waits out the run, so no event is in flight when wrk stops. It counts answers by status and prints them as one line, `EVENTS {json}`.
  */
-function wrkEventScript(): string {
+function wrkEventScript(optedOut: boolean): string {
   // Seeded apart from the readers' script, which wrk starts in the same second.
   return `math.randomseed(os.time() + 7919)
 local paths = {${eventPaths.map((path) => JSON.stringify(path)).join(', ')}}
@@ -283,7 +295,7 @@ request = function()
   return wrk.format("POST", "/_docs/events", {
     ["X-Forwarded-For"] = "10.0." .. math.floor(a / 256) .. "." .. (a % 256),
     ["User-Agent"] = "bench-reader/" .. (n % 3),
-    ["Content-Type"] = "text/plain",
+    ["Content-Type"] = "text/plain",${optedOut ? '\n    ["DNT"] = "1",' : ''}
   }, body)
 end
 delay = function()
@@ -316,11 +328,11 @@ end
  * Sends one run of events with wrk from core 1: a C load generator takes far less of the core it
  * shares with the readers' wrk than a Node sender, whose CPU showed up in the readers' latencies. Eleven
  * connections pausing 10 ms each: a little over 1,000 events a second. The events sent are the first
- * `sent` of `eventAt`'s sequence.
+ * `sent` of `eventAt`'s sequence. `optedOut` sends each with `DNT: 1`: answered 204 and kept nowhere.
  */
-async function sendEvents(port: number, host: string): Promise<SentEvents> {
+async function sendEvents(port: number, host: string, optedOut = false): Promise<SentEvents> {
   const script = join(tmpdir(), `bench-events-${process.pid}.lua`)
-  await writeFile(script, wrkEventScript())
+  await writeFile(script, wrkEventScript(optedOut))
   try {
     const started = performance.now()
     const [command, args] = pinned(1, 'wrk', [
@@ -344,6 +356,14 @@ async function sendEvents(port: number, host: string): Promise<SentEvents> {
   } finally {
     await rm(script, { force: true })
   }
+}
+
+/** The run of the median p99 among `figures` (the lower middle one of an even count). */
+function medianRun<T extends { p99: number }>(figures: readonly T[]): T {
+  const sorted = [...figures].sort((a, b) => a.p99 - b.p99)
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)]
+  if (!middle) throw new Error('no runs to take the median of')
+  return middle
 }
 
 interface Report {
@@ -428,7 +448,7 @@ async function main(): Promise<void> {
     const siteHost = `bench.${apiHost}`
 
     console.log(
-      `insights bench: ${seconds} s a run, ${rate} events/s from ${addresses} client addresses; readers at 10 connections by wrk, ${readerRuns === 'steady' ? '' : 'saturating'}${readerRuns === 'both' ? ', then ' : ''}${readerRuns === 'saturating' ? '' : `pausing ${pauseMs} ms after each answer`}; ${
+      `insights bench: ${rounds} rounds of ${seconds} s runs (alone, with opted-out events, with events), ${rate} events/s from ${addresses} client addresses; readers at 10 connections by wrk, ${readerRuns === 'steady' ? '' : 'saturating'}${readerRuns === 'both' ? ', then ' : ''}${readerRuns === 'saturating' ? '' : `pausing ${pauseMs} ms after each answer`}; ${
         canPin
           ? 'docs-server pinned to core 0, readers and event sender to core 1'
           : 'not pinned (needs taskset and 2 cores)'
@@ -436,26 +456,54 @@ async function main(): Promise<void> {
         .map((value) => value.toFixed(1))
         .join(' ')}`,
     )
-    await readers(port, siteHost, server, false) // warm-up: every answer prepared
-    const line = (name: string, run: Awaited<ReturnType<typeof readers>>) =>
-      console.log(
-        `${name.padEnd(32)} ${run.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms  (${run.requests} requests, ${run.errors} errors, ${((run.cpuSeconds * 1e6) / Math.max(run.requests, 1)).toFixed(1)} µs CPU each)`,
-      )
     const runs: SentEvents[] = []
+    // Warm-up: every answer prepared and the event path compiled. Without events here, the first
+    // round's event runs were the JIT's: readers' p99 two to six times the later rounds'.
+    const [, warmUp] = await Promise.all([readers(port, siteHost, server, false), sendEvents(port, siteHost)])
+    runs.push(warmUp)
+    const line = (name: string, figures: Awaited<ReturnType<typeof readers>>[]) => {
+      const run = medianRun(figures)
+      const requests = figures.reduce((sum, one) => sum + one.requests, 0)
+      const errors = figures.reduce((sum, one) => sum + one.errors, 0)
+      const cpuSeconds = figures.reduce((sum, one) => sum + one.cpuSeconds, 0)
+      console.log(
+        `${name.padEnd(34)} ${run.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms (rounds: ${figures.map((one) => one.p99.toFixed(2)).join(', ')})  (${requests} requests, ${errors} errors, ${((cpuSeconds * 1e6) / Math.max(requests, 1)).toFixed(1)} µs CPU each)`,
+      )
+      return run
+    }
+    const optedOutRuns: SentEvents[] = []
     // Saturating readers: the server has no spare CPU, so any work the events take shows in full; then
     // readers at a steady pace, as a site's readers come: what a reader waits while events arrive.
     for (const steady of readerRuns === 'both' ? [false, true] : [readerRuns === 'steady']) {
       const name = steady ? 'steady readers' : 'saturating readers'
-      const alone = await readers(port, siteHost, server, steady)
-      const [withEvents, sender] = await Promise.all([
-        readers(port, siteHost, server, steady),
-        sendEvents(port, siteHost),
-      ])
-      runs.push(sender)
-      line(`${name} alone:`, alone)
-      line(`${name} with events:`, withEvents)
-      console.log(`  p99 with events / alone: ${(withEvents.p99 / alone.p99).toFixed(2)} (target <= 1.10)`)
+      const alone: Awaited<ReturnType<typeof readers>>[] = []
+      const optedOut: typeof alone = []
+      const withEvents: typeof alone = []
+      for (let round = 0; round < rounds; round++) {
+        alone.push(await readers(port, siteHost, server, steady))
+        const [floor, ignored] = await Promise.all([
+          readers(port, siteHost, server, steady),
+          sendEvents(port, siteHost, true),
+        ])
+        optedOut.push(floor)
+        optedOutRuns.push(ignored)
+        const [kept, sender] = await Promise.all([
+          readers(port, siteHost, server, steady),
+          sendEvents(port, siteHost),
+        ])
+        withEvents.push(kept)
+        runs.push(sender)
+      }
+      const aloneRun = line(`${name} alone:`, alone)
+      const floorRun = line(`${name} with opted-out events:`, optedOut)
+      const eventsRun = line(`${name} with events:`, withEvents)
+      console.log(
+        `  p99 with events / alone: ${(eventsRun.p99 / aloneRun.p99).toFixed(2)} (target <= 1.10); with opted-out events / alone: ${(floorRun.p99 / aloneRun.p99).toFixed(2)}; with events / with opted-out events: ${(eventsRun.p99 / floorRun.p99).toFixed(2)}`,
+      )
     }
+    const optedOutSent = optedOutRuns.reduce((sum, run) => sum + run.sent, 0)
+    const optedOutAnswered = optedOutRuns.reduce((sum, run) => sum + run.accepted, 0)
+    console.log(`opted-out events: ${optedOutSent} sent, ${optedOutAnswered} answered 204 (kept nowhere)`)
     // Events with no readers: the server's CPU time per event, in all and on the serving thread.
     const cpuBefore = await serverCpu(server)
     const servingBefore = servingThreadCpu(server)
