@@ -3,6 +3,7 @@
  * scheduling priority. Node 20 gives neither (`os.setPriority` takes a process id; Linux's setpriority
  * applies to the one thread a thread id names). Elsewhere there is no id and nothing changes.
  */
+import { spawnSync } from 'node:child_process'
 import { readlinkSync } from 'node:fs'
 import { constants, setPriority } from 'node:os'
 
@@ -30,4 +31,17 @@ export function lowerThreadPriority(niceness: number = constants.priority.PRIORI
   } catch {
     return false
   }
+}
+
+/**
+ * Puts the calling thread alone in Linux's `SCHED_IDLE` class: it runs only when no other thread wants
+ * its core, and the kernel preempts it the moment one does. A niceness only weighs the share of a core;
+ * even at 19 a thread that has just woken runs out its slice while a reader's request waits. Node has no
+ * call for it, so util-linux's `chrt` makes the system call (`sched_setscheduler` on the thread's id),
+ * once, when the thread starts. True when it did; false where there is no `chrt` or no Linux.
+ */
+export function idleThreadPolicy(): boolean {
+  const threadId = currentThreadId()
+  if (threadId === 0) return false
+  return spawnSync('chrt', ['--idle', '--pid', '0', String(threadId)], { stdio: 'ignore' }).status === 0
 }

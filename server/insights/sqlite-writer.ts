@@ -14,8 +14,8 @@
  * What the serving thread does for a flush is as little as it can be: the events go to the worker as
  * one JSON text, and the worker sums them (`batchOf`). Cloning the events as objects (postMessage's
  * structured clone) cost the serving thread about 19 µs an event, a quarter of what an event cost it
- * (bench:insights, from a CPU profile). The worker also runs at a lower scheduling priority (niceness
- * 10): where it shares a core with the serving thread, the kernel lets a reader's request run first
+ * (bench:insights, from a CPU profile). The worker also runs in Linux's `SCHED_IDLE` class: where it
+ * shares a core with the serving thread, the kernel lets a reader's request run first
  * (sqlite-writer-worker.ts).
  */
 import { Worker } from 'node:worker_threads'

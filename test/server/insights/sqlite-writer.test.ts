@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { SqliteInsightWriter } from '../../../server/insights/sqlite-writer.js'
@@ -39,29 +40,34 @@ test('a batch the database refuses fails alone, whole; the thread goes on, and s
 })
 
 /** Each thread of this process by id, with its niceness (the 19th field of `/proc/self/task/<id>/stat`). */
-function threadNiceness(): Map<number, number> {
-  const threads = new Map<number, number>()
+/** Each thread of this process: its niceness and scheduling policy (5 is `SCHED_IDLE`), from /proc. */
+function threadScheduling(): Map<number, { niceness: number; policy: number }> {
+  const threads = new Map<number, { niceness: number; policy: number }>()
   for (const id of readdirSync('/proc/self/task')) {
     const stat = readFileSync(`/proc/self/task/${id}/stat`, 'utf8')
-    threads.set(Number(id), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]))
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    threads.set(Number(id), { niceness: Number(fields[16]), policy: Number(fields[38]) })
   }
   return threads
 }
 
-test('the writer thread runs at a lower priority; the serving thread keeps its own', {
+const schedIdle = 5
+const hasChrt = spawnSync('chrt', ['--help'], { stdio: 'ignore' }).status === 0
+
+test('the writer thread runs at a lower priority, in SCHED_IDLE where chrt is; the serving thread keeps its own', {
   skip: process.platform !== 'linux',
 }, async (t) => {
   const app = await testApp(t, 'sqlite')
   const project = await createProject(app, await signIn(app), 'acme')
-  const before = threadNiceness()
+  const before = threadScheduling()
   const writer = new SqliteInsightWriter(app.config.dataDir)
   t.after(() => writer.close())
   await writer.write([{ projectId: project.id, day, event: { type: 'copy', path: '' } }])
-  const started = [...threadNiceness()].filter(([id]) => !before.has(id))
+  const started = [...threadScheduling()].filter(([id]) => !before.has(id)).map(([, thread]) => thread)
   assert.ok(
-    started.some(([, niceness]) => niceness === 10),
-    `no new thread at niceness 10: ${JSON.stringify(started)}`,
+    started.some(({ niceness, policy }) => niceness === 10 && (!hasChrt || policy === schedIdle)),
+    `no new thread at niceness 10${hasChrt ? ' in SCHED_IDLE' : ''}: ${JSON.stringify(started)}`,
   )
-  assert.equal(threadNiceness().get(process.pid), before.get(process.pid))
+  assert.deepEqual(threadScheduling().get(process.pid), before.get(process.pid))
   assert.equal(await app.repos.insights.countEvents(project.id), 1)
 })
