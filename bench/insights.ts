@@ -167,6 +167,9 @@ async function readers(
   return { ...figures, cpuSeconds: (await serverCpu(server)) - before }
 }
 
+/** One run of readers: wrk's figures and docs-server's CPU seconds over it. */
+type ReaderRun = Awaited<ReturnType<typeof readers>>
+
 /** CPU seconds docs-server's serving (main) thread has used so far. */
 const servingThreadCpu = (server: ChildProcess): number =>
   ((server.pid === undefined ? undefined : threadCpuMs(server.pid, server.pid)) ?? Number.NaN) / 1000
@@ -461,11 +464,12 @@ async function main(): Promise<void> {
     // round's event runs were the JIT's: readers' p99 two to six times the later rounds'.
     const [, warmUp] = await Promise.all([readers(port, siteHost, server, false), sendEvents(port, siteHost)])
     runs.push(warmUp)
-    const line = (name: string, figures: Awaited<ReturnType<typeof readers>>[]) => {
+    const line = (name: string, figures: ReaderRun[]) => {
       const run = medianRun(figures)
-      const requests = figures.reduce((sum, one) => sum + one.requests, 0)
-      const errors = figures.reduce((sum, one) => sum + one.errors, 0)
-      const cpuSeconds = figures.reduce((sum, one) => sum + one.cpuSeconds, 0)
+      const total = (figure: (one: ReaderRun) => number) => figures.reduce((sum, one) => sum + figure(one), 0)
+      const requests = total((one) => one.requests)
+      const errors = total((one) => one.errors)
+      const cpuSeconds = total((one) => one.cpuSeconds)
       console.log(
         `${name.padEnd(34)} ${run.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms (rounds: ${figures.map((one) => one.p99.toFixed(2)).join(', ')})  (${requests} requests, ${errors} errors, ${((cpuSeconds * 1e6) / Math.max(requests, 1)).toFixed(1)} µs CPU each)`,
       )
@@ -476,9 +480,9 @@ async function main(): Promise<void> {
     // readers at a steady pace, as a site's readers come: what a reader waits while events arrive.
     for (const steady of readerRuns === 'both' ? [false, true] : [readerRuns === 'steady']) {
       const name = steady ? 'steady readers' : 'saturating readers'
-      const alone: Awaited<ReturnType<typeof readers>>[] = []
-      const optedOut: typeof alone = []
-      const withEvents: typeof alone = []
+      const alone: ReaderRun[] = []
+      const optedOut: ReaderRun[] = []
+      const withEvents: ReaderRun[] = []
       for (let round = 0; round < rounds; round++) {
         alone.push(await readers(port, siteHost, server, steady))
         const [floor, ignored] = await Promise.all([
