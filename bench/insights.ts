@@ -57,10 +57,10 @@ if (!Number.isInteger(rounds) || rounds < 1)
 const rate = Number(flags.rate ?? 1000)
 /** How long each steady reader's connection waits after an answer: about 1,000 reads a second in all. */
 const pauseMs = Number(flags['pause-ms'] ?? 10)
-/** Which reader runs to make: `saturating`, `steady` or `both` (the default). */
+/** Which reader runs to make: `saturating`, `steady`, `both` (the default) or `none` (events alone). */
 const readerRuns = flags.readers ?? 'both'
-if (!['saturating', 'steady', 'both'].includes(readerRuns))
-  throw new Error(`--readers takes saturating, steady or both, not ${readerRuns}`)
+if (!['saturating', 'steady', 'both', 'none'].includes(readerRuns))
+  throw new Error(`--readers takes saturating, steady, both or none, not ${readerRuns}`)
 const pageCount = 20
 const addresses = 2000
 const agent = new Agent({ keepAlive: true, maxSockets: 64 })
@@ -478,7 +478,9 @@ async function main(): Promise<void> {
     const optedOutRuns: SentEvents[] = []
     // Saturating readers: the server has no spare CPU, so any work the events take shows in full; then
     // readers at a steady pace, as a site's readers come: what a reader waits while events arrive.
-    for (const steady of readerRuns === 'both' ? [false, true] : [readerRuns === 'steady']) {
+    const readerKinds =
+      { both: [false, true], saturating: [false], steady: [true], none: [] }[readerRuns] ?? []
+    for (const steady of readerKinds) {
       const name = steady ? 'steady readers' : 'saturating readers'
       const alone: ReaderRun[] = []
       const optedOut: ReaderRun[] = []
@@ -505,19 +507,23 @@ async function main(): Promise<void> {
         `  p99 with events / alone: ${(eventsRun.p99 / aloneRun.p99).toFixed(2)} (target <= 1.10); with opted-out events / alone: ${(floorRun.p99 / aloneRun.p99).toFixed(2)}; with events / with opted-out events: ${(eventsRun.p99 / floorRun.p99).toFixed(2)}`,
       )
     }
+    // Events with no readers: the server's CPU time per event, in all and on the serving thread; opted-out
+    // ones first, what any request of an event's size costs.
+    const costs = async (server: ChildProcess, optedOut: boolean) => {
+      const cpuBefore = await serverCpu(server)
+      const servingBefore = servingThreadCpu(server)
+      const sent = await sendEvents(port, siteHost, optedOut)
+      const each = (seconds: number) => ((seconds * 1e6) / Math.max(sent.accepted, 1)).toFixed(1)
+      console.log(
+        `${optedOut ? 'opted-out events' : 'events'} alone: ${sent.accepted} answered 204; docs-server CPU ${each((await serverCpu(server)) - cpuBefore)} µs each, ${each(servingThreadCpu(server) - servingBefore)} µs of it on the serving thread`,
+      )
+      return sent
+    }
+    optedOutRuns.push(await costs(server, true))
+    runs.push(await costs(server, false))
     const optedOutSent = optedOutRuns.reduce((sum, run) => sum + run.sent, 0)
     const optedOutAnswered = optedOutRuns.reduce((sum, run) => sum + run.accepted, 0)
     console.log(`opted-out events: ${optedOutSent} sent, ${optedOutAnswered} answered 204 (kept nowhere)`)
-    // Events with no readers: the server's CPU time per event, in all and on the serving thread.
-    const cpuBefore = await serverCpu(server)
-    const servingBefore = servingThreadCpu(server)
-    const third = await sendEvents(port, siteHost)
-    runs.push(third)
-    const eventCpu = (await serverCpu(server)) - cpuBefore
-    const servingCpu = servingThreadCpu(server) - servingBefore
-    console.log(
-      `events alone: ${third.accepted} accepted; docs-server CPU ${((eventCpu * 1e6) / Math.max(third.accepted, 1)).toFixed(1)} µs each, ${((servingCpu * 1e6) / Math.max(third.accepted, 1)).toFixed(1)} µs of it on the serving thread`,
-    )
     // Every run's wrk starts the sequence afresh: the report should show each run's first `sent` events.
     const expected = emptyExpected()
     for (const run of runs) for (let n = 0; n < run.sent; n++) expectAccepted(expected, eventAt(n))

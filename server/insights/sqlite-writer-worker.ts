@@ -18,7 +18,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { idleThreadPolicy, lowerThreadPriority } from '../../lib/threads.js'
 import { openDatabase } from '../db/index.js'
 import { insightsRepository } from '../db/repositories/insights.js'
-import { type AcceptedEvent, batchOf } from './batcher.js'
+import { batchOf, parseEvents } from './batcher.js'
 import type { WriteAnswer, WriteRequest } from './sqlite-writer.js'
 
 lowerThreadPriority()
@@ -32,7 +32,7 @@ parentPort?.on('message', (request: WriteRequest) => {
   queue = queue.then(async () => {
     let answer: WriteAnswer
     try {
-      await insights.record(batchOf(JSON.parse(request.events) as AcceptedEvent[]))
+      await insights.record(batchOf(parseEvents(request.events)))
       answer = { id: request.id }
     } catch (error) {
       answer = { id: request.id, error: error instanceof Error ? error.message : String(error) }

@@ -12,7 +12,7 @@
  * started again by the next one.
  *
  * What the serving thread does for a flush is as little as it can be: the events go to the worker as
- * one JSON text, and the worker sums them (`batchOf`). Cloning the events as objects (postMessage's
+ * the one JSON text the batcher holds them as, and the worker sums them (`batchOf`). Cloning the events as objects (postMessage's
  * structured clone) cost the serving thread about 19 µs an event, a quarter of what an event cost it
  * (bench:insights, from a CPU profile). The worker also runs in Linux's `SCHED_IDLE` class: where it
  * shares a core with the serving thread, the kernel lets a reader's request run first
@@ -20,7 +20,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import { fromPackageRoot } from '../../lib/package-root.js'
-import type { AcceptedEvent, InsightWriter } from './batcher.js'
+import type { InsightWriter } from './batcher.js'
 
 /** A message to the worker (`events` is the JSON text of `AcceptedEvent[]`), and its answer. */
 export interface WriteRequest {
@@ -40,12 +40,12 @@ export class SqliteInsightWriter implements InsightWriter {
   /** `dataDir` holds `docs.sqlite`, which the server has already opened and migrated. */
   constructor(private readonly dataDir: string) {}
 
-  write(events: readonly AcceptedEvent[]): Promise<void> {
+  write(events: string): Promise<void> {
     const worker = this.#start()
     const id = this.#next++
     return new Promise<void>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject })
-      worker.postMessage({ id, events: JSON.stringify(events) } satisfies WriteRequest)
+      worker.postMessage({ id, events } satisfies WriteRequest)
     })
   }
 

@@ -17,7 +17,7 @@ test('on SQLite a thread of its own writes reader events; the serving connection
     day,
     event: { type: 'view', path: 'guide/', screen: 'phone' },
   } as const
-  await writer.write([view, view, { ...view, visitor: 'v1' }])
+  await writer.write(JSON.stringify([view, view, { ...view, visitor: 'v1' }]))
   const range = { projectId: project.id, from: day, to: day }
   assert.deepEqual(await app.repos.insights.top(range, 'view', 10), [{ key: 'guide/', total: 3 }])
   assert.deepEqual(await app.repos.insights.perDay(range, 'visitors'), [{ day, total: 1 }])
@@ -31,15 +31,17 @@ test('a batch the database refuses fails alone, whole; the thread goes on, and s
   const view = (projectId: string) =>
     ({ projectId, day, event: { type: 'view', path: '', screen: 'desktop' } }) as const
   // No such project: the foreign key refuses the batch, and nothing of it is written.
-  await assert.rejects(writer.write([view(project.id), view('prj_gone')]), /FOREIGN KEY constraint failed/)
+  await assert.rejects(
+    writer.write(JSON.stringify([view(project.id), view('prj_gone')])),
+    /FOREIGN KEY constraint failed/,
+  )
   assert.equal(await app.repos.insights.countEvents(project.id), 0)
-  await writer.write([view(project.id)])
+  await writer.write(JSON.stringify([view(project.id)]))
   await writer.close()
-  await writer.write([view(project.id)])
+  await writer.write(JSON.stringify([view(project.id)]))
   assert.equal(await app.repos.insights.countEvents(project.id), 2)
 })
 
-/** Each thread of this process by id, with its niceness (the 19th field of `/proc/self/task/<id>/stat`). */
 /** Each thread of this process: its niceness and scheduling policy (5 is `SCHED_IDLE`), from /proc. */
 function threadScheduling(): Map<number, { niceness: number; policy: number }> {
   const threads = new Map<number, { niceness: number; policy: number }>()
@@ -62,7 +64,7 @@ test('the writer thread runs at a lower priority, in SCHED_IDLE where chrt is; t
   const before = threadScheduling()
   const writer = new SqliteInsightWriter(app.config.dataDir)
   t.after(() => writer.close())
-  await writer.write([{ projectId: project.id, day, event: { type: 'copy', path: '' } }])
+  await writer.write(JSON.stringify([{ projectId: project.id, day, event: { type: 'copy', path: '' } }]))
   const started = [...threadScheduling()].filter(([id]) => !before.has(id)).map(([, thread]) => thread)
   assert.ok(
     started.some(({ niceness, policy }) => niceness === 10 && (!hasChrt || policy === schedIdle)),
