@@ -61,6 +61,8 @@ const pauseMs = Number(flags['pause-ms'] ?? 10)
 const readerRuns = flags.readers ?? 'both'
 if (!['saturating', 'steady', 'both', 'none'].includes(readerRuns))
   throw new Error(`--readers takes saturating, steady, both or none, not ${readerRuns}`)
+/** The reader runs to make, as whether each is steady. */
+const readerKinds = { both: [false, true], saturating: [false], steady: [true], none: [] }[readerRuns] ?? []
 const pageCount = 20
 const addresses = 2000
 const agent = new Agent({ keepAlive: true, maxSockets: 64 })
@@ -451,7 +453,7 @@ async function main(): Promise<void> {
     const siteHost = `bench.${apiHost}`
 
     console.log(
-      `insights bench: ${rounds} rounds of ${seconds} s runs (alone, with opted-out events, with events), ${rate} events/s from ${addresses} client addresses; readers at 10 connections by wrk, ${readerRuns === 'steady' ? '' : 'saturating'}${readerRuns === 'both' ? ', then ' : ''}${readerRuns === 'saturating' ? '' : `pausing ${pauseMs} ms after each answer`}; ${
+      `insights bench: ${rounds} rounds of ${seconds} s runs (alone, with opted-out events, with events), ${rate} events/s from ${addresses} client addresses; readers at 10 connections by wrk, ${readerKinds.map((steady) => (steady ? `pausing ${pauseMs} ms after each answer` : 'saturating')).join(', then ') || 'none (events alone)'}; ${
         canPin
           ? 'docs-server pinned to core 0, readers and event sender to core 1'
           : 'not pinned (needs taskset and 2 cores)'
@@ -478,8 +480,6 @@ async function main(): Promise<void> {
     const optedOutRuns: SentEvents[] = []
     // Saturating readers: the server has no spare CPU, so any work the events take shows in full; then
     // readers at a steady pace, as a site's readers come: what a reader waits while events arrive.
-    const readerKinds =
-      { both: [false, true], saturating: [false], steady: [true], none: [] }[readerRuns] ?? []
     for (const steady of readerKinds) {
       const name = steady ? 'steady readers' : 'saturating readers'
       const alone: ReaderRun[] = []

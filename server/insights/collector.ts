@@ -70,7 +70,7 @@ export interface CollectorOptions {
 export class InsightCollector implements SiteEndpoint {
   readonly #limit: ClientRateLimit
   /** Whether a project keeps insights, for a few seconds: a switch reaches every replica that soon. */
-  readonly #enabled = new LRUCache<string, boolean>({ max: 10_000, ttl: 10_000 })
+  readonly #enabled = new LRUCache<string, boolean>({ max: 10_000, ttl: 10_000, ttlResolution: 0 })
   readonly #clock: () => number
 
   constructor(
@@ -212,11 +212,13 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | und
       request.pause()
       resolve(undefined)
     }
+    // `on`, not `once`: each request is read once, and a promise settles once, so `once`'s wrappers
+    // would be garbage for nothing.
     request.on('data', onData)
-    request.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
-    request.once('error', reject)
+    request.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
+    request.on('error', reject)
     // A client gone before its body ended: what an async iterator would throw, so the server logs it the same way.
-    request.once('close', () => {
+    request.on('close', () => {
       if (!request.complete) reject(new Error('the client closed the request before its body ended'))
     })
   })

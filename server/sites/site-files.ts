@@ -50,31 +50,35 @@ export class SiteFiles {
    * is loaded: it runs, the shards it missed are loaded, and it runs again until it misses none.
    */
   async lookup<T>(read: (files: FileLookup) => T): Promise<T> {
-    const loaded = new Map<string, ManifestEntries>()
+    // Made on first use: most lookups find their files in the head or a cached shard, asking once each.
+    let loaded: Map<string, ManifestEntries> | undefined
     // A router asks for a path more than once (has, then the entry): each is found once per lookup.
-    const found = new Map<string, SiteFileEntry | undefined>()
+    let found: Map<string, SiteFileEntry | undefined> | undefined
     for (;;) {
-      const missing = new Set<string>()
+      let missing: Set<string> | undefined
       const result = read({
         get: (path) => {
-          if (found.has(path)) return found.get(path)
+          if (found?.has(path)) return found.get(path)
           let files = this.#head
           if (this.#shards.length > 0 && !headPaths.has(path)) {
             const shard = this.#shards[shardOf(path, this.#shards.length)]!
-            const held = loaded.get(shard) ?? this.source.peek(shard)
+            const held = loaded?.get(shard) ?? this.source.peek(shard)
             if (!held) {
+              missing ??= new Set()
               missing.add(shard)
               return undefined
             }
             files = held
           }
           const entry = files.get(path)
+          found ??= new Map()
           found.set(path, entry)
           return entry
         },
       })
-      if (missing.size === 0) return result
+      if (!missing) return result
       // Held here too, so a shard evicted before `read` runs again (or too big to cache) is not missed again.
+      loaded ??= new Map()
       for (const shard of missing) loaded.set(shard, await this.source.load(shard))
     }
   }

@@ -33,6 +33,25 @@ test('a flood of made-up addresses is forgotten at 100,000, and an address forgo
   assert.equal(await limit.take(from('10.0.0.1'), 1, at), undefined, 'the map was emptied when full')
 })
 
+test('the client is the first address past the trusted proxies, however often each address comes back', () => {
+  const limit = new ClientRateLimit(1, ['127.0.0.1', '10.1.0.0/16'], 'insights')
+  const request = (socket: string, forwarded: string) =>
+    ({
+      headers: { 'x-forwarded-for': forwarded },
+      socket: { remoteAddress: socket },
+    }) as unknown as IncomingMessage
+  for (let round = 0; round < 3; round++) {
+    assert.equal(limit.clientAddress(request('127.0.0.1', '10.0.0.9, 10.1.2.3')), '10.0.0.9')
+    assert.equal(limit.clientAddress(request('10.0.0.9', '192.0.2.1')), '10.0.0.9', 'no proxy of ours')
+    assert.equal(limit.clientAddress(request('10.1.9.9', '10.0.0.9')), '10.0.0.9')
+    assert.equal(limit.clientAddress(request('127.0.0.1', '127.0.0.1')), '127.0.0.1', 'the proxy itself')
+  }
+  // Past 100,000 forwarded addresses the answers are forgotten, and found again.
+  for (let index = 0; index < 100_001; index++) limit.clientAddress(from(`fd00::${index.toString(16)}`))
+  assert.equal(limit.clientAddress(request('10.1.0.1', '10.0.0.9')), '10.0.0.9')
+  assert.equal(limit.clientAddress(request('10.0.0.9', '10.1.0.1')), '10.0.0.9')
+})
+
 test('each client has a budget a minute, in windows aligned to the clock; the answer says when to retry', async () => {
   const limit = new ClientRateLimit(2, ['127.0.0.1'], 'insights')
   const [ada, bo] = [someClient(), someClient()]
