@@ -11,9 +11,9 @@
  * docs-server is pinned to core 0, wrk and the event sender to core 1 (`taskset`), so what the readers
  * wait for is the server's work, not the load generators'. A warm-up sends events too, so the event
  * path is compiled before the first round. Prints each condition's p50 and p99 (of the round with the
- * median p99) and their ratios, docs-server's CPU time per read and per event (from /proc, steady
- * whatever else the machine does), the events accepted, and whether the daily aggregates the API
- * reports equal what was sent, count for count. It prints figures; it does not assert.
+ * median p99) and their ratios, docs-server's CPU time per read, per event and per opted-out event
+ * (from /proc, steady whatever else the machine does), the events accepted, and whether the daily
+ * aggregates the API reports equal what was sent, count for count. It prints figures; it does not assert.
  *
  * Readers run twice: saturating (as fast as the server answers, so the CPU the events take shows in
  * full) and steady (each connection pauses `--pause-ms N` on average after an answer, default 10, each
@@ -22,9 +22,10 @@
  *
  * `--seconds N` (or `BENCH_SECONDS=N`) sets each run's length (default 10, so 30 s of events in three
  * rounds); `--rounds N` the rounds; `--rate N` the events a second (default 1000); `--readers
- * saturating|steady` makes one of the two reader runs; `BENCH_CPU_PROF=DIR` writes docs-server's CPU
- * profile there; `BENCH_SERVER_NODE_FLAGS` passes Node flags to it (`--trace-gc`). Needs wrk
- * (`apt-get install wrk`), and taskset with two cores to pin.
+ * saturating|steady` makes one of the two reader runs, `--readers none` none (the events' CPU
+ * alone); `BENCH_CPU_PROF=DIR` writes docs-server's CPU profile there; `BENCH_SERVER_NODE_FLAGS`
+ * passes Node flags to it (`--trace-gc-nvp`). Needs wrk (`apt-get install wrk`), and taskset with two
+ * cores to pin.
  * Run as `node dist/bench/insights.js`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'

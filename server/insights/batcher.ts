@@ -1,9 +1,10 @@
 /**
- * Accepted reader events wait in memory and are written together: every `flushMs`, or at once when
- * `maxBatch` are waiting. One flush is one transaction (raw rows, the daily counts summed over the
- * batch, comments, visitor hashes), so 1,000 events a second cost the database a few statements a
- * flush. A batch is at most 100 events, so one flush is a short transaction whoever waits for its
- * lock (on SQLite a thread of its own writes it, sqlite-writer.ts). A flush the database refuses is
+ * Accepted reader events wait in memory, as JSON bytes outside the JavaScript heap (`WaitingEvents`),
+ * and are written together: every `flushMs`, or at once when `maxBatch` are waiting. One flush is one
+ * transaction (raw rows, the daily counts summed over the batch, comments, visitor hashes), so 1,000
+ * events a second cost the database a few statements a flush. At that rate a flush is 100 events, a
+ * short transaction whoever waits for its lock (on SQLite a thread of its own writes it,
+ * sqlite-writer.ts); after a stall it is everything that waited. A flush the database refuses is
  * kept and tried again with the next one; past `maxWaiting` events new ones are dropped and counted, so
  * an outage cannot take the server's memory.
  */
