@@ -24,7 +24,9 @@ export interface McpSite {
    * Counts a request's JSON-RPC calls (a batch has several) against a rate limit; the seconds until
    * the client may retry when they are over it. docs-server limits per client address; `docsctl dev` not.
    */
-  admit?(calls: number): Promise<{ retryAfterSeconds: number } | undefined> | undefined
+  admit?(
+    calls: number,
+  ): { retryAfterSeconds: number } | undefined | Promise<{ retryAfterSeconds: number } | undefined>
 }
 
 /** The answer to a request over its rate limit: HTTP 429 with a JSON-RPC error and Retry-After. */

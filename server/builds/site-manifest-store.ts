@@ -16,6 +16,8 @@ import {
 /** Entries of a manifest part, looked up by path. */
 export interface ManifestEntries {
   get(path: string): SiteFileEntry | undefined
+  /** Whether there is an entry at `path`: `get` without parsing the entry. */
+  has(path: string): boolean
   /** Every entry, in the order stored. */
   all(): [string, SiteFileEntry][]
   /** Bytes held. */
@@ -37,7 +39,7 @@ export class EntryLines implements ManifestEntries {
   }
 
   get(path: string): SiteFileEntry | undefined {
-    const at = this.text.indexOf(`\n[${JSON.stringify(path)},`)
+    const at = this.#lineOf(path)
     if (at === -1) return undefined
     const end = this.text.indexOf(newline, at + 1)
     const [, entry] = JSON.parse(this.text.toString('utf8', at + 1, end === -1 ? undefined : end)) as [
@@ -45,6 +47,15 @@ export class EntryLines implements ManifestEntries {
       SiteFileEntry,
     ]
     return entry
+  }
+
+  has(path: string): boolean {
+    return this.#lineOf(path) !== -1
+  }
+
+  /** Where the line of `path` starts (its newline), or -1. */
+  #lineOf(path: string): number {
+    return this.text.indexOf(`\n[${JSON.stringify(path)},`)
   }
 
   all(): [string, SiteFileEntry][] {
@@ -68,6 +79,10 @@ class EntryRecord implements ManifestEntries {
 
   get(path: string): SiteFileEntry | undefined {
     return Object.hasOwn(this.#files, path) ? this.#files[path] : undefined
+  }
+
+  has(path: string): boolean {
+    return Object.hasOwn(this.#files, path)
   }
 
   all(): [string, SiteFileEntry][] {

@@ -41,7 +41,7 @@ export const optedOut = (request: IncomingMessage): boolean =>
 
 /** Whether `path` (site-relative, `guide/setup/`) is a page of the deployment. */
 const isPage = (files: FileLookup, path: string): boolean =>
-  (path === '' || path.endsWith('/')) && files.get(`${path}index.html`) !== undefined
+  (path === '' || path.endsWith('/')) && files.has(`${path}index.html`)
 
 /** What is wrong with the event's pages for this deployment, as issues (none: fine). */
 function pageIssues(files: FileLookup, event: ReaderEvent): Issue[] {
@@ -51,7 +51,7 @@ function pageIssues(files: FileLookup, event: ReaderEvent): Issue[] {
         ? []
         : [{ path: '/opened', message: 'is no page of this site' }]
     case 'not-found': {
-      const route = routeSitePath(event.path, '', { has: (file) => files.get(file) !== undefined })
+      const route = routeSitePath(event.path, '', files)
       return route.type === 'not-found' ? [] : [{ path: '/path', message: 'is a page or file of this site' }]
     }
     default:
@@ -99,8 +99,15 @@ export class InsightCollector implements SiteEndpoint {
     this.#enabled.delete(projectId)
   }
 
+  /**
+   * What is known at once is not awaited (the site of a host, the project's switch, the rate limit, the
+   * day's salt): each step that waits costs the serving thread a promise and a turn of its queue, and
+   * nearly every event finds all of them known.
+   */
   async answer(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
-    const lookup = await this.sites.hosts.resolve((request.headers.host ?? '').toLowerCase())
+    const host = (request.headers.host ?? '').toLowerCase()
+    const cached = this.sites.hosts.peek(host)
+    const lookup = cached ? { targets: cached } : await this.sites.hosts.resolve(host)
     if (!('targets' in lookup)) return false
     const url = parseSiteUrl(request.url ?? '/')
     if ('invalid' in url) return false
@@ -110,13 +117,18 @@ export class InsightCollector implements SiteEndpoint {
       send(response, 405, { error: 'Send reader events with POST' }, { allow: 'POST' })
       return true
     }
-    if (site.preview || optedOut(request) || !(await this.#keeps(site.projectId))) {
+    if (
+      site.preview ||
+      optedOut(request) ||
+      !(this.#enabled.get(site.projectId) ?? (await this.#keeps(site.projectId)))
+    ) {
       request.resume()
       send(response, 204)
       return true
     }
     const address = this.#limit.clientAddress(request)
-    const limited = await this.#limit.take(request, 1, this.#clock(), address)
+    const taken = this.#limit.take(request, 1, this.#clock(), address)
+    const limited = taken instanceof Promise ? await taken : taken
     if (limited) {
       request.resume()
       send(
@@ -155,21 +167,20 @@ export class InsightCollector implements SiteEndpoint {
       return true
     }
     const day = utcDay(this.#clock())
-    const visitor =
+    const hashed =
       parsed.event.type === 'view'
-        ? await this.salt.visitor(day, site.projectId, address, request.headers['user-agent'] ?? '')
+        ? this.salt.visitor(day, site.projectId, address, request.headers['user-agent'] ?? '')
         : undefined
+    const visitor = hashed instanceof Promise ? await hashed : hashed
     this.batcher.add({ projectId: site.projectId, day, event: parsed.event, ...(visitor ? { visitor } : {}) })
     send(response, 204)
     return true
   }
 
+  /** Whether a project keeps insights, from the database (and cached): `#enabled` did not know. */
   async #keeps(projectId: string): Promise<boolean> {
-    let enabled = this.#enabled.get(projectId)
-    if (enabled === undefined) {
-      enabled = await this.repos.insights.enabled(projectId)
-      this.#enabled.set(projectId, enabled)
-    }
+    const enabled = await this.repos.insights.enabled(projectId)
+    this.#enabled.set(projectId, enabled)
     return enabled
   }
 }

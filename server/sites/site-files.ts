@@ -10,6 +10,8 @@ import type { ManifestEntries, ReadManifestHead } from '../builds/site-manifest-
 /** A synchronous look at a deployment's files, inside `SiteFiles.lookup`. */
 export interface FileLookup {
   get(path: string): SiteFileEntry | undefined
+  /** Whether the deployment has `path`: `get` without reading the entry. */
+  has(path: string): boolean
 }
 
 /** Where a deployment's shards come from: the manifest cache, else the blob store. */
@@ -56,25 +58,29 @@ export class SiteFiles {
     let found: Map<string, SiteFileEntry | undefined> | undefined
     for (;;) {
       let missing: Set<string> | undefined
+      /** The entries `path` is among: the head, or its shard (noted as missing when not loaded). */
+      const entriesOf = (path: string): ManifestEntries | undefined => {
+        if (this.#shards.length === 0 || headPaths.has(path)) return this.#head
+        const shard = this.#shards[shardOf(path, this.#shards.length)]!
+        const held = loaded?.get(shard) ?? this.source.peek(shard)
+        if (!held) {
+          missing ??= new Set()
+          missing.add(shard)
+        }
+        return held
+      }
       const result = read({
         get: (path) => {
           if (found?.has(path)) return found.get(path)
-          let files = this.#head
-          if (this.#shards.length > 0 && !headPaths.has(path)) {
-            const shard = this.#shards[shardOf(path, this.#shards.length)]!
-            const held = loaded?.get(shard) ?? this.source.peek(shard)
-            if (!held) {
-              missing ??= new Set()
-              missing.add(shard)
-              return undefined
-            }
-            files = held
-          }
-          const entry = files.get(path)
+          const entries = entriesOf(path)
+          if (!entries) return undefined
+          const entry = entries.get(path)
           found ??= new Map()
           found.set(path, entry)
           return entry
         },
+        has: (path) =>
+          found?.has(path) ? found.get(path) !== undefined : (entriesOf(path)?.has(path) ?? false),
       })
       if (!missing) return result
       // Held here too, so a shard evicted before `read` runs again (or too big to cache) is not missed again.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { type SiteFileEntry, shardOf } from '../../../server/builds/site-manifest.js'
+import { headPaths, type SiteFileEntry, shardOf } from '../../../server/builds/site-manifest.js'
 import {
   type ManifestEntries,
   parseManifestShard,
@@ -73,6 +73,26 @@ test('a lookup loads the shards it looks in, and only those', async () => {
   assert.equal(await files.get('p9/missing.html'), undefined)
   assert.equal(await files.get('__proto__'), undefined)
   assert.equal(await files.get('constructor'), undefined)
+})
+
+test('has answers as get does, loading the shard it looks in, without reading the entry', async () => {
+  const { files, loads } = deployment(100, 4, true)
+  const paths = ['p3/index.html', 'p3/other.html', 'llms.txt', '404.html', '__proto__', 'p3.md']
+  const answers = await files.lookup((lookup) => paths.map((path) => [lookup.has(path), lookup.get(path)]))
+  assert.deepEqual(
+    answers,
+    paths.map((path) => {
+      const present = ['p3/index.html', 'llms.txt', 'p3.md'].includes(path)
+      return [present, present ? entry(path) : undefined]
+    }),
+  )
+  const shardsOfPaths = new Set(paths.filter((path) => !headPaths.has(path)).map((path) => shardOf(path, 4)))
+  assert.equal(loads.length, shardsOfPaths.size, 'each shard looked in, once')
+  // The router asks `has`: a lookup can be handed to it as it is.
+  assert.deepEqual(await files.lookup((lookup) => routeSitePath('p3', '', lookup)), {
+    type: 'redirect',
+    location: '/p3/',
+  })
 })
 
 test('a lookup ends when the cache keeps nothing (a shard bigger than the whole cache)', async () => {
