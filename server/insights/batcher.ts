@@ -154,10 +154,6 @@ class WaitingEvents {
   }
 }
 
-/** The JSON text of two event lists, `first` then `second`, as one. */
-const joined = (first: string, second: string): string =>
-  first === '[]' ? second : second === '[]' ? first : `${first.slice(0, -1)},${second.slice(1)}`
-
 export class InsightBatcher {
   readonly #waiting = new WaitingEvents()
   #flushing: Promise<void> | undefined
@@ -225,7 +221,7 @@ export class InsightBatcher {
    * them in order; past `maxWaiting`, the newest are dropped and counted.
    */
   #putBack(events: string): void {
-    let all = parseEvents(joined(events, this.#waiting.take()))
+    let all = [...parseEvents(events), ...parseEvents(this.#waiting.take())]
     if (all.length > this.options.maxWaiting) {
       this.dropped += all.length - this.options.maxWaiting
       all = all.slice(0, this.options.maxWaiting)

@@ -105,9 +105,8 @@ export class InsightCollector implements SiteEndpoint {
    * nearly every event finds all of them known.
    */
   async answer(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
-    const host = (request.headers.host ?? '').toLowerCase()
-    const cached = this.sites.hosts.peek(host)
-    const lookup = cached ? { targets: cached } : await this.sites.hosts.resolve(host)
+    const resolved = this.sites.hosts.resolve(request.headers.host ?? '')
+    const lookup = resolved instanceof Promise ? await resolved : resolved
     if (!('targets' in lookup)) return false
     const url = parseSiteUrl(request.url ?? '/')
     if ('invalid' in url) return false

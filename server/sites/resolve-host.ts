@@ -93,12 +93,15 @@ export class HostResolver {
     })
   }
 
-  async resolve(rawHost: string): Promise<HostLookup> {
+  /** What a host serves: at once when it is cached (no promise for the hot path to wait on), else looked up. */
+  resolve(rawHost: string): HostLookup | Promise<HostLookup> {
     const host = rawHost.toLowerCase()
     const targets = this.#cachedSite(host)
     if (targets) return { targets }
-    const miss = this.#misses.get(host)
-    if (miss) return miss
+    return this.#misses.get(host) ?? this.#lookUpAndRemember(host)
+  }
+
+  async #lookUpAndRemember(host: string): Promise<HostLookup> {
     const generation = this.#generation
     const answer = await this.#lookup(host)
     // Not kept when a change was announced during the lookup: it may predate that change.
