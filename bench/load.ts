@@ -56,6 +56,65 @@ export interface LoadFigures {
   p99: number
   /** Answers other than 2xx/3xx, and socket errors. */
   errors: number
+  /**
+   * Every answer's latency, as wrk recorded it (by the microsecond): runs of one condition merge into
+   * one distribution (`mergeLatencies`), whose percentiles weigh each answer once. Empty from autocannon.
+   */
+  latencies: Latencies
+}
+
+/** A latency distribution: how many answers took each whole number of microseconds. */
+export type Latencies = Map<number, number>
+
+/**
+ * Lua for wrk's `done()` that prints every latency wrk recorded, as `LATENCIES µs:count,…` (`latency(i)`
+ * is the i-th microsecond value that has answers, and its count).
+ */
+const printLatencies = `done = function(summary, latency, requests)
+  local parts = {}
+  for i = 1, #latency do
+    local value, count = latency(i)
+    parts[#parts + 1] = value .. ":" .. count
+  end
+  io.write("LATENCIES " .. table.concat(parts, ",") .. "\\n")
+end
+`
+
+/** The distribution in `printLatencies`' line of wrk's output (empty when there is none). */
+export function parseLatencies(output: string): Latencies {
+  const latencies: Latencies = new Map()
+  const line = /^LATENCIES (.*)$/m.exec(output)?.[1]
+  for (const pair of line ? line.split(',') : []) {
+    const [value, count] = pair.split(':').map(Number)
+    if (value !== undefined && count !== undefined && Number.isFinite(value) && count > 0)
+      latencies.set(value, (latencies.get(value) ?? 0) + count)
+  }
+  return latencies
+}
+
+/** The runs' distributions as one: each answer of each run counted once. */
+export function mergeLatencies(runs: readonly Latencies[]): Latencies {
+  const merged: Latencies = new Map()
+  for (const run of runs)
+    for (const [value, count] of run) merged.set(value, (merged.get(value) ?? 0) + count)
+  return merged
+}
+
+/**
+ * The `percent` percentile of `latencies` in milliseconds, ranked as wrk ranks it (the smallest value
+ * with at least `round(percent% of all + 0.5)` answers at or below it); NaN when there are none.
+ */
+export function percentile(latencies: Latencies, percent: number): number {
+  let total = 0
+  for (const count of latencies.values()) total += count
+  if (total === 0) return Number.NaN
+  const rank = Math.round((percent / 100) * total + 0.5)
+  let seen = 0
+  for (const value of [...latencies.keys()].sort((a, b) => a - b)) {
+    seen += latencies.get(value) ?? 0
+    if (seen >= rank) return value / 1000
+  }
+  return Number.NaN
 }
 
 export interface LoadOptions {
@@ -93,6 +152,7 @@ export function parseWrkReport(output: string): LoadFigures {
     errors:
       Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0) +
       (socketErrors ? socketErrors.slice(1).reduce((sum, count) => sum + Number(count), 0) : 0),
+    latencies: parseLatencies(output),
   }
 }
 
@@ -114,21 +174,24 @@ export async function load(url: string, host: string, options: LoadOptions): Pro
       p50: result.latency.p50,
       p99: result.latency.p99,
       errors: result.errors + result.non2xx,
+      latencies: new Map(),
     }
   }
-  const script = options.pauseMs === undefined ? undefined : join(tmpdir(), `bench-pause-${process.pid}.lua`)
-  if (script && options.pauseMs !== undefined)
-    await writeFile(
-      script,
-      `math.randomseed(os.time())\ndelay = function()\n  return ${exponentialPause(options.pauseMs)}\nend\n`,
-    )
+  const script = join(tmpdir(), `bench-load-${process.pid}.lua`)
+  await writeFile(
+    script,
+    options.pauseMs === undefined
+      ? printLatencies
+      : `math.randomseed(os.time())\ndelay = function()\n  return ${exponentialPause(options.pauseMs)}\nend\n${printLatencies}`,
+  )
   try {
     const [command, args] = pinned(1, 'wrk', [
       '-t1',
       `-c${options.connections}`,
       `-d${options.seconds}s`,
       '--latency',
-      ...(script ? ['-s', script] : []),
+      '-s',
+      script,
       '-H',
       `Host: ${host}`,
       url,
@@ -138,6 +201,6 @@ export async function load(url: string, host: string, options: LoadOptions): Pro
     )
     return parseWrkReport(output)
   } finally {
-    if (script) await rm(script, { force: true })
+    await rm(script, { force: true })
   }
 }
