@@ -12,7 +12,8 @@
  * same condition ranged from 0.5 to 6 ms: a run is a sample of the machine's minute as much as of the
  * server, and only many short runs in turns let the machine's hiccups fall on every condition alike.
  * docs-server is pinned to core 0, wrk and the event sender to core 1 (`taskset`), so what the readers
- * wait for is the server's work, not the load generators'. A warm-up sends events too, so the event
+ * wait for is the server's work, not the load generators'; the event sender runs in `SCHED_IDLE`
+ * (`chrt`), so the readers' wrk, which measures, never waits behind it on the core they share. A warm-up sends events too, so the event
  * path is compiled before the first round. Prints each condition's pooled p50 and p99 with the range
  * of its runs' p99, their ratios, docs-server's CPU time per read, per event and per opted-out event
  * (from /proc, steady whatever else the machine does), the events accepted, and whether the daily
@@ -50,6 +51,7 @@ import {
   mergeLatencies,
   percentile,
   pinned,
+  pinnedBehind,
   treeCpuSeconds,
 } from './load.js'
 import { createServerToken } from './server-token.js'
@@ -366,7 +368,7 @@ async function sendEvents(port: number, host: string, optedOut = false): Promise
   await writeFile(script, wrkEventScript(optedOut))
   try {
     const started = performance.now()
-    const [command, args] = pinned(1, 'wrk', [
+    const [command, args] = pinnedBehind(1, 'wrk', [
       '-t1',
       `-c${Math.ceil(rate / 100) + 1}`,
       `-d${seconds + 2}s`,
@@ -473,7 +475,7 @@ async function main(): Promise<void> {
     console.log(
       `insights bench: ${rounds} rounds of ${seconds} s runs (alone, with opted-out events, with events), ${rate} events/s from ${addresses} client addresses; readers at 10 connections by wrk, ${readerKinds.map((steady) => (steady ? `pausing ${pauseMs} ms after each answer` : 'saturating')).join(', then ') || 'none (events alone)'}; ${
         canPin
-          ? 'docs-server pinned to core 0, readers and event sender to core 1'
+          ? 'docs-server pinned to core 0, readers and event sender to core 1 (the sender in SCHED_IDLE where chrt is)'
           : 'not pinned (needs taskset and 2 cores)'
       }; load average ${loadavg()
         .map((value) => value.toFixed(1))

@@ -19,6 +19,19 @@ export function pinned(core: number, command: string, args: string[]): [string, 
   return canPin ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
 }
 
+const hasChrt = spawnSync('sh', ['-c', 'command -v chrt']).stdout.toString().trim() !== ''
+
+/**
+ * `command args` pinned to `core` and, where util-linux's `chrt` is, in Linux's `SCHED_IDLE` class: it
+ * runs only while nothing else on the core wants to. For a load generator that shares its core with the
+ * client that measures: the measuring client is never kept waiting by it, as on the web, where readers
+ * and the load come from different machines.
+ */
+export function pinnedBehind(core: number, command: string, args: string[]): [string, string[]] {
+  const [pinnedCommand, pinnedArgs] = pinned(core, command, args)
+  return hasChrt ? ['chrt', ['--idle', '0', pinnedCommand, ...pinnedArgs]] : [pinnedCommand, pinnedArgs]
+}
+
 const clockTicks = Number(spawnSync('getconf', ['CLK_TCK']).stdout.toString().trim()) || 100
 
 /**
