@@ -6,8 +6,7 @@
  * (on SQLite a thread of its own writes it, sqlite-writer.ts); after a stall it is everything that
  * waited. Flushes of 1,000 take 35 µs of CPU an event off the serving thread where flushes of 100
  * took 56 (bench:insights, `events alone`): the statements' building and the daily keys' summing are
- * paid once a flush, not ten times, and on a one-core replica that CPU is the readers' (steady
- * readers' p99 with events: 1.27× reads alone, where flushes of 100 gave 1.54×). A flush the database refuses is
+ * paid once a flush, not ten times, and on a one-core replica that CPU is the readers'. A flush the database refuses is
  * kept and tried again with the next one; past `maxWaiting` events new ones are dropped and counted, so
  * an outage cannot take the server's memory.
  */
