@@ -13,10 +13,11 @@
  * server, and only many short runs in turns let the machine's hiccups fall on every condition alike.
  * docs-server is pinned to core 0, wrk and the event sender to core 1 (`taskset`), so what the readers
  * wait for is the server's work, not the load generators'; the event sender runs in `SCHED_IDLE`
- * (`chrt`), so the readers' wrk, which measures, never waits behind it on the core they share. A warm-up sends events too, so the event
- * path is compiled before the first round. Prints each condition's pooled p50 and p99 with the range
- * of its runs' p99, their ratios, docs-server's CPU time per read, per event and per opted-out event
- * (from /proc, steady whatever else the machine does), the events accepted, and whether the daily
+ * (`chrt`), so the readers' wrk, which measures, never waits behind it on the core they share. A
+ * warm-up sends events too, so the event path is compiled before the first round. Prints each
+ * condition's pooled p50 and p99 with the range of its runs' p99, their ratios, docs-server's CPU
+ * time per read, per event and per opted-out event (from /proc, steady whatever else the machine
+ * does), the events accepted, and whether the daily
  * aggregates the API reports equal what was sent, count for count. It prints figures; it does not assert.
  *
  * Readers run twice: saturating (as fast as the server answers, so the CPU the events take shows in
@@ -274,8 +275,9 @@ function expectAccepted(expected: Expected, { address, agentName, event }: Retur
 
 /**
  * wrk's script for the events: the sequence of `eventAt`, each connection pausing 10 ms on average
- * after an answer (drawn as readers' are, so events arrive independently of them and of each other), until `seconds` have passed (on the monotonic clock); then every
- * connection waits out the run, so no event is in flight when wrk stops. It counts answers by status and prints them as one line, `EVENTS {json}`.
+ * after an answer (drawn as readers' are, so events arrive independently of them and of each other),
+ * until `seconds` have passed on the monotonic clock; then every connection waits out the run, so no
+ * event is in flight when wrk stops. It counts answers by status and prints them as one line, `EVENTS {json}`.
  */
 function wrkEventScript(optedOut: boolean): string {
   // Seeded apart from the readers' script, which wrk starts in the same second.

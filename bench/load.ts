@@ -9,17 +9,21 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 
+/** Whether `command` is on PATH. */
+const onPath = (command: string): boolean =>
+  spawnSync('sh', ['-c', `command -v ${command}`])
+    .stdout.toString()
+    .trim() !== ''
+
 /** Whether processes can be pinned: `taskset` on PATH and a second core for the load generator. */
-export const canPin =
-  availableParallelism() >= 2 && spawnSync('sh', ['-c', 'command -v taskset']).stdout.toString().trim() !== ''
-export const hasWrk = spawnSync('sh', ['-c', 'command -v wrk']).stdout.toString().trim() !== ''
+export const canPin = availableParallelism() >= 2 && onPath('taskset')
+export const hasWrk = onPath('wrk')
+const hasChrt = onPath('chrt')
 
 /** `command args` pinned to `core` when pinning is possible. */
 export function pinned(core: number, command: string, args: string[]): [string, string[]] {
   return canPin ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
 }
-
-const hasChrt = spawnSync('sh', ['-c', 'command -v chrt']).stdout.toString().trim() !== ''
 
 /**
  * `command args` pinned to `core` and, where util-linux's `chrt` is, in Linux's `SCHED_IDLE` class: it
