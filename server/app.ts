@@ -223,7 +223,11 @@ export const docsApp = fp<{ config: ServerConfig } & Omit<AppOptions, 'logger'>>
       // On SQLite, events are written off the thread that serves readers (insights/sqlite-writer.ts).
       ...(app.dbEngine === 'sqlite' && !readOnly ? { writer: new SqliteInsightWriter(config.dataDir) } : {}),
     })
-    insights.batcher.onError = (error) => app.log.warn({ err: error }, 'reader insights not written yet')
+    insights.batcher.onError = (error) =>
+      app.log.warn(
+        { err: error, waiting: insights.batcher.waiting, dropped: insights.batcher.dropped },
+        'reader insights not written yet',
+      )
     app.decorate('insights', insights)
     if (!readOnly) app.addHook('onReady', async () => insights.start())
     // Registered after the database, so it runs before it: what is waiting is written first.

@@ -1,14 +1,15 @@
 /**
  * Accepted reader events wait in memory, as JSON bytes outside the JavaScript heap (`WaitingEvents`),
- * and are written together: every `flushMs`, or at once when `maxBatch` are waiting. One flush is one
- * transaction (raw rows, the daily counts summed over the batch, comments, visitor hashes), so 1,000
- * events a second cost the database a few statements a second: a flush a second of up to 1,000 events
- * (on SQLite a thread of its own writes it, sqlite-writer.ts); after a stall it is everything that
- * waited. Flushes of 1,000 take 35 µs of CPU an event off the serving thread where flushes of 100
- * took 56 (bench:insights, `events alone`): the statements' building and the daily keys' summing are
- * paid once a flush, not ten times, and on a one-core replica that CPU is the readers'. A flush the database refuses is
- * kept and tried again with the next one; past `maxWaiting` events new ones are dropped and counted, so
- * an outage cannot take the server's memory.
+ * and are written together: every `flushMs`, or at once when `maxBatch` are waiting. One write is one
+ * transaction of at most `maxBatch` events (raw rows, the daily counts summed over the batch, comments,
+ * visitor hashes), so 1,000 events a second cost the database a few statements a second (on SQLite a
+ * thread of its own writes them, sqlite-writer.ts). Batches of 1,000 take 35 µs of CPU an event off the
+ * serving thread where batches of 100 took 56 (bench:insights, `events alone`): the statements' building
+ * and the daily keys' summing are paid once a batch, not ten times, and on a one-core replica that CPU
+ * is the readers'. A batch the database refuses stays first and is tried again by the next flush; past
+ * `maxWaiting` events new ones are dropped and counted, so an outage cannot take the server's memory.
+ * After one, what waited is written a batch at a time: on PostgreSQL the serving thread builds each
+ * batch's statements, and one of 100,000 events would hold it for as long as that takes.
  */
 
 import type { InsightBatch } from '../db/repositories/insights.js'
@@ -116,52 +117,116 @@ export interface BatcherOptions {
 }
 
 /**
- * A waiting buffer's first size, and the size past which a flush hands it over for a new one: a
+ * A waiting buffer's first size, and the size past which an emptied buffer is given up for a new one: a
  * second's 1,000 events (about 120 KB) keep theirs.
  */
 const firstBytes = 16 * 1024
 const keptBytes = 256 * 1024
 
+/** Where a batch of the waiting events ends in their buffer, and how many events it holds. */
+interface Cut {
+  end: number
+  events: number
+}
+
 /**
- * Events waiting for a flush, as the JSON text of an `AcceptedEvent[]` in a buffer outside the
- * JavaScript heap. Held as objects, the events that waited through the serving thread's scavenges were
- * copied by each and then promoted: ~125 KB a scavenge at 1,000 events a second, which took its pause
- * from 0.8 to 1.9 ms (bench:insights with `--trace-gc-nvp`). As bytes, an event leaves nothing on the
- * heap once it is added.
+ * Events waiting to be written, as JSON text in a buffer outside the JavaScript heap, each event after a
+ * comma, cut into batches of at most `batchSize`. Held as objects, the events that waited through the
+ * serving thread's scavenges were copied by each and then promoted: ~125 KB a scavenge at 1,000 events a
+ * second, which took its pause from 0.8 to 1.9 ms (bench:insights with `--trace-gc-nvp`). As bytes, an
+ * event leaves nothing on the heap once it is added.
+ *
+ * The first batch stays in the buffer while it is written (`first`) and leaves it once the database has
+ * it (`shift`): a batch the database refuses is simply still first, so an outage costs a failed flush
+ * one batch's text, not a parse and a copy of everything that waits, and after it the events that
+ * waited are written a batch at a time, as they came.
  */
 class WaitingEvents {
   #bytes = Buffer.allocUnsafeSlow(firstBytes)
-  /** Bytes of `#bytes` in use: `[` and the events, comma-separated. */
+  /** The first waiting byte, and the end of the last: `#bytes[#start..#used)`. */
+  #start = 0
   #used = 0
+  /** The batches closed so far, in order; the events after the last cut are the open batch. */
+  readonly #cuts: Cut[] = []
+  #open = 0
+  /** Events waiting, those being written included. */
   count = 0
+
+  constructor(private readonly batchSize: number) {}
+
+  /**
+   * Whether a batch of `batchSize` events waits to be written. The first batch may be one being written,
+   * or a shorter one the database refused: a second batch is full whatever its size (only the open
+   * batch is short).
+   */
+  get full(): boolean {
+    return this.#cuts.length > 1 || this.#cuts[0]?.events === this.batchSize
+  }
+
+  /** Batches waiting, the open one included. */
+  get batches(): number {
+    return this.#cuts.length + (this.#open > 0 ? 1 : 0)
+  }
 
   add(json: string): void {
     // A UTF-16 unit is at most 3 bytes of UTF-8; one more for the comma.
-    const room = json.length * 3 + 2
-    if (this.#used + room > this.#bytes.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(this.#bytes.length * 2, this.#used + room))
-      this.#bytes.copy(grown, 0, 0, this.#used)
-      this.#bytes = grown
-    }
-    this.#bytes[this.#used++] = this.count === 0 ? 0x5b /* [ */ : 0x2c /* , */
+    const room = json.length * 3 + 1
+    if (this.#used + room > this.#bytes.length) this.#makeRoom(room)
+    this.#bytes[this.#used++] = 0x2c /* , */
     this.#used += this.#bytes.write(json, this.#used)
     this.count += 1
+    this.#open += 1
+    if (this.#open === this.batchSize) this.#close()
   }
 
-  /** Everything waiting, as JSON text (`[]` when nothing is), and empties the buffer. */
-  take(): string {
-    const events = this.count === 0 ? '[]' : `${this.#bytes.toString('utf8', 0, this.#used)}]`
+  /** The first batch as the JSON text of an `AcceptedEvent[]` (closing the open one if it is all there is). */
+  first(): string | undefined {
+    if (this.count === 0) return undefined
+    if (this.#cuts.length === 0) this.#close()
+    const cut = this.#cuts[0] as Cut
+    // Skip the first event's comma.
+    return `[${this.#bytes.toString('utf8', this.#start + 1, cut.end)}]`
+  }
+
+  /** Forgets the first batch: it is written. */
+  shift(): void {
+    const cut = this.#cuts.shift()
+    if (!cut) return
+    this.#start = cut.end
+    this.count -= cut.events
+    if (this.count > 0) return
+    this.#start = 0
     this.#used = 0
-    this.count = 0
     // A buffer an outage grew is not kept once it has been emptied.
     if (this.#bytes.length > keptBytes) this.#bytes = Buffer.allocUnsafeSlow(firstBytes)
-    return events
+  }
+
+  #close(): void {
+    this.#cuts.push({ end: this.#used, events: this.#open })
+    this.#open = 0
+  }
+
+  /** Moves the waiting bytes to the front, into a larger buffer when they and `room` would not fit. */
+  #makeRoom(room: number): void {
+    const waiting = this.#used - this.#start
+    const bytes =
+      waiting + room <= this.#bytes.length
+        ? this.#bytes
+        : Buffer.allocUnsafeSlow(Math.max(this.#bytes.length * 2, waiting + room))
+    this.#bytes.copy(bytes, 0, this.#start, this.#used)
+    this.#bytes = bytes
+    for (const cut of this.#cuts) cut.end -= this.#start
+    this.#used = waiting
+    this.#start = 0
   }
 }
 
 export class InsightBatcher {
-  readonly #waiting = new WaitingEvents()
-  #flushing: Promise<void> | undefined
+  readonly #waiting: WaitingEvents
+  /** The batch being written, if one is. */
+  #writing: Promise<boolean> | undefined
+  /** Whether the last write failed: then only the timer (or a flush asked for) tries again. */
+  #failing = false
   #timer: NodeJS.Timeout | undefined
   /** Events dropped because too many were waiting (the database was away). */
   dropped = 0
@@ -170,14 +235,16 @@ export class InsightBatcher {
   constructor(
     private readonly writer: InsightWriter,
     private readonly options: BatcherOptions = { flushMs: 1000, maxBatch: 1000, maxWaiting: 100_000 },
-  ) {}
+  ) {
+    this.#waiting = new WaitingEvents(options.maxBatch)
+  }
 
   start(): void {
     this.#timer ??= setInterval(() => void this.flush(), this.options.flushMs)
     this.#timer.unref()
   }
 
-  /** Events waiting to be written. */
+  /** Events not yet written, a batch being written included. */
   get waiting(): number {
     return this.#waiting.count
   }
@@ -188,30 +255,18 @@ export class InsightBatcher {
       return
     }
     this.#waiting.add(JSON.stringify(event))
-    // One flush at a time: while one is being written, the events past a batch wait for its end
-    // (below) rather than each starting a flush that waits in line.
-    if (this.#waiting.count >= this.options.maxBatch && !this.#flushing) void this.flush()
+    // One write at a time: while one is being written, the batches past it wait for its end (below)
+    // rather than each starting a write that waits in line.
+    if (this.#waiting.full && !this.#writing && !this.#failing) void this.#writeFirst()
   }
 
-  /** Writes what is waiting; resolves once it is written (or kept for the next try). One flush at a time. */
+  /**
+   * Writes what is waiting, a batch at a time, and resolves once it is written or a batch is refused
+   * (kept for the next try). Events that arrive meanwhile are written too, up to the batches there
+   * were when it was called.
+   */
   async flush(): Promise<void> {
-    while (this.#flushing) await this.#flushing
-    if (this.#waiting.count === 0) return
-    const events = this.#waiting.take()
-    let written = true
-    this.#flushing = this.writer
-      .write(events)
-      .catch((error: unknown) => {
-        written = false
-        this.onError(error)
-        this.#putBack(events)
-      })
-      .finally(() => {
-        this.#flushing = undefined
-        // A full batch waited for this one; after a failure, the next event or the timer tries again.
-        if (written && this.#waiting.count >= this.options.maxBatch) void this.flush()
-      })
-    await this.#flushing
+    for (let batches = this.#waiting.batches; batches > 0; batches--) if (!(await this.#writeFirst())) return
   }
 
   /** Stops the timer and writes what is left. */
@@ -221,16 +276,28 @@ export class InsightBatcher {
     await this.flush()
   }
 
-  /**
-   * Puts a batch the database refused back before the events that came since, so the next flush writes
-   * them in order; past `maxWaiting`, the newest are dropped and counted.
-   */
-  #putBack(events: string): void {
-    let all = [...parseEvents(events), ...parseEvents(this.#waiting.take())]
-    if (all.length > this.options.maxWaiting) {
-      this.dropped += all.length - this.options.maxWaiting
-      all = all.slice(0, this.options.maxWaiting)
-    }
-    for (const event of all) this.#waiting.add(JSON.stringify(event))
+  /** Writes the first batch once no other is being written; false when the database refused it. */
+  async #writeFirst(): Promise<boolean> {
+    while (this.#writing) await this.#writing
+    const events = this.#waiting.first()
+    if (events === undefined) return true
+    const writing = this.writer.write(events).then(
+      () => {
+        this.#waiting.shift()
+        this.#failing = false
+        return true
+      },
+      (error: unknown) => {
+        this.#failing = true
+        this.onError(error)
+        return false
+      },
+    )
+    this.#writing = writing
+    const written = await writing
+    this.#writing = undefined
+    // A full batch waited for this one; after a failure, the timer or a flush tries again.
+    if (written && this.#waiting.full) void this.#writeFirst()
+    return written
   }
 }

@@ -28,33 +28,30 @@ function heldWriter() {
   return { writer, writes }
 }
 
-test('while a batch is written, events past a full batch wait for it instead of each starting a flush', async () => {
+/** Lets the promise callbacks of a finished write run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve))
+
+test('while a batch is written, events past it wait, then go a batch at a time, in order', async () => {
   const { writer, writes } = heldWriter()
   const batcher = new InsightBatcher(writer, { flushMs: 60_000, maxBatch: 100, maxWaiting: 10_000 })
-  let flushes = 0
-  const flush = batcher.flush.bind(batcher)
-  batcher.flush = () => {
-    flushes += 1
-    return flush()
-  }
   for (let index = 0; index < 1000; index++) batcher.add(copy(index))
+  // 900 events arrived during the first write: none started a write of its own.
   assert.equal(writes.length, 1)
   assert.equal(writes[0]?.events.length, 100)
-  // 900 events arrived during the write: one flush had started, not one for each of them.
-  assert.equal(flushes, 1)
-  assert.equal(batcher.waiting, 900)
-  writes[0]?.finish()
-  await new Promise((resolve) => setImmediate(resolve))
-  // The full batch that waited is written as soon as the first ends, whole and in order.
-  assert.equal(writes.length, 2)
-  assert.deepEqual(
-    paths(writes[1]?.events),
-    Array.from({ length: 900 }, (_, index) => `page-${index + 100}/`),
-  )
-  assert.equal(flushes, 2)
-  writes[1]?.finish()
+  assert.equal(batcher.waiting, 1000)
+  // Each full batch that waited is written as soon as the one before ends, never more than 100 at once.
+  for (let index = 0; index < 10; index++) {
+    assert.equal(writes.length, index + 1)
+    assert.deepEqual(
+      paths(writes[index]?.events),
+      Array.from({ length: 100 }, (_, event) => `page-${index * 100 + event}/`),
+    )
+    writes[index]?.finish()
+    await settle()
+  }
+  assert.equal(batcher.waiting, 0)
   await batcher.close()
-  assert.equal(writes.length, 2)
+  assert.equal(writes.length, 10)
 })
 
 test('events are written as they were added, whatever their characters and sizes', async () => {
@@ -85,40 +82,107 @@ test('events are written as they were added, whatever their characters and sizes
   assert.deepEqual(paths(writes[1]?.events), ['page-1/'])
 })
 
-test('a write the database refuses keeps its events for the next flush, in order, and is not retried at once', async () => {
+test('a batch the database refuses stays first, is not retried at once, and the next flush writes it and what came since', async () => {
   const { writer, writes } = heldWriter()
   const errors: unknown[] = []
   const batcher = new InsightBatcher(writer, { flushMs: 60_000, maxBatch: 2, maxWaiting: 10_000 })
   batcher.onError = (error) => errors.push(error)
-  batcher.add(copy(0))
-  batcher.add(copy(1))
-  batcher.add(copy(2))
-  batcher.add(copy(3))
+  for (let index = 0; index < 4; index++) batcher.add(copy(index))
   writes[0]?.finish(new Error('database unreachable'))
-  await new Promise((resolve) => setImmediate(resolve))
+  await settle()
   assert.equal(errors.length, 1)
+  // A full batch arriving after the failure starts no write either: the timer's flush tries again.
+  batcher.add(copy(4))
+  batcher.add(copy(5))
   assert.equal(writes.length, 1)
+  assert.equal(batcher.waiting, 6)
   const next = batcher.flush()
-  assert.deepEqual(paths(writes[1]?.events), ['page-0/', 'page-1/', 'page-2/', 'page-3/'])
-  writes[1]?.finish()
+  for (const [index, expected] of [
+    ['page-0/', 'page-1/'],
+    ['page-2/', 'page-3/'],
+    ['page-4/', 'page-5/'],
+  ].entries()) {
+    await settle()
+    assert.deepEqual(paths(writes[index + 1]?.events), expected)
+    writes[index + 1]?.finish()
+  }
   await next
+  assert.equal(writes.length, 4)
+  assert.equal(batcher.waiting, 0)
 })
 
-test('past maxWaiting, new events are dropped and counted, also when a refused batch comes back', async () => {
+test('past maxWaiting, new events are dropped and counted (a batch being written counts); a refused batch loses nothing', async () => {
   const { writer, writes } = heldWriter()
   const batcher = new InsightBatcher(writer, { flushMs: 60_000, maxBatch: 3, maxWaiting: 4 })
-  for (let index = 0; index < 3; index++) batcher.add(copy(index))
-  // The first three are being written; four more wait, and the fifth is one too many.
-  for (let index = 3; index < 8; index++) batcher.add(copy(index))
-  assert.equal(batcher.waiting, 4)
-  assert.equal(batcher.dropped, 1)
-  writes[0]?.finish(new Error('database unreachable'))
-  await new Promise((resolve) => setImmediate(resolve))
-  // Back before the four that came since: seven, so the newest three go.
+  // The first three are being written; one more fits, and the four after it are too many.
+  for (let index = 0; index < 8; index++) batcher.add(copy(index))
   assert.equal(batcher.waiting, 4)
   assert.equal(batcher.dropped, 4)
+  writes[0]?.finish(new Error('database unreachable'))
+  await settle()
+  assert.equal(batcher.waiting, 4)
+  batcher.add(copy(8))
+  assert.equal(batcher.dropped, 5)
   const next = batcher.flush()
-  assert.deepEqual(paths(writes[1]?.events), ['page-0/', 'page-1/', 'page-2/', 'page-3/'])
+  await settle()
+  assert.deepEqual(paths(writes[1]?.events), ['page-0/', 'page-1/', 'page-2/'])
   writes[1]?.finish()
+  await settle()
+  assert.deepEqual(paths(writes[2]?.events), ['page-3/'])
+  writes[2]?.finish()
   await next
+  assert.equal(batcher.waiting, 0)
+  assert.equal(batcher.dropped, 5)
+})
+
+test('through refusals, flushes and a buffer that grows and moves while a batch is written, every event is written once, in order', async () => {
+  const { writer, writes } = heldWriter()
+  const errors: unknown[] = []
+  const batcher = new InsightBatcher(writer, { flushMs: 60_000, maxBatch: 7, maxWaiting: 10_000 })
+  batcher.onError = (error) => errors.push(error)
+  const added: AcceptedEvent[] = []
+  const written: AcceptedEvent[] = []
+  let finished = 0
+  /** Ends the writes started so far: every fifth refused, the rest written. */
+  const finishAll = async () => {
+    while (finished < writes.length) {
+      const write = writes[finished]
+      finished += 1
+      const refused = finished % 5 === 0
+      if (!refused) written.push(...(write?.events ?? []))
+      write?.finish(refused ? new Error('database unreachable') : undefined)
+      await settle()
+    }
+  }
+  for (let index = 0; index < 600; index++) {
+    // Comments from none to 1,500 characters, so the 16 KB buffer grows, and moves what waits to its front.
+    const event: AcceptedEvent = {
+      projectId: 'prj_a',
+      day: '2026-03-02',
+      event: {
+        type: 'feedback',
+        path: `p${index}/`,
+        helpful: true,
+        comment: 'ü'.repeat((index * 379) % 1500),
+      },
+    }
+    added.push(event)
+    batcher.add(event)
+    if (index % 11 === 0) await finishAll()
+    if (index % 97 === 0) {
+      const flushed = batcher.flush()
+      await finishAll()
+      await flushed
+    }
+  }
+  // What is left, through refusals: each flush ends at one.
+  while (batcher.waiting > 0) {
+    const flushed = batcher.close()
+    await finishAll()
+    await flushed
+  }
+  assert.ok(errors.length > 10)
+  assert.equal(batcher.dropped, 0)
+  assert.ok(writes.every((write) => write.events.length <= 7))
+  assert.deepEqual(written, added)
 })
