@@ -349,6 +349,7 @@ export const docsApp = fp<{ config: ServerConfig } & Omit<AppOptions, 'logger'>>
     await app.register(metrics)
     builds.onBuilt = (seconds, outcome) => app.metrics.buildSeconds.observe({ outcome }, seconds)
     sites.observer = app.metrics.siteAnswers
+    app.metrics.watchInsights(app.insights.batcher)
 
     await app.register(actor)
     await app.register(rateLimit, {

@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics (prom-client), one registry per app: API requests by route and status, site
- * answers and their latency, prepared-answer cache hits, the shared build queue's depth and this
- * replica's build durations. `GET /metrics` answers on the API host only, to a bearer token
+ * answers and their latency, prepared-answer cache hits, the shared build queue's depth, this
+ * replica's build durations and its reader events waiting to be written or dropped. `GET /metrics` answers on the API host only, to a bearer token
  * (`--metrics-token`), compared in constant time; without a token configured it is a 404.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
@@ -58,6 +58,32 @@ export class DocsMetrics {
       registers: [this.registry],
       collect() {
         this.set(running())
+      },
+    })
+  }
+
+  /**
+   * `docs_insight_events_waiting` and `docs_insight_events_dropped_total`: reader events this replica
+   * accepted and has not written yet (a second's batch, or everything while the database is away), and
+   * those it dropped because too many waited (insights/batcher.ts).
+   */
+  watchInsights(batcher: { readonly waiting: number; readonly dropped: number }): void {
+    new Gauge({
+      name: 'docs_insight_events_waiting',
+      help: 'Reader events accepted by this replica and not yet written',
+      registers: [this.registry],
+      collect() {
+        this.set(batcher.waiting)
+      },
+    })
+    let reported = 0
+    new Counter({
+      name: 'docs_insight_events_dropped_total',
+      help: 'Reader events this replica dropped because too many waited for the database',
+      registers: [this.registry],
+      collect() {
+        if (batcher.dropped > reported) this.inc(batcher.dropped - reported)
+        reported = batcher.dropped
       },
     })
   }

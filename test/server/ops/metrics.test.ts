@@ -1,6 +1,7 @@
 /** Prometheus metrics on the API host: off without a token, refused without the right one, and counting. */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { DocsMetrics } from '../../../server/ops/metrics.js'
 import { createProject, deploy, signIn, testApp } from '../helper.js'
 
 const metricsToken = 'metrics-token-for-tests-0123456789'
@@ -54,6 +55,8 @@ test('GET /metrics needs the token and counts requests, site answers, cache hits
   assert.match(text, /docs_site_cache_lookups_total\{result="hit"\} [12]/)
   assert.match(text, /docs_build_queue_jobs\{state="queued"\} 0/)
   assert.match(text, /docs_build_duration_seconds_count\{outcome="ready"\} 1/)
+  assert.match(text, /^docs_insight_events_waiting 0$/m)
+  assert.match(text, /^docs_insight_events_dropped_total 0$/m)
   assert.doesNotMatch(text, /metered|dpl_|prj_/, 'no ids or slugs as labels')
 
   // Counts made between scrapes are added once each, whatever the status.
@@ -65,4 +68,22 @@ test('GET /metrics needs the token and counts requests, site answers, cache hits
   assert.match(again, /docs_site_requests_total\{status="404"\} 1/)
   assert.match(again, /docs_site_serve_seconds_count 5/)
   assert.match(again, /docs_site_cache_lookups_total\{result="hit"\} [23]/)
+})
+
+test('reader events waiting and dropped are read from the batcher at each scrape, the dropped ones added once', async () => {
+  const batcher = { waiting: 3, dropped: 2 }
+  const metrics = new DocsMetrics(
+    async () => ({ queued: 0, leased: 0 }),
+    () => 0,
+  )
+  metrics.watchInsights(batcher)
+  const first = await metrics.registry.metrics()
+  assert.match(first, /^docs_insight_events_waiting 3$/m)
+  assert.match(first, /^docs_insight_events_dropped_total 2$/m)
+  batcher.waiting = 0
+  batcher.dropped = 5
+  const second = await metrics.registry.metrics()
+  assert.match(second, /^docs_insight_events_waiting 0$/m)
+  assert.match(second, /^docs_insight_events_dropped_total 5$/m)
+  assert.match(await metrics.registry.metrics(), /^docs_insight_events_dropped_total 5$/m)
 })
