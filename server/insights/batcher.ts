@@ -142,7 +142,7 @@ interface Cut {
  * waited are written a batch at a time, as they came.
  */
 class WaitingEvents {
-  #bytes = Buffer.allocUnsafeSlow(firstBytes)
+  #bytes: Buffer = Buffer.allocUnsafeSlow(firstBytes)
   /** The first waiting byte, and the end of the last: `#bytes[#start..#used)`. */
   #start = 0
   #used = 0
@@ -151,6 +151,9 @@ class WaitingEvents {
   #open = 0
   /** Events waiting, those being written included. */
   count = 0
+  /** Events added, and events written, so far: a flush writes until `written` reaches `added` as it found it. */
+  added = 0
+  written = 0
 
   constructor(private readonly batchSize: number) {}
 
@@ -163,11 +166,6 @@ class WaitingEvents {
     return this.#cuts.length > 1 || this.#cuts[0]?.events === this.batchSize
   }
 
-  /** Batches waiting, the open one included. */
-  get batches(): number {
-    return this.#cuts.length + (this.#open > 0 ? 1 : 0)
-  }
-
   add(json: string): void {
     // A UTF-16 unit is at most 3 bytes of UTF-8; one more for the comma.
     const room = json.length * 3 + 1
@@ -175,6 +173,7 @@ class WaitingEvents {
     this.#bytes[this.#used++] = 0x2c /* , */
     this.#used += this.#bytes.write(json, this.#used)
     this.count += 1
+    this.added += 1
     this.#open += 1
     if (this.#open === this.batchSize) this.#close()
   }
@@ -194,11 +193,16 @@ class WaitingEvents {
     if (!cut) return
     this.#start = cut.end
     this.count -= cut.events
-    if (this.count > 0) return
-    this.#start = 0
-    this.#used = 0
-    // A buffer an outage grew is not kept once it has been emptied.
-    if (this.#bytes.length > keptBytes) this.#bytes = Buffer.allocUnsafeSlow(firstBytes)
+    this.written += cut.events
+    if (this.count === 0) {
+      this.#start = 0
+      this.#used = 0
+      // A buffer an outage grew is not kept once it has been emptied.
+      if (this.#bytes.length > keptBytes) this.#bytes = Buffer.allocUnsafeSlow(firstBytes)
+    } else if (this.#bytes.length > keptBytes && this.#used - this.#start <= keptBytes / 2) {
+      // Nor once what waits would fit a kept one: events keep coming, so it may never be empty.
+      this.#moveTo(Buffer.allocUnsafeSlow(keptBytes))
+    }
   }
 
   #close(): void {
@@ -209,14 +213,19 @@ class WaitingEvents {
   /** Moves the waiting bytes to the front, into a larger buffer when they and `room` would not fit. */
   #makeRoom(room: number): void {
     const waiting = this.#used - this.#start
-    const bytes =
+    this.#moveTo(
       waiting + room <= this.#bytes.length
         ? this.#bytes
-        : Buffer.allocUnsafeSlow(Math.max(this.#bytes.length * 2, waiting + room))
+        : Buffer.allocUnsafeSlow(Math.max(this.#bytes.length * 2, waiting + room)),
+    )
+  }
+
+  /** Moves the waiting bytes to the front of `bytes` (this buffer or another). */
+  #moveTo(bytes: Buffer): void {
     this.#bytes.copy(bytes, 0, this.#start, this.#used)
     this.#bytes = bytes
     for (const cut of this.#cuts) cut.end -= this.#start
-    this.#used = waiting
+    this.#used -= this.#start
     this.#start = 0
   }
 }
@@ -240,7 +249,10 @@ export class InsightBatcher {
   }
 
   start(): void {
-    this.#timer ??= setInterval(() => void this.flush(), this.options.flushMs)
+    // A write still under way (a database slow to refuse) is not joined by another flush each tick.
+    this.#timer ??= setInterval(() => {
+      if (!this.#writing) void this.flush()
+    }, this.options.flushMs)
     this.#timer.unref()
   }
 
@@ -262,11 +274,13 @@ export class InsightBatcher {
 
   /**
    * Writes what is waiting, a batch at a time, and resolves once it is written or a batch is refused
-   * (kept for the next try). Events that arrive meanwhile are written too, up to the batches there
-   * were when it was called.
+   * (kept for the next try). What other writes took meanwhile counts: a flush that waited behind them
+   * writes only what they left of its events, so flushes that piled up during an outage do not each
+   * cut a short batch once it ends.
    */
   async flush(): Promise<void> {
-    for (let batches = this.#waiting.batches; batches > 0; batches--) if (!(await this.#writeFirst())) return
+    const upTo = this.#waiting.added
+    while (this.#waiting.written < upTo) if (!(await this.#writeFirst(upTo))) return
   }
 
   /** Stops the timer and writes what is left. */
@@ -276,12 +290,16 @@ export class InsightBatcher {
     await this.flush()
   }
 
-  /** Writes the first batch once no other is being written; false when the database refused it. */
-  async #writeFirst(): Promise<boolean> {
+  /**
+   * Writes the first batch once no other is being written, unless those written meanwhile took every
+   * event up to `upTo`; false when the database refused it.
+   */
+  async #writeFirst(upTo = Number.POSITIVE_INFINITY): Promise<boolean> {
     while (this.#writing) await this.#writing
+    if (this.#waiting.written >= upTo) return true
     const events = this.#waiting.first()
     if (events === undefined) return true
-    const writing = this.writer.write(events).then(
+    const writing = this.#write(events).then(
       () => {
         this.#waiting.shift()
         this.#failing = false
@@ -299,5 +317,14 @@ export class InsightBatcher {
     // A full batch waited for this one; after a failure, the timer or a flush tries again.
     if (written && this.#waiting.full) void this.#writeFirst()
     return written
+  }
+
+  /** The writer's promise, also when it throws before making one (a refusal like any other). */
+  #write(events: string): Promise<void> {
+    try {
+      return this.writer.write(events)
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
 }

@@ -186,3 +186,64 @@ test('through refusals, flushes and a buffer that grows and moves while a batch 
   assert.ok(writes.every((write) => write.events.length <= 7))
   assert.deepEqual(written, added)
 })
+
+test('flushes that waited behind a refused write write the rest in full batches, not a short one each', async () => {
+  const { writer, writes } = heldWriter()
+  const batcher = new InsightBatcher(writer, { flushMs: 60_000, maxBatch: 10, maxWaiting: 10_000 })
+  batcher.onError = () => {}
+  for (let index = 0; index < 5; index++) batcher.add(copy(index))
+  const first = batcher.flush()
+  for (let index = 5; index < 100; index++) batcher.add(copy(index))
+  // Reports asking for the counts while the database is slow to refuse.
+  let pending = 3
+  const piled = Promise.all(
+    [batcher.flush(), batcher.flush(), batcher.flush()].map((flushed) => flushed.then(() => pending--)),
+  )
+  writes[0]?.finish(new Error('database unreachable'))
+  await first
+  // The database is back; readers keep sending events while what waited is written.
+  let next = 100
+  for (let index = 1; pending > 0; index++) {
+    await settle()
+    writes[index]?.finish()
+    for (let more = 0; more < 3; more++) batcher.add(copy(next++))
+  }
+  await piled
+  await settle()
+  // The five refused, again, then full batches only: what waited, and what came since as it filled a
+  // batch. No flush that waited cut the events arriving meanwhile into short writes.
+  const sizes = writes.map((write) => write.events.length)
+  assert.deepEqual(sizes.slice(0, 2), [5, 5])
+  assert.ok(
+    sizes.length >= 12 && sizes.slice(2).every((size) => size === 10),
+    `writes of ${sizes.join(', ')}`,
+  )
+  assert.deepEqual(
+    writes.slice(1).flatMap((write) => paths(write.events)),
+    Array.from({ length: 5 + (sizes.length - 2) * 10 }, (_, index) => `page-${index}/`),
+  )
+})
+
+test('a writer that throws before it returns a promise is a refusal: reported, and the batch kept', async () => {
+  const written: AcceptedEvent[][] = []
+  let throws = true
+  const errors: unknown[] = []
+  const batcher = new InsightBatcher(
+    {
+      write: (events) => {
+        if (throws) throw new Error('could not build the statements')
+        written.push(parseEvents(events))
+        return Promise.resolve()
+      },
+    },
+    { flushMs: 60_000, maxBatch: 10, maxWaiting: 10_000 },
+  )
+  batcher.onError = (error) => errors.push(error)
+  batcher.add(copy(0))
+  await batcher.flush()
+  assert.equal(errors.length, 1)
+  assert.equal(batcher.waiting, 1)
+  throws = false
+  await batcher.flush()
+  assert.deepEqual(paths(written[0]), ['page-0/'])
+})
