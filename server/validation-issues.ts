@@ -27,7 +27,7 @@ export function issueMessage(item: SchemaFailure): string {
     case 'maxLength':
       return `must be at most ${characters(Number(params.limit))}`
     case 'pattern':
-      return params.pattern === '\\S' ? 'must not be blank' : `must match ${String(params.pattern)}`
+      return patternMessage(String(params.pattern))
     case 'type':
       return `must be ${/^[aeiou]/.test(String(params.type)) ? 'an' : 'a'} ${String(params.type)}`
     case 'enum':
@@ -35,6 +35,16 @@ export function issueMessage(item: SchemaFailure): string {
     default:
       return item.message ?? 'invalid'
   }
+}
+
+/** What a pattern of the API's schemas asks for, in words; the pattern itself for one without. */
+function patternMessage(pattern: string): string {
+  if (pattern === '\\S') return 'must not be blank'
+  // schemas/api/insights.ts: a page path as a site's script sends it, and free text.
+  if (pattern.startsWith('^(?!/)'))
+    return 'must be a path within the site: no leading slash, spaces, ?, # or control characters'
+  if (pattern.includes('\\u0000')) return 'must not contain control characters'
+  return `must match ${pattern}`
 }
 
 /**

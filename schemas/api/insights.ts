@@ -4,8 +4,19 @@
  * tab and `docsctl insights` read the same).
  */
 
+/**
+ * No control characters in what an event carries (a comment's tabs and line breaks aside): PostgreSQL's
+ * text refuses U+0000, and a batch holding one would be refused whole, every time it was tried.
+ */
+const controls = '\\u0000-\\u001f\\u007f'
+const controlsButLines = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f'
+
 /** A site path relative to the site root: `guide/setup/`, `` for the root page. */
-const sitePath = { type: 'string', maxLength: 512, pattern: '^(?!/)[^\\s?#]*$' } as const
+const sitePath = {
+  type: 'string',
+  maxLength: 512,
+  pattern: `^(?!/)[^\\s?#${controls}]*$`,
+} as const
 
 export const InsightEvent = {
   $id: 'InsightEvent',
@@ -31,7 +42,7 @@ export const InsightEvent = {
       required: ['type', 'query', 'results'],
       properties: {
         type: { const: 'search' },
-        query: { type: 'string', minLength: 1, maxLength: 100 },
+        query: { type: 'string', minLength: 1, maxLength: 100, pattern: `^[^${controls}]*$` },
         results: { type: 'integer', minimum: 0, maximum: 10_000 },
         /** The result the reader opened, or null for none. */
         opened: { anyOf: [sitePath, { type: 'null' }] },
@@ -45,7 +56,7 @@ export const InsightEvent = {
         type: { const: 'feedback' },
         path: sitePath,
         helpful: { type: 'boolean' },
-        comment: { type: 'string', maxLength: 1000 },
+        comment: { type: 'string', maxLength: 1000, pattern: `^[^${controlsButLines}]*$` },
       },
     },
     {

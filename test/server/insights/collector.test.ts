@@ -131,6 +131,10 @@ for (const engine of sqlEngines) {
       { type: 'feedback', path: '', helpful: true, comment: 'x'.repeat(1001) },
       { type: 'view', path: '', screen: 'desktop', referrer: 'x'.repeat(3000) },
       { type: 'not-found', path: 'guide/setup/' },
+      // U+0000, which PostgreSQL's text refuses: one such event would have its whole batch refused, every try.
+      { type: 'search', query: 'setup\u0000', results: 0 },
+      { type: 'not-found', path: 'guide/\u0000/' },
+      { type: 'feedback', path: '', helpful: true, comment: 'fine\u0000' },
     ]
     for (const event of refused) {
       const answer = await send(app, host, event)
