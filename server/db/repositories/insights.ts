@@ -33,6 +33,17 @@ export interface InsightRange {
   to: string
 }
 
+/** The part of a batch that belongs to `projects`. */
+function ofProjects(batch: InsightBatch, projects: ReadonlySet<string>): InsightBatch {
+  const kept = (row: { projectId: string }) => projects.has(row.projectId)
+  return {
+    events: batch.events.filter(kept),
+    counts: batch.counts.filter(kept),
+    comments: batch.comments.filter(kept),
+    visitors: batch.visitors.filter(kept),
+  }
+}
+
 /** Rows a statement may bind at most: SQLite allows 32,766 variables, PostgreSQL 65,535; 7 columns a row. */
 const rowsPerInsert = 500
 
@@ -65,9 +76,24 @@ export function insightsRepository(db: Kysely<Database>) {
         .execute()
     },
 
-    /** Writes one batch whole or not at all. */
-    async record(batch: InsightBatch): Promise<void> {
+    /**
+     * Writes one batch whole or not at all. Events of a project deleted since they were accepted go with
+     * it: their rows would break the foreign key, and the whole batch with them at every try. A project
+     * deleted between the look and the writes fails the batch once; the next try finds it gone.
+     */
+    async record(recorded: InsightBatch): Promise<void> {
       const now = nowIso()
+      // Before the transaction: on SQLite a read would make it a reader that cannot become a writer
+      // once another connection has written (SQLITE_BUSY at once, not after the busy timeout).
+      const named = [...new Set([...recorded.events, ...recorded.counts].map((row) => row.projectId))]
+      const live = new Set(
+        named.length === 0
+          ? []
+          : (await db.selectFrom('projects').select('id').where('id', 'in', named).execute()).map(
+              (row) => row.id,
+            ),
+      )
+      const batch = live.size === named.length ? recorded : ofProjects(recorded, live)
       await db.transaction().execute(async (trx) => {
         for (const part of chunks(batch.events)) {
           await trx

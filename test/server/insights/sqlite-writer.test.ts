@@ -30,10 +30,11 @@ test('a batch the database refuses fails alone, whole; the thread goes on, and s
   t.after(() => writer.close())
   const view = (projectId: string) =>
     ({ projectId, day, event: { type: 'view', path: '', screen: 'desktop' } }) as const
-  // No such project: the foreign key refuses the batch, and nothing of it is written.
+  // A day of null, which no event the batcher holds has: the database refuses the batch, and nothing of
+  // it is written, the valid event before it included.
   await assert.rejects(
-    writer.write(JSON.stringify([view(project.id), view('prj_gone')])),
-    /FOREIGN KEY constraint failed/,
+    writer.write(JSON.stringify([view(project.id), { ...view(project.id), day: null }])),
+    /NOT NULL constraint failed: insight_events\.day/,
   )
   assert.equal(await app.repos.insights.countEvents(project.id), 0)
   await writer.write(JSON.stringify([view(project.id)]))

@@ -79,6 +79,37 @@ for (const engine of sqlEngines) {
       assert.deepEqual(await repos.insights.perDay(range(project.id), 'visitors'), [{ day, total: 25 }])
     })
 
+    test('events of a project deleted while they waited are dropped with it; the rest of their batch is written', async (t) => {
+      const config = await testConfig(t, engine)
+      const { db, schema } = openDatabase(config)
+      t.after(() => db.destroy())
+      await migrateToLatest(db, schema)
+      const repos = createRepositories(db)
+      const { project } = await ownerWithProject(repos, 'ada@example.com', 'acme', 'Acme')
+      const { project: gone } = await ownerWithProject(repos, 'bo@example.com', 'gone', 'Gone')
+      const batcher = new InsightBatcher(repositoryWriter(repos.insights), {
+        flushMs: 60_000,
+        maxBatch: 1000,
+        maxWaiting: 10_000,
+      })
+      const errors: unknown[] = []
+      batcher.onError = (error) => errors.push(error)
+      for (const projectId of [project.id, gone.id, project.id]) {
+        batcher.add({ projectId, day, event: { type: 'view', path: '', screen: 'phone' }, visitor: 'v1' })
+        batcher.add({ projectId, day, event: { type: 'feedback', path: '', helpful: false, comment: 'Hm' } })
+      }
+      // Deleted between the events' answer and the flush: their rows would break the foreign key.
+      assert.ok(await repos.projects.delete(gone.id))
+      await batcher.flush()
+      assert.deepEqual(errors, [])
+      assert.equal(batcher.waiting, 0)
+      assert.deepEqual(await repos.insights.perDay(range(project.id), 'view'), [{ day, total: 2 }])
+      assert.deepEqual(await repos.insights.perDay(range(project.id), 'visitors'), [{ day, total: 1 }])
+      assert.equal((await repos.insights.comments(range(project.id), 10)).length, 2)
+      assert.equal(await repos.insights.countEvents(project.id), 4)
+      assert.equal(await repos.insights.countEvents(gone.id), 0)
+    })
+
     test("the day's salt is shared, rotates daily, and the day before yesterday's is deleted", async (t) => {
       const config = await testConfig(t, engine)
       const { db, schema } = openDatabase(config)
