@@ -22,7 +22,8 @@ export function setUpFeedback(): void {
   form.addEventListener('submit', (event) => {
     event.preventDefault()
     if (helpful === undefined) return
-    const text = comment?.value.trim() ?? ''
+    // Without control characters but its tabs and line breaks: the server refuses an event that holds one.
+    const text = comment?.value.replace(/(?![\t\n\r])\p{Cc}/gu, '').trim() ?? ''
     sendInsight({ type: 'feedback', path, helpful, ...(text ? { comment: text.slice(0, 1000) } : {}) })
     for (const child of form.children) if (child !== thanks) (child as HTMLElement).hidden = true
     if (thanks) thanks.hidden = false

@@ -32,7 +32,9 @@ export function setUpSearch(): void {
 
   const report = (opened: string | null): void => {
     if (!shown) return
-    sendInsight({ type: 'search', query: shown.query.slice(0, 100), results: shown.results, opened })
+    // Control characters (a pasted tab) as spaces: the server refuses an event that holds one.
+    const query = shown.query.replace(/\p{Cc}/gu, ' ').slice(0, 100)
+    sendInsight({ type: 'search', query, results: shown.results, opened })
     shown = undefined
   }
 
