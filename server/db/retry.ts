@@ -31,6 +31,22 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * True when the database refused the data itself, which no retry will change: PostgreSQL's data
+ * exceptions and integrity constraint violations (SQLSTATE classes 22 and 23), SQLite's constraints,
+ * too big values and type mismatches.
+ */
+export function isRefusedData(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code !== 'string') return false
+  return (
+    /^2[23][0-9A-Z]{3}$/.test(code) ||
+    code.startsWith('SQLITE_CONSTRAINT') ||
+    code === 'SQLITE_TOOBIG' ||
+    code === 'SQLITE_MISMATCH'
+  )
+}
+
+/**
  * Run `operation`, retrying while the database is unavailable: waits `baseMs`, then twice as long each
  * time, `attempts` tries in all. Other errors are thrown at once.
  */

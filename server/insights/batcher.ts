@@ -6,13 +6,15 @@
  * thread of its own writes them, sqlite-writer.ts). Batches of 1,000 take 35 µs of CPU an event off the
  * serving thread where batches of 100 took 56 (bench:insights, `events alone`): the statements' building
  * and the daily keys' summing are paid once a batch, not ten times, and on a one-core replica that CPU
- * is the readers'. A batch the database refuses stays first and is tried again by the next flush; past
+ * is the readers'. A batch the database refuses stays first and is tried again by the next flush (one
+ * whose data it refuses is written apart instead, and the events it cannot store dropped); past
  * `maxWaiting` events new ones are dropped and counted, so an outage cannot take the server's memory.
  * After one, what waited is written a batch at a time: on PostgreSQL the serving thread builds each
  * batch's statements, and one of 100,000 events would hold it for as long as that takes.
  */
 
 import type { InsightBatch } from '../db/repositories/insights.js'
+import { isRefusedData } from '../db/retry.js'
 import type { ReaderEvent } from './event.js'
 
 export interface AcceptedEvent {
@@ -237,7 +239,10 @@ export class InsightBatcher {
   /** Whether the last write failed: then only the timer (or a flush asked for) tries again. */
   #failing = false
   #timer: NodeJS.Timeout | undefined
-  /** Events dropped because too many were waiting (the database was away). */
+  /**
+   * Events dropped: because too many were waiting (the database was away), or because the database
+   * refused what they hold (`#writeApart`).
+   */
   dropped = 0
   onError: (error: unknown) => void = () => {}
 
@@ -299,24 +304,60 @@ export class InsightBatcher {
     if (this.#waiting.written >= upTo) return true
     const events = this.#waiting.first()
     if (events === undefined) return true
-    const writing = this.#write(events).then(
-      () => {
-        this.#waiting.shift()
-        this.#failing = false
-        return true
-      },
-      (error: unknown) => {
+    const stored = () => {
+      this.#waiting.shift()
+      this.#failing = false
+      return true
+    }
+    const writing = this.#write(events).then(stored, async (error: unknown) => {
+      this.onError(error)
+      if (!isRefusedData(error)) {
         this.#failing = true
-        this.onError(error)
         return false
-      },
-    )
+      }
+      await this.#writeApart(parseEvents(events))
+      return stored()
+    })
     this.#writing = writing
     const written = await writing
     this.#writing = undefined
     // A full batch waited for this one; after a failure, the timer or a flush tries again.
     if (written && this.#waiting.full) void this.#writeFirst()
     return written
+  }
+
+  /**
+   * A batch the database refused for what it holds, not because it is away (a value it cannot store,
+   * a constraint): kept first, it would be refused at every try and every event after it would wait
+   * until dropped. It is written in halves instead, down to single events: what the database takes is
+   * kept, an event it refuses is dropped and counted. Should the database go away meanwhile, what is
+   * left of the batch is dropped and counted too, rather than written twice once it is back.
+   */
+  async #writeApart(events: AcceptedEvent[]): Promise<void> {
+    const halves = (part: AcceptedEvent[]) => {
+      const half = Math.ceil(part.length / 2)
+      return [part.slice(half), part.slice(0, half)]
+    }
+    // A stack, the first half on top: the events are written in the order they came.
+    const parts = events.length > 1 ? halves(events) : []
+    if (events.length === 1) this.dropped += 1
+    for (let part = parts.pop(); part; part = parts.pop()) {
+      try {
+        await this.#write(JSON.stringify(part))
+      } catch (error) {
+        if (isRefusedData(error) && part.length > 1) {
+          parts.push(...halves(part))
+          continue
+        }
+        this.onError(error)
+        if (isRefusedData(error)) {
+          this.dropped += 1
+          continue
+        }
+        this.dropped += parts.reduce((sum, left) => sum + left.length, part.length)
+        return
+      }
+    }
   }
 
   /** The writer's promise, also when it throws before making one (a refusal like any other). */

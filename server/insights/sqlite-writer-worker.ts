@@ -35,7 +35,12 @@ parentPort?.on('message', (request: WriteRequest) => {
       await insights.record(batchOf(parseEvents(request.events)))
       answer = { id: request.id }
     } catch (error) {
-      answer = { id: request.id, error: error instanceof Error ? error.message : String(error) }
+      const code = (error as { code?: unknown } | null)?.code
+      answer = {
+        id: request.id,
+        error: error instanceof Error ? error.message : String(error),
+        ...(typeof code === 'string' ? { code } : {}),
+      }
     }
     parentPort?.postMessage(answer)
   })

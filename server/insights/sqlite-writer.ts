@@ -30,6 +30,8 @@ export interface WriteRequest {
 export interface WriteAnswer {
   id: number
   error?: string
+  /** The error's `code` (`SQLITE_CONSTRAINT_NOTNULL`), so the batcher can tell refused data from an outage. */
+  code?: string
 }
 
 export class SqliteInsightWriter implements InsightWriter {
@@ -68,7 +70,7 @@ export class SqliteInsightWriter implements InsightWriter {
       const waiting = this.#pending.get(answer.id)
       this.#pending.delete(answer.id)
       if (answer.error === undefined) waiting?.resolve()
-      else waiting?.reject(new Error(answer.error))
+      else waiting?.reject(Object.assign(new Error(answer.error), answer.code ? { code: answer.code } : {}))
     })
     const fail = (error: Error) => {
       if (this.#worker === worker) this.#worker = undefined

@@ -65,7 +65,7 @@ export class DocsMetrics {
   /**
    * `docs_insight_events_waiting` and `docs_insight_events_dropped_total`: reader events this replica
    * accepted and has not written yet (a second's batch, or everything while the database is away), and
-   * those it dropped because too many waited (insights/batcher.ts).
+   * those it dropped because too many waited or the database refused what they hold (insights/batcher.ts).
    */
   watchInsights(batcher: { readonly waiting: number; readonly dropped: number }): void {
     new Gauge({
@@ -79,7 +79,7 @@ export class DocsMetrics {
     let reported = 0
     new Counter({
       name: 'docs_insight_events_dropped_total',
-      help: 'Reader events this replica dropped because too many waited for the database',
+      help: 'Reader events this replica dropped: too many waited for the database, or it refused them',
       registers: [this.registry],
       collect() {
         if (batcher.dropped > reported) this.inc(batcher.dropped - reported)

@@ -247,3 +247,66 @@ test('a writer that throws before it returns a promise is a refusal: reported, a
   await batcher.flush()
   assert.deepEqual(paths(written[0]), ['page-0/'])
 })
+
+/** A database that refuses any batch holding a `poison/` event, as PostgreSQL refuses a foreign key. */
+function refusingWriter(away: () => boolean = () => false) {
+  const written: AcceptedEvent[] = []
+  const tries: number[] = []
+  const writer: InsightWriter = {
+    write: async (text) => {
+      const events = parseEvents(text)
+      tries.push(events.length)
+      if (away()) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
+      if (paths(events)?.includes('poison/'))
+        throw Object.assign(new Error('violates foreign key constraint'), { code: '23503' })
+      written.push(...events)
+    },
+  }
+  return { writer, written, tries }
+}
+
+const poison = (): AcceptedEvent => ({
+  projectId: 'prj_a',
+  day: '2026-03-02',
+  event: { type: 'copy', path: 'poison/' },
+})
+
+test('a batch the database refuses for what it holds is written apart: the rest kept, in order, the refused events dropped', async () => {
+  const { writer, written, tries } = refusingWriter()
+  const errors: unknown[] = []
+  const batcher = new InsightBatcher(writer, { flushMs: 60_000, maxBatch: 10, maxWaiting: 10_000 })
+  batcher.onError = (error) => errors.push(error)
+  for (let index = 0; index < 10; index++) batcher.add(index === 3 || index === 8 ? poison() : copy(index))
+  batcher.add(copy(10))
+  await batcher.flush()
+  assert.deepEqual(paths(written), [
+    'page-0/',
+    'page-1/',
+    'page-2/',
+    'page-4/',
+    'page-5/',
+    'page-6/',
+    'page-7/',
+    'page-9/',
+    'page-10/',
+  ])
+  assert.equal(batcher.dropped, 2)
+  assert.equal(batcher.waiting, 0)
+  // The whole, its halves, and on down to the two events: never a write of what was already kept.
+  assert.ok(tries.length < 15, `${tries.length} writes`)
+  // Each refusal reported: the whole, then each of the two events on its own.
+  assert.ok(errors.length >= 3 && errors.every((error) => (error as { code?: string }).code === '23503'))
+})
+
+test('should the database go away while a refused batch is written apart, the rest of it is dropped, not written twice', async () => {
+  let writes = 0
+  const { writer, written } = refusingWriter(() => writes++ >= 2)
+  const batcher = new InsightBatcher(writer, { flushMs: 60_000, maxBatch: 8, maxWaiting: 10_000 })
+  batcher.onError = () => {}
+  for (let index = 0; index < 8; index++) batcher.add(index === 6 ? poison() : copy(index))
+  await batcher.flush()
+  // Refused whole, its first half written, then the database is away: the second half is dropped.
+  assert.deepEqual(paths(written), ['page-0/', 'page-1/', 'page-2/', 'page-3/'])
+  assert.equal(batcher.dropped, 4)
+  assert.equal(batcher.waiting, 0)
+})

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { test } from 'node:test'
+import { InsightBatcher } from '../../../server/insights/batcher.js'
 import { SqliteInsightWriter } from '../../../server/insights/sqlite-writer.js'
 import { createProject, signIn, testApp } from '../helper.js'
 
@@ -38,9 +39,18 @@ test('a batch the database refuses fails alone, whole; the thread goes on, and s
   )
   assert.equal(await app.repos.insights.countEvents(project.id), 0)
   await writer.write(JSON.stringify([view(project.id)]))
+  // The error keeps its code across the thread: a batcher tells refused data from an outage by it.
+  const batcher = new InsightBatcher(writer, { flushMs: 60_000, maxBatch: 10, maxWaiting: 100 })
+  batcher.onError = () => {}
+  batcher.add(view(project.id))
+  batcher.add({ ...view(project.id), day: null as unknown as string })
+  batcher.add(view(project.id))
+  await batcher.flush()
+  assert.equal(batcher.dropped, 1)
+  assert.equal(await app.repos.insights.countEvents(project.id), 3)
   await writer.close()
   await writer.write(JSON.stringify([view(project.id)]))
-  assert.equal(await app.repos.insights.countEvents(project.id), 2)
+  assert.equal(await app.repos.insights.countEvents(project.id), 4)
 })
 
 /** Each thread of this process: its niceness and scheduling policy (5 is `SCHED_IDLE`), from /proc. */
