@@ -151,13 +151,16 @@ class WaitingEvents {
   /** The batches closed so far, in order; the events after the last cut are the open batch. */
   readonly #cuts: Cut[] = []
   #open = 0
-  /** Events waiting, those being written included. */
-  count = 0
   /** Events added, and events written, so far: a flush writes until `written` reaches `added` as it found it. */
   added = 0
   written = 0
 
   constructor(private readonly batchSize: number) {}
+
+  /** Events waiting, those being written included. */
+  get count(): number {
+    return this.added - this.written
+  }
 
   /**
    * Whether a batch of `batchSize` events waits to be written. The first batch may be one being written,
@@ -174,7 +177,6 @@ class WaitingEvents {
     if (this.#used + room > this.#bytes.length) this.#makeRoom(room)
     this.#bytes[this.#used++] = 0x2c /* , */
     this.#used += this.#bytes.write(json, this.#used)
-    this.count += 1
     this.added += 1
     this.#open += 1
     if (this.#open === this.batchSize) this.#close()
@@ -194,7 +196,6 @@ class WaitingEvents {
     const cut = this.#cuts.shift()
     if (!cut) return
     this.#start = cut.end
-    this.count -= cut.events
     this.written += cut.events
     if (this.count === 0) {
       this.#start = 0
@@ -334,24 +335,22 @@ export class InsightBatcher {
    * left of the batch is dropped and counted too, rather than written twice once it is back.
    */
   async #writeApart(events: AcceptedEvent[]): Promise<void> {
-    const halves = (part: AcceptedEvent[]) => {
-      const half = Math.ceil(part.length / 2)
-      return [part.slice(half), part.slice(0, half)]
-    }
     // A stack, the first half on top: the events are written in the order they came.
-    const parts = events.length > 1 ? halves(events) : []
-    if (events.length === 1) this.dropped += 1
+    const parts: AcceptedEvent[][] = []
+    const refused = (part: AcceptedEvent[]) => {
+      const half = Math.ceil(part.length / 2)
+      if (part.length > 1) parts.push(part.slice(half), part.slice(0, half))
+      else this.dropped += 1
+    }
+    refused(events)
     for (let part = parts.pop(); part; part = parts.pop()) {
       try {
         await this.#write(JSON.stringify(part))
       } catch (error) {
-        if (isRefusedData(error) && part.length > 1) {
-          parts.push(...halves(part))
-          continue
-        }
-        this.onError(error)
-        if (isRefusedData(error)) {
-          this.dropped += 1
+        const lasting = isRefusedData(error)
+        if (!lasting || part.length === 1) this.onError(error)
+        if (lasting) {
+          refused(part)
           continue
         }
         this.dropped += parts.reduce((sum, left) => sum + left.length, part.length)
